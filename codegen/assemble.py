@@ -1,0 +1,212 @@
+"""Stage 3: turn raw schemas into final MCP tool definitions (transforms, boxing, metadata, checks)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from codegen.config import Config
+from codegen.errors import Diagnostic
+from codegen.model import (
+    JSON,
+    InspectedModule,
+    InspectedTool,
+    ModuleDefinition,
+    Position,
+    ScannedModule,
+    ScannedTool,
+    ToolDefinition,
+)
+from codegen.scan import TOOL_NAME
+from codegen.transforms import box_output, clean, order_keys
+
+MAX_DESCRIPTION_BYTES = 100_000
+MODEL_API_NAME_LIMIT = 64
+ANNOTATION_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
+def _at(module: ScannedModule, position: Position, message: str, severity: str = "error") -> Diagnostic:
+    return Diagnostic(module.relative_path, position.line, position.column, message, severity)
+
+
+def _check_schema(schema: Any, what: str, *, metaschema: bool) -> str | None:
+    """Problems with a schema as MCP needs it: valid 2020-12 and an object at the root.
+
+    The metaschema check costs ~2 ms a schema (jsonschema's 2020-12 ``$dynamicRef`` walk), so it
+    runs on user-written overrides at build time; inferred schemas are checked by the test suite.
+    """
+    if not isinstance(schema, dict):
+        return f"{what} must be a JSON object (a dict), got {type(schema).__name__}"
+    if metaschema:
+        from jsonschema import Draft202012Validator  # only overrides pay for importing it
+        from jsonschema.exceptions import SchemaError
+
+        try:
+            Draft202012Validator.check_schema(schema)
+        except SchemaError as exc:
+            location = "/".join(str(p) for p in exc.absolute_path) or "(root)"
+            return f"{what} is not a valid JSON Schema 2020-12 at {location}: {exc.message}"
+    if schema.get("type") != "object":
+        return f"{what} must have \"type\": \"object\" at its root (MCP requires it)"
+    return None
+
+
+def build_input_schema(tool: ScannedTool, inspected: InspectedTool) -> JSON:
+    if "input_schema" in tool.options:
+        return copy.deepcopy(tool.options["input_schema"])
+    raw = inspected.input_schema
+    if raw.get("additionalProperties") is True and "properties" not in raw:
+        return dict(raw)  # the configured permissive fallback, kept as seed 000 prints it
+    schema = clean(raw)
+    properties = schema.get("properties", {})
+    for name, description in inspected.parameter_descriptions.items():
+        if name in properties and "description" not in properties[name]:
+            properties[name]["description"] = description
+    root: dict[str, JSON] = {"type": "object", "properties": properties}
+    if schema.get("required"):
+        root["required"] = schema["required"]
+    root["additionalProperties"] = False
+    if "$defs" in schema:
+        root["$defs"] = schema["$defs"]
+    return order_keys(root)
+
+
+def build_output_schema(
+    tool: ScannedTool, inspected: InspectedTool, config: Config
+) -> tuple[JSON, str | None]:
+    """The output schema and the box field (``None`` when not boxed)."""
+    if "output_schema" in tool.options:
+        return copy.deepcopy(tool.options["output_schema"]), None
+    if inspected.output_schema is None:
+        return None, None
+    field = tool.options.get("box_field", config.box_field)
+    schema, boxed = box_output(clean(inspected.output_schema), field, config.box_marker)
+    return order_keys(schema), field if boxed else None
+
+
+def _metadata_problems(module: ScannedModule, tool: ScannedTool) -> list[Diagnostic]:
+    problems = []
+    options, where = tool.options, tool.option_positions
+
+    def bad(key: str, message: str) -> None:
+        problems.append(_at(module, where.get(key, tool.position), message))
+
+    for key in ("name", "title", "description", "box_field"):
+        if key in options and not isinstance(options[key], str):
+            bad(key, f"{key}= must be a string")
+    if "box_field" in options and isinstance(options["box_field"], str) and not options["box_field"]:
+        bad("box_field", "box_field= must not be empty")
+    annotations = options.get("annotations", {})
+    for key, value in annotations.items():
+        if key in ANNOTATION_HINTS and not isinstance(value, bool):
+            bad("annotations", f"annotation {key} must be true or false, got {value!r}")
+        elif key == "title" and not isinstance(value, str):
+            bad("annotations", "annotation title must be a string")
+        elif key not in ANNOTATION_HINTS and key != "title":
+            bad("annotations", f"unknown tool annotation {key!r}; MCP defines title, "
+                               f"{', '.join(ANNOTATION_HINTS)}")
+    icons = options.get("icons")
+    if icons is not None and not (
+        isinstance(icons, list)
+        and all(isinstance(i, dict) and isinstance(i.get("src"), str) for i in icons)
+    ):
+        bad("icons", "icons= must be a list of dicts, each with a \"src\" string")
+    if "meta" in options and not isinstance(options["meta"], dict):
+        bad("meta", "meta= must be a dict")
+    return problems
+
+
+def assemble_tool(
+    module: ScannedModule, tool: ScannedTool, inspected: InspectedTool, config: Config
+) -> tuple[ToolDefinition | None, list[Diagnostic]]:
+    problems = _metadata_problems(module, tool)
+    name = tool.name
+    if not TOOL_NAME.match(name):
+        problems.append(_at(module, tool.option_positions.get("name", tool.position),
+                            f"invalid tool name {name!r}: use 1-128 characters of A-Z a-z 0-9 _ - ."))
+    elif len(name) > MODEL_API_NAME_LIMIT:
+        problems.append(_at(module, tool.option_positions.get("name", tool.position),
+                            f"tool name {name!r} is {len(name)} characters; model APIs (OpenAI, "
+                            f"Gemini) reject function names over {MODEL_API_NAME_LIMIT}",
+                            severity="warning"))
+    description = tool.options.get("description", inspected.description)
+    if isinstance(description, str) and len(description.encode("utf-8")) > MAX_DESCRIPTION_BYTES:
+        problems.append(_at(module, tool.position,
+                            f"the description of {name!r} is over {MAX_DESCRIPTION_BYTES // 1000} "
+                            "KB; shorten the docstring or pass a shorter description="))
+    if any(p.severity == "error" for p in problems):
+        return None, problems
+
+    input_schema = build_input_schema(tool, inspected)
+    output_schema, box_field = build_output_schema(tool, inspected, config)
+    for schema, what, key in ((input_schema, "inputSchema", "input_schema"),
+                              (output_schema, "outputSchema", "output_schema")):
+        if schema is None:
+            continue
+        if (problem := _check_schema(schema, what, metaschema=key in tool.options)) is not None:
+            where = tool.option_positions.get(key, tool.position)
+            hint = "fix the override" if key in tool.options else "report this as a bug"
+            problems.append(_at(module, where, f"{problem}; {hint}"))
+    if any(p.severity == "error" for p in problems):
+        return None, problems
+
+    wire: dict[str, JSON] = {"name": name}
+    if "title" in tool.options:
+        wire["title"] = tool.options["title"]
+    if description:
+        wire["description"] = description
+    wire["inputSchema"] = input_schema
+    if output_schema is not None:
+        wire["outputSchema"] = output_schema
+    if "annotations" in tool.options:
+        wire["annotations"] = tool.options["annotations"]
+    if "icons" in tool.options:
+        wire["icons"] = tool.options["icons"]
+    if "meta" in tool.options:
+        wire["_meta"] = tool.options["meta"]
+    definition = ToolDefinition(
+        wire=wire,
+        function=f"{module.module}:{tool.qualname}",
+        box_field=box_field,
+        position=tool.position,
+    )
+    return definition, problems
+
+
+def assemble_module(
+    inspected: InspectedModule, config: Config
+) -> tuple[ModuleDefinition, list[Diagnostic]]:
+    """Build the tool definitions of one module."""
+    module = inspected.module
+    diagnostics = list(inspected.diagnostics)
+    by_name = {t.name: t for t in inspected.tools}
+    tools = []
+    for scanned in module.tools:
+        inspected_tool = by_name.get(scanned.name)
+        if inspected_tool is None:
+            continue  # its failure is already among the module's diagnostics
+        diagnostics.extend(inspected_tool.diagnostics)
+        definition, problems = assemble_tool(module, scanned, inspected_tool, config)
+        diagnostics.extend(problems)
+        if definition is not None:
+            tools.append(definition)
+    return ModuleDefinition(source=module, tools=tuple(tools)), diagnostics
+
+
+def duplicate_names(modules: list[ScannedModule]) -> list[Diagnostic]:
+    """Tool names must be unique across the whole project."""
+    diagnostics = []
+    first_seen: dict[str, tuple[ScannedModule, ScannedTool]] = {}
+    for module in modules:
+        for scanned in module.tools:
+            if scanned.name in first_seen:
+                other_module, other = first_seen[scanned.name]
+                diagnostics.append(_at(
+                    module, scanned.position,
+                    f"duplicate tool name {scanned.name!r}: also defined at "
+                    f"{other_module.relative_path}:{other.position.line}:{other.position.column}; "
+                    "pass a distinct name= to one of them",
+                ))
+            else:
+                first_seen[scanned.name] = (module, scanned)
+    return diagnostics

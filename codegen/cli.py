@@ -1,0 +1,129 @@
+"""``mcp-codegen`` command line. Exit codes: 0 ok, 1 stale/check failure, 2 usage or source error."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from codegen import __version__
+from codegen.errors import CodegenError, Diagnostic, ExitCode
+
+
+def _print_diagnostics(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) -> None:
+    for diagnostic in diagnostics:
+        print(diagnostic, file=sys.stderr)
+
+
+def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from codegen.config import load_config
+
+    return load_config(args.config)
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from codegen.pipeline import generate
+
+    config = _load(args)
+    result, report = generate(config)
+    _print_diagnostics(result.diagnostics)
+    if report is None:
+        print(f"mcp-codegen: {len(result.errors)} error(s); nothing was written", file=sys.stderr)
+        return ExitCode.USAGE
+    tools = sum(len(d.tools) for d in result.definitions)
+    out = config.relative(config.output)
+    for path in report.written:
+        print(f"wrote {out}/{path}")
+    for path in report.removed:
+        print(f"removed orphaned {out}/{path}")
+    print(f"mcp-codegen: {tools} tools in {len(result.files) - 1} modules; "
+          f"{len(report.written)} written, {len(report.removed)} removed, "
+          f"{len(report.unchanged)} unchanged")
+    return ExitCode.OK
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from codegen.pipeline import check
+
+    config = _load(args)
+    result, report = check(config)
+    _print_diagnostics(result.diagnostics)
+    if report is None:
+        print(f"mcp-codegen: {len(result.errors)} error(s)", file=sys.stderr)
+        return ExitCode.USAGE
+    out = config.relative(config.output)
+    if report.up_to_date:
+        print(f"mcp-codegen: {out}/ is up to date ({len(report.unchanged)} files)")
+        return ExitCode.OK
+    for diff in report.diffs:
+        sys.stdout.write(diff if diff.endswith("\n") else diff + "\n")
+    for path in report.missing:
+        print(f"missing: {out}/{path}")
+    for path in report.orphaned:
+        print(f"orphaned: {out}/{path} (no source produces it)")
+    print(f"mcp-codegen: {out}/ is stale ({len(report.stale)} stale, {len(report.missing)} missing, "
+          f"{len(report.orphaned)} orphaned); run `{config.regenerate_command}`", file=sys.stderr)
+    return ExitCode.STALE
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from codegen.reader import GeneratedModuleError, read_tree, wire_tools
+
+    output = Path(args.output).resolve() if args.output else _load(args).output
+    try:
+        _, modules = read_tree(output)
+    except GeneratedModuleError as exc:
+        print(f"mcp-codegen: {exc}", file=sys.stderr)
+        return ExitCode.USAGE
+    payload = {"tools": wire_tools(modules)}
+    text = json.dumps(payload, indent=args.indent, ensure_ascii=False)
+    sys.stdout.write(text + "\n")
+    return ExitCode.OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mcp-codegen",
+        description="Generate, check and export build-time JSON Schemas for MCP tools.",
+    )
+    parser.add_argument("--version", action="version", version=f"mcp-codegen {__version__}")
+    parser.add_argument("--config", type=Path, default=None,
+                        help="pyproject.toml to read [tool.mcp-codegen] from (default: nearest)")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands.add_parser("generate", help="write the generated modules").set_defaults(
+        handler=cmd_generate)
+    commands.add_parser(
+        "check", help="exit 1 with a diff when generated modules are stale; writes nothing"
+    ).set_defaults(handler=cmd_check)
+    export = commands.add_parser("export", help="print the tools/list payload as JSON")
+    export.add_argument("--output", help="generated directory (default: from config)")
+    export.add_argument("--indent", type=int, default=2, help="JSON indent (default 2)")
+    export.set_defaults(handler=cmd_export)
+    _add_optional_commands(commands)
+    return parser
+
+
+def _add_optional_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    try:
+        from codegen.diff.cli import add_parser as add_diff
+    except ImportError:
+        pass
+    else:
+        add_diff(commands)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except CodegenError as exc:
+        _print_diagnostics(exc.diagnostics)
+        return ExitCode.USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

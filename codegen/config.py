@@ -1,0 +1,174 @@
+"""Load and validate ``[tool.mcp-codegen]`` from ``pyproject.toml``."""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codegen.errors import CodegenError, Diagnostic
+
+#: Decorator patterns matched (with fnmatch) against a decorator's dotted name, with any call stripped:
+#: ``@tool``, ``@tool()``, ``@mcp.tool`` and ``@app.tool(...)`` all match by default.
+DEFAULT_DECORATORS = ("tool", "*.tool")
+
+#: Parameter types that frameworks inject; they never appear in an input schema. Matched against the
+#: fully qualified name of every class in the annotation's MRO, also inside ``Optional[...]``.
+DEFAULT_INJECTED_TYPES = (
+    "mcp.server.mcpserver.context.Context",
+    "mcp.server.fastmcp.server.Context",
+    "mcp.server.session.ServerSession",
+    "fastmcp.server.context.Context",
+)
+
+FLAVORS = ("clean", "mcp", "fastmcp")
+
+
+@dataclass(frozen=True)
+class Config:
+    """Validated generator settings. Paths are absolute."""
+
+    root: Path
+    config_file: Path
+    sources: tuple[Path, ...]
+    output: Path
+    decorators: tuple[str, ...] = DEFAULT_DECORATORS
+    injected_types: tuple[str, ...] = DEFAULT_INJECTED_TYPES
+    box_field: str = "result"
+    box_marker: bool = True
+    flavor: str = "clean"
+    permissive_fallback: bool = False
+    version: str = "0.1.0"
+    import_timeout: float = 60.0
+    regenerate_command: str = "nox -s codegen"
+    python_path: tuple[Path, ...] = field(default_factory=tuple)
+
+    def relative(self, path: Path) -> str:
+        """``path`` relative to the project root, with ``/`` separators."""
+        try:
+            return path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+
+# key -> (expected python types, human description)
+_SCHEMA: dict[str, tuple[tuple[type, ...], str]] = {
+    "sources": ((list,), "a list of paths"),
+    "output": ((str,), "a path"),
+    "decorators": ((list,), "a list of dotted names"),
+    "injected_types": ((list,), "a list of dotted class names"),
+    "extra_injected_types": ((list,), "a list of dotted class names"),
+    "box_field": ((str,), "a string"),
+    "box_marker": ((bool,), "true or false"),
+    "flavor": ((str,), f"one of {', '.join(FLAVORS)}"),
+    "permissive_fallback": ((bool,), "true or false"),
+    "version": ((str,), "a semantic version string"),
+    "import_timeout": ((int, float), "a number of seconds"),
+    "regenerate_command": ((str,), "a string"),
+    "python_path": ((list,), "a list of paths"),
+}
+
+
+def find_config(start: Path) -> Path:
+    """Return the nearest ``pyproject.toml`` at or above ``start``."""
+    for directory in (start, *start.parents):
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file():
+            return candidate
+    raise CodegenError(
+        [Diagnostic(str(start), 0, 0, "no pyproject.toml found here or above; pass --config PATH")]
+    )
+
+
+def _key_position(text: str, key: str) -> tuple[int, int]:
+    """Best-effort line/column of ``key`` inside the ``[tool.mcp-codegen]`` table."""
+    in_table = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            in_table = stripped.startswith("[tool.mcp-codegen]")
+            continue
+        if in_table and stripped.split("=", 1)[0].strip().strip('"') == key:
+            return number, line.index(stripped[0]) + 1
+    return 1, 1
+
+
+def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> Config:
+    """Read ``[tool.mcp-codegen]``; every problem becomes a ``path:line:col`` diagnostic."""
+    path = (config_file or find_config((cwd or Path.cwd()).resolve())).resolve()
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except FileNotFoundError:
+        raise CodegenError([Diagnostic(str(path), 0, 0, "config file not found")]) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise CodegenError(
+            [Diagnostic(str(path), 1, 1, f"cannot parse TOML ({exc}); fix the syntax")]
+        ) from None
+    table: dict[str, Any] = data.get("tool", {}).get("mcp-codegen", {})
+    root = path.parent
+    problems: list[Diagnostic] = []
+
+    for key, value in table.items():
+        line, col = _key_position(text, key)
+        if key not in _SCHEMA:
+            close = difflib.get_close_matches(key, list(_SCHEMA), n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(_SCHEMA)}"
+            problems.append(Diagnostic(str(path), line, col, f"unknown key {key!r}; {hint}"))
+            continue
+        types, description = _SCHEMA[key]
+        if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+            problems.append(
+                Diagnostic(
+                    str(path),
+                    line,
+                    col,
+                    f"{key} must be {description}, got {type(value).__name__} {value!r}",
+                )
+            )
+        elif isinstance(value, list) and not all(isinstance(item, str) for item in value):
+            problems.append(Diagnostic(str(path), line, col, f"{key} must be {description}"))
+    if problems:
+        raise CodegenError(problems)
+
+    flavor = table.get("flavor", "clean")
+    if flavor not in FLAVORS:
+        line, col = _key_position(text, "flavor")
+        raise CodegenError(
+            [Diagnostic(str(path), line, col, f"flavor must be one of {', '.join(FLAVORS)}")]
+        )
+    if "sources" not in table:
+        raise CodegenError(
+            [
+                Diagnostic(
+                    str(path),
+                    1,
+                    1,
+                    "[tool.mcp-codegen] needs `sources = [...]`: the tool files or package directories",
+                )
+            ]
+        )
+    injected = tuple(table.get("injected_types", DEFAULT_INJECTED_TYPES)) + tuple(
+        table.get("extra_injected_types", ())
+    )
+    # Framework contexts stay injected even when the user lists their own types.
+    if "injected_types" in table:
+        injected = DEFAULT_INJECTED_TYPES + injected
+    return Config(
+        root=root,
+        config_file=path,
+        sources=tuple((root / s).resolve() for s in table["sources"]),
+        output=(root / table.get("output", "generated")).resolve(),
+        decorators=tuple(table.get("decorators", DEFAULT_DECORATORS)),
+        injected_types=tuple(dict.fromkeys(injected)),
+        box_field=table.get("box_field", "result"),
+        box_marker=table.get("box_marker", True),
+        flavor=flavor,
+        permissive_fallback=table.get("permissive_fallback", False),
+        version=table.get("version", "0.1.0"),
+        import_timeout=float(table.get("import_timeout", 60.0)),
+        regenerate_command=table.get("regenerate_command", "nox -s codegen"),
+        python_path=tuple((root / p).resolve() for p in table.get("python_path", ())),
+    )

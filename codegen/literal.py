@@ -1,0 +1,93 @@
+"""Render JSON-like data as Python literal source that round-trips exactly.
+
+Only ``None``, ``bool``, ``int``, finite ``float``, ``str``, ``list``, ``tuple`` and ``dict`` with
+string keys are accepted; anything else raises ``TypeError``, so no object's ``repr`` can ever
+reach a generated file. Strings are escaped character by character: every character that is not
+printable (NUL, controls, U+2028, lone surrogates, ...) becomes an escape sequence, so the output is
+valid UTF-8 source whatever the input.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+INDENT = "    "
+INLINE_WIDTH = 88  # lists of scalars that fit stay on one line
+_SIMPLE_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+@lru_cache(maxsize=65536)
+def string_literal(text: str) -> str:
+    """A double-quoted Python string literal equal to ``text``."""
+    if text.isprintable() and "\\" not in text and '"' not in text:
+        return f'"{text}"'
+    out = ['"']
+    for char in text:
+        if char in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[char])
+        elif char.isprintable():
+            out.append(char)
+        else:
+            code = ord(char)
+            if code <= 0xFF:
+                out.append(f"\\x{code:02x}")
+            elif code <= 0xFFFF:
+                out.append(f"\\u{code:04x}")
+            else:
+                out.append(f"\\U{code:08x}")
+    out.append('"')
+    return "".join(out)
+
+
+def comment_text(text: str) -> str:
+    """Text safe inside a ``#`` comment: it can never end the comment line."""
+    return string_literal(text)[1:-1] if not text.isprintable() else text
+
+
+def _scalar(value: Any) -> str | None:
+    if value is None or value is True or value is False:
+        return repr(value)
+    if type(value) is int:
+        return repr(value)
+    if type(value) is float:
+        if not math.isfinite(value):
+            raise TypeError(f"non-finite float {value!r} has no JSON form")
+        return repr(value)
+    if type(value) is str:
+        return string_literal(value)
+    return None
+
+
+def python_literal(value: Any, depth: int = 0) -> str:
+    """Multi-line literal: one dict key per line, trailing commas, 4-space indent.
+
+    Lists of scalars stay on one line when they fit, so ``required`` and ``enum`` read naturally.
+    """
+    scalar = _scalar(value)
+    if scalar is not None:
+        return scalar
+    pad, inner = INDENT * depth, INDENT * (depth + 1)
+    if type(value) is dict:
+        if not value:
+            return "{}"
+        lines = []
+        for key, item in value.items():
+            if type(key) is not str:
+                raise TypeError(f"dict key {key!r} is not a string")
+            lines.append(f"{inner}{string_literal(key)}: {python_literal(item, depth + 1)},")
+        return "{\n" + "\n".join(lines) + f"\n{pad}}}"
+    if type(value) in (list, tuple):
+        open_, close = ("[", "]") if type(value) is list else ("(", ")")
+        if not value:
+            return open_ + close
+        flat = [_scalar(item) for item in value]
+        if all(item is not None for item in flat):
+            one_line = open_ + ", ".join(flat) + ("," if type(value) is tuple and len(flat) == 1
+                                                  else "") + close
+            if len(one_line) + len(inner) <= INLINE_WIDTH:
+                return one_line
+        lines = [f"{inner}{python_literal(item, depth + 1)}," for item in value]
+        return open_ + "\n" + "\n".join(lines) + f"\n{pad}{close}"
+    raise TypeError(f"{type(value).__name__} value {value!r:.80} cannot be rendered as a literal")

@@ -1,0 +1,115 @@
+"""The one module that knows the stage order: scan -> inspect -> assemble -> render -> write.
+
+Stages overlap in time but not in data: files are scanned while worker processes inspect the
+modules already scanned, and each inspected module is assembled and rendered as it arrives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from codegen.assemble import assemble_module, duplicate_names
+from codegen.config import Config
+from codegen.errors import Diagnostic
+from codegen.isolate import InspectSession
+from codegen.model import InspectedModule, ModuleDefinition, RenderedFile, WriteReport
+from codegen.render import render_manifest, render_module
+from codegen.scan import discover_sources, scan_file
+from codegen.write import apply, compare, target_problems
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    files: tuple[RenderedFile, ...] = ()
+    definitions: tuple[ModuleDefinition, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = field(default=())
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity == "error")
+
+    @property
+    def warnings(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity == "warning")
+
+    @property
+    def tool_count(self) -> int:
+        return sum(len(d.tools) for d in self.definitions)
+
+
+def _has_errors(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> bool:
+    return any(d.severity == "error" for d in diagnostics)
+
+
+def _sorted(diagnostics: list[Diagnostic]) -> tuple[Diagnostic, ...]:
+    return tuple(sorted(set(diagnostics)))
+
+
+def build(config: Config) -> BuildResult:
+    """Run every stage up to rendering, in memory. Returns diagnostics instead of raising."""
+    if config.flavor != "clean":
+        return BuildResult(diagnostics=(Diagnostic(
+            config.relative(config.config_file), 0, 0,
+            f"flavor {config.flavor!r} is not available in this version; use flavor = \"clean\"",
+        ),))
+    diagnostics: list[Diagnostic] = []
+    files, problems = discover_sources(config)
+    diagnostics.extend(problems)
+    built: dict[str, tuple[ModuleDefinition, RenderedFile | None]] = {}
+
+    def assemble_and_render(inspected: InspectedModule) -> None:
+        definition, found = assemble_module(inspected, config)
+        diagnostics.extend(found)
+        rendered = None
+        if definition.tools and not _has_errors(found):
+            rendered = render_module(definition, config)
+        built[inspected.module.module] = (definition, rendered)
+
+    scanned = []
+    session = InspectSession(config, expected_modules=len(files), on_result=assemble_and_render)
+    try:
+        for path in files:
+            module = scan_file(path, config)
+            if module is None:
+                continue
+            scanned.append(module)
+            diagnostics.extend(module.diagnostics)
+            if module.tools and not _has_errors(module.diagnostics):
+                session.submit(module)  # inspected while the remaining files are scanned
+        session.results()
+    finally:
+        session.close()
+
+    diagnostics.extend(duplicate_names(scanned))
+    if not scanned and not _has_errors(diagnostics):
+        diagnostics.append(Diagnostic(
+            config.relative(config.config_file), 0, 0,
+            f"the sources ({len(files)} .py files) define no tools decorated with any of "
+            f"{', '.join(config.decorators)}; check `sources` and `decorators` in "
+            "[tool.mcp-codegen]",
+        ))
+    if _has_errors(diagnostics):
+        return BuildResult(diagnostics=_sorted(diagnostics))
+    definitions = [built[m.module][0] for m in scanned if m.module in built]
+    modules = [r for m in scanned if m.module in built and (r := built[m.module][1]) is not None]
+    rendered = [*modules, render_manifest(modules, sum(len(d.tools) for d in definitions), config)]
+    diagnostics.extend(target_problems(rendered, config.output, config.relative(config.output)))
+    return BuildResult(
+        files=tuple(rendered), definitions=tuple(definitions), diagnostics=_sorted(diagnostics)
+    )
+
+
+def generate(config: Config) -> tuple[BuildResult, WriteReport | None]:
+    """Build, then write only if the whole build succeeded."""
+    result = build(config)
+    if result.errors:
+        return result, None
+    return result, apply(list(result.files), config.output)
+
+
+def check(config: Config) -> tuple[BuildResult, WriteReport | None]:
+    """Build and compare with the output directory; writes nothing."""
+    result = build(config)
+    if result.errors:
+        return result, None
+    return result, compare(list(result.files), config.output)

@@ -1,0 +1,495 @@
+"""Stage 1: find tool functions in source with libcst. No user code runs here."""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from codegen.config import Config
+from codegen.errors import Diagnostic
+from codegen.model import JSON, Position, ScannedModule, ScannedParameter, ScannedTool
+
+#: ``ToolAnnotations(...)`` keyword names (snake_case) and the seed-001 shorthands, to MCP wire names.
+ANNOTATION_KEYS = {
+    "title": "title",
+    "read_only_hint": "readOnlyHint",
+    "destructive_hint": "destructiveHint",
+    "idempotent_hint": "idempotentHint",
+    "open_world_hint": "openWorldHint",
+}
+SHORTHAND_ANNOTATIONS = {
+    "read_only": "readOnlyHint",
+    "destructive": "destructiveHint",
+    "idempotent": "idempotentHint",
+    "open_world": "openWorldHint",
+}
+_NOT_LITERAL = object()
+_SKIPPED_DIRS = {"__pycache__", "node_modules", ".git", ".nox", ".venv", "venv", ".tox"}
+
+
+def source_sha256(data: bytes) -> str:
+    """Hash of the source with line endings normalised, so CRLF checkouts agree with LF ones."""
+    return hashlib.sha256(data.replace(b"\r\n", b"\n")).hexdigest()
+
+
+def discover_sources(config: Config) -> tuple[list[Path], list[Diagnostic]]:
+    """Expand ``sources`` into a sorted list of ``.py`` files (the output directory is excluded)."""
+    files: set[Path] = set()
+    problems: list[Diagnostic] = []
+    for source in config.sources:
+        if source.is_file():
+            if source.suffix == ".py":
+                files.add(source)
+            else:
+                problems.append(
+                    Diagnostic(str(source), 0, 0, "source is not a .py file; list .py files or dirs")
+                )
+        elif source.is_dir():
+            for path in source.rglob("*.py"):
+                relative_parts = path.relative_to(source).parts[:-1]
+                if any(p in _SKIPPED_DIRS or p.startswith(".") for p in relative_parts):
+                    continue
+                if config.output == path or config.output in path.parents:
+                    continue
+                files.add(path)
+        else:
+            problems.append(
+                Diagnostic(
+                    str(config.config_file),
+                    0,
+                    0,
+                    f"source {config.relative(source)!r} does not exist; fix `sources` in "
+                    "[tool.mcp-codegen]",
+                )
+            )
+    return sorted(files, key=lambda p: config.relative(p)), problems
+
+
+def module_name_for(path: Path) -> tuple[str, Path]:
+    """Dotted import name of ``path`` and the directory that must be on ``sys.path``.
+
+    Walks up while the parent directory is a package (has ``__init__.py``), as pytest's
+    ``prepend`` import mode does; a ``src/`` layout therefore resolves to its packages.
+    """
+    parts = [] if path.name == "__init__.py" else [path.stem]
+    directory = path.parent
+    while (directory / "__init__.py").is_file():
+        parts.insert(0, directory.name)
+        directory = directory.parent
+    return ".".join(parts), directory
+
+
+def _decorator_patterns_hint(patterns: Sequence[str]) -> tuple[str, ...]:
+    """Plain words that a file must contain to possibly match (a cheap pre-filter)."""
+    words = []
+    for pattern in patterns:
+        last = pattern.rsplit(".", 1)[-1]
+        if any(ch in last for ch in "*?["):
+            return ()
+        words.append(last)
+    return tuple(words)
+
+
+def scan_file(path: Path, config: Config) -> ScannedModule | None:
+    """Scan one file; ``None`` when it defines no tools. Problems come back as diagnostics."""
+    relative = config.relative(path)
+    data = path.read_bytes()
+    module, import_root = module_name_for(path)
+    base = {
+        "path": str(path),
+        "relative_path": relative,
+        "module": module,
+        "import_root": str(import_root),
+        "sha256": source_sha256(data),
+    }
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return ScannedModule(
+            **base,
+            tools=(),
+            diagnostics=(
+                Diagnostic(
+                    relative,
+                    line,
+                    column,
+                    f"source is not valid UTF-8 ({exc.reason}); save the file as UTF-8",
+                ),
+            ),
+        )
+    words = _decorator_patterns_hint(config.decorators)
+    if words and ("@" not in text or not any(w in text for w in words)):
+        return None
+    try:
+        tree = cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        return ScannedModule(
+            **base,
+            tools=(),
+            diagnostics=(
+                Diagnostic(
+                    relative,
+                    exc.raw_line,
+                    exc.raw_column + 1,
+                    f"syntax error: {exc.message}; fix the source",
+                ),
+            ),
+        )
+    try:
+        positions = _PositionIndex(ast.parse(data, filename=relative), data)
+    except (SyntaxError, ValueError) as exc:  # libcst accepts a few things CPython rejects
+        line, column = getattr(exc, "lineno", 1) or 1, getattr(exc, "offset", 1) or 1
+        return ScannedModule(**base, tools=(), diagnostics=(
+            Diagnostic(relative, line, column, f"syntax error: {exc}; fix the source"),))
+    visitor = _ToolVisitor(relative, config.decorators, tree, _import_aliases(tree), positions)
+    tree.visit(visitor)
+    if not visitor.tools and not visitor.diagnostics:
+        return None
+    return ScannedModule(**base, tools=tuple(visitor.tools), diagnostics=tuple(visitor.diagnostics))
+
+
+def scan(files: Iterable[Path], config: Config) -> list[ScannedModule]:
+    """Scan every file; modules without tools are left out."""
+    return [m for path in files if (m := scan_file(path, config)) is not None]
+
+
+def _literal(code: str) -> object:
+    try:
+        return ast.literal_eval(code.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return _NOT_LITERAL
+
+
+def _module_constants(tree: cst.Module) -> dict[str, object]:
+    """Top-level ``NAME = <literal>`` assignments, so decorator arguments may name them."""
+    constants: dict[str, object] = {}
+    for statement in tree.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target, value = small.targets[0].target, small.value
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                target, value = small.target, small.value
+            else:
+                continue
+            if isinstance(target, cst.Name):
+                literal = _literal(tree.code_for_node(value))
+                if literal is _NOT_LITERAL:
+                    constants.pop(target.value, None)
+                else:
+                    constants[target.value] = literal
+    return constants
+
+
+def _import_aliases(tree: cst.Module) -> dict[str, str]:
+    """Local name -> imported dotted name, for module-level imports.
+
+    This is the part of libcst's ``QualifiedNameProvider`` the scanner needs (``from x import tool as
+    t`` makes ``@t`` mean ``x.tool``), without its whole-module scope analysis, which costs ~0.2 s
+    per 500-line module and would dominate generation time.
+    """
+    aliases: dict[str, str] = {}
+    for statement in tree.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    dotted = get_full_name_for_node(alias.name) or ""
+                    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                        aliases[alias.asname.name.value] = dotted
+            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                base = "." * len(small.relative) + (
+                    get_full_name_for_node(small.module) or "" if small.module else ""
+                )
+                for alias in small.names:
+                    name = get_full_name_for_node(alias.name) or ""
+                    local = (
+                        alias.asname.name.value
+                        if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
+                        else name
+                    )
+                    aliases[local] = f"{base}.{name}" if base and not base.endswith(".") else base + name
+    return aliases
+
+
+class _PositionIndex:
+    """Source positions from the stdlib ``ast`` of the same file.
+
+    libcst's ``PositionProvider`` regenerates the whole module to compute positions (~0.08 s per
+    500 lines); the stdlib parser records them for free. Function definitions are paired by source
+    order, which both trees visit identically.
+    """
+
+    def __init__(self, tree: ast.Module, source: bytes) -> None:
+        self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        self._collect(tree.body)
+        self.lines = source.splitlines()
+        self.cursor = 0
+
+    def _collect(self, body: list[ast.stmt]) -> None:
+        """Function definitions in source order, descending through statement bodies only."""
+        for statement in body:
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                self.functions.append(statement)
+            for attribute in ("body", "orelse", "finalbody", "handlers", "cases"):
+                children = getattr(statement, attribute, None)
+                if isinstance(children, list):
+                    nested = [c for c in children if isinstance(c, ast.stmt)]
+                    nested += [h for h in children if isinstance(h, ast.excepthandler | ast.match_case)]
+                    for child in nested:
+                        if isinstance(child, ast.stmt):
+                            self._collect([child])
+                        else:
+                            self._collect(child.body)
+
+    def next_function(self, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef:
+        function = self.functions[self.cursor]
+        self.cursor += 1
+        if function.name != name:  # both parsers saw the same file; this is a bug if it fires
+            raise AssertionError(f"position index out of step at {name!r} / {function.name!r}")
+        return function
+
+    def of(self, node: ast.AST) -> Position:
+        """1-based line and character (not byte) column of ``node``."""
+        line = getattr(node, "lineno", 1)
+        offset = getattr(node, "col_offset", 0)
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else b""
+        return Position(line, len(text[:offset].decode("utf-8", "replace")) + 1)
+
+
+_STATEMENT_CONTAINERS = (
+    cst.Module, cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler,
+    cst.ExceptStarHandler, cst.Finally, cst.MatchCase,
+)
+
+
+class _ToolVisitor(cst.CSTVisitor):
+    def __init__(
+        self,
+        relative: str,
+        patterns: Sequence[str],
+        module: cst.Module,
+        aliases: dict[str, str],
+        positions: _PositionIndex,
+    ) -> None:
+        super().__init__()
+        self.relative = relative
+        self.patterns = tuple(patterns)
+        self._constants: dict[str, object] | None = None
+        self.aliases = aliases
+        self.positions = positions
+        self.scope: list[str] = []
+        self.tools: list[ScannedTool] = []
+        self.diagnostics: list[Diagnostic] = []
+        self._module = module
+
+    @property
+    def constants(self) -> dict[str, object]:
+        if self._constants is None:  # only decorators that name a constant pay for this
+            self._constants = _module_constants(self._module)
+        return self._constants
+
+    # -- scopes -----------------------------------------------------------------------------
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        # Tools are statements: descend through statement bodies only, never into expressions
+        # (a full walk visits ~6x more nodes and tripled the scan time).
+        if not isinstance(node, _STATEMENT_CONTAINERS):
+            return False
+        return super().on_visit(node)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.scope.append(node.name.value)
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.scope.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        located = self.positions.next_function(node.name.value)
+        qualname = ".".join([*self.scope, node.name.value])
+        for index, decorator in enumerate(node.decorators):
+            if self._matches(decorator):
+                self._record(node, located, located.decorator_list[index], decorator, qualname)
+                break
+        self.scope.extend([node.name.value, "<locals>"])
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        del self.scope[-2:]
+
+    # -- helpers ----------------------------------------------------------------------------
+    def _code(self, node: cst.CSTNode) -> str:
+        return self._module.code_for_node(node)
+
+    def _error(self, node: ast.AST, message: str) -> None:
+        pos = self.positions.of(node)
+        self.diagnostics.append(Diagnostic(self.relative, pos.line, pos.column, message))
+
+    def _matches(self, decorator: cst.Decorator) -> bool:
+        target = decorator.decorator
+        if isinstance(target, cst.Call):
+            target = target.func
+        dotted = get_full_name_for_node(target)
+        if dotted is None:
+            return False
+        names = {dotted}
+        head, _, rest = dotted.partition(".")
+        if head in self.aliases:
+            names.add(self.aliases[head] + (f".{rest}" if rest else ""))
+        return any(fnmatch.fnmatchcase(n, p) for n in names for p in self.patterns)
+
+    def _value(self, node: cst.BaseExpression, keyword: str) -> object:
+        """A decorator argument as a Python value: a literal, a module constant or ToolAnnotations()."""
+        if isinstance(node, cst.Name) and node.value in self.constants:
+            return self.constants[node.value]
+        if isinstance(node, cst.Call) and keyword == "annotations":
+            func = get_full_name_for_node(node.func) or ""
+            if func.rsplit(".", 1)[-1] == "ToolAnnotations" and not any(
+                a.keyword is None for a in node.args
+            ):
+                result: dict[str, object] = {}
+                for arg in node.args:
+                    assert arg.keyword is not None
+                    key = ANNOTATION_KEYS.get(arg.keyword.value, arg.keyword.value)
+                    value = self._value(arg.value, key)
+                    if value is _NOT_LITERAL:
+                        return _NOT_LITERAL
+                    result[key] = value
+                return result
+        return _literal(self._code(node))
+
+    def _record(
+        self,
+        node: cst.FunctionDef,
+        located: ast.FunctionDef | ast.AsyncFunctionDef,
+        located_decorator: ast.expr,
+        decorator: cst.Decorator,
+        qualname: str,
+    ) -> None:
+        options: dict[str, JSON] = {}
+        positions: dict[str, Position] = {}
+        call = decorator.decorator if isinstance(decorator.decorator, cst.Call) else None
+        ast_call = located_decorator if isinstance(located_decorator, ast.Call) else None
+        ast_args: list[ast.AST] = []
+        if ast_call is not None:
+            ast_args = [*ast_call.args, *ast_call.keywords]
+            ast_args.sort(key=lambda n: (n.lineno, n.col_offset))
+        for index, arg in enumerate(call.args if call else ()):
+            located_arg = ast_args[index] if index < len(ast_args) else located_decorator
+            located_value = getattr(located_arg, "value", located_arg)
+            if arg.star:
+                self._error(located_arg, "star-arguments in a tool decorator cannot be read "
+                            "statically; pass each option as a literal keyword argument")
+                continue
+            if arg.keyword is None:
+                if index == 0:
+                    key = "name"  # ``@mcp.tool("name")``
+                else:
+                    self._error(located_arg, "unexpected positional decorator argument; use keywords")
+                    continue
+            else:
+                key = arg.keyword.value
+            value = self._value(arg.value, key)
+            if value is _NOT_LITERAL:
+                self._error(
+                    located_value,
+                    f"decorator argument {key}= is not a literal or a module-level constant, so its "
+                    f"value cannot be known at build time: write the value literally "
+                    f"(e.g. {key}=\"...\")",
+                )
+                continue
+            options[key] = value  # type: ignore[assignment]
+            positions[key] = self.positions.of(located_value)
+        self._normalise_annotations(options, positions)
+
+        name = options.get("name", node.name.value)
+        arguments = located.args
+        located_params = {
+            a.arg: a
+            for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                      *filter(None, [arguments.vararg, arguments.kwarg])]
+        }
+        parameters = self._parameters(node.params, located_params)
+        docstring = node.get_docstring(clean=True)
+        returns = self._code(node.returns.annotation) if node.returns else None
+        tool_position = self.positions.of(located)
+        self.tools.append(
+            ScannedTool(
+                function_name=node.name.value,
+                qualname=qualname,
+                name=name if isinstance(name, str) else node.name.value,
+                position=tool_position,
+                is_async=node.asynchronous is not None,
+                docstring=docstring,
+                parameters=parameters,
+                return_annotation_source=returns,
+                options=options,
+                option_positions=positions,
+            )
+        )
+        if not isinstance(name, str):
+            self.diagnostics.append(Diagnostic(self.relative, positions["name"].line,
+                                               positions["name"].column, "tool name= must be a string"))
+
+    def _normalise_annotations(
+        self, options: dict[str, JSON], positions: dict[str, Position]
+    ) -> None:
+        annotations = options.get("annotations")
+        if annotations is not None and not isinstance(annotations, dict):
+            pos = positions.get("annotations", Position(1, 1))
+            self.diagnostics.append(
+                Diagnostic(self.relative, pos.line, pos.column,
+                           "annotations= must be a dict or a ToolAnnotations(...) call")
+            )
+            annotations = None
+        merged = {ANNOTATION_KEYS.get(k, k): v for k, v in (annotations or {}).items()}
+        for short, wire in SHORTHAND_ANNOTATIONS.items():
+            if short in options:
+                merged[wire] = options.pop(short)
+                positions.setdefault("annotations", positions[short])
+        if merged:
+            options["annotations"] = merged
+        else:
+            options.pop("annotations", None)
+
+    def _parameters(
+        self, params: cst.Parameters, located: dict[str, ast.arg]
+    ) -> tuple[ScannedParameter, ...]:
+        found: list[ScannedParameter] = []
+
+        def add(param: cst.Param, kind: str) -> None:
+            found.append(
+                ScannedParameter(
+                    name=param.name.value,
+                    kind=kind,
+                    annotation_source=self._code(param.annotation.annotation)
+                    if param.annotation
+                    else None,
+                    default_source=self._code(param.default) if param.default else None,
+                    position=self.positions.of(located[param.name.value]),
+                )
+            )
+
+        for p in params.posonly_params:
+            add(p, "POSITIONAL_ONLY")
+        for p in params.params:
+            add(p, "POSITIONAL_OR_KEYWORD")
+        if isinstance(params.star_arg, cst.Param):
+            add(params.star_arg, "VAR_POSITIONAL")
+        for p in params.kwonly_params:
+            add(p, "KEYWORD_ONLY")
+        if params.star_kwarg is not None:
+            add(params.star_kwarg, "VAR_KEYWORD")
+        return tuple(found)
+
+
+TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")

@@ -1,0 +1,319 @@
+"""Stage 2b (in the isolated worker): JSON Schemas from resolved types with pydantic ``TypeAdapter``.
+
+Inputs go through a ``TypedDict`` of the parameters (seed 000); outputs use serialization mode. The
+schemas returned here are raw pydantic output plus defaults; ``transforms`` cleans them afterwards.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import json
+import types
+import typing
+from typing import Annotated, Any, Union
+
+import docstring_parser
+import pydantic
+import pydantic_core
+from pydantic import TypeAdapter
+from pydantic.fields import FieldInfo
+from typing_extensions import NotRequired, TypedDict
+
+from codegen.errors import Diagnostic
+from codegen.model import JSON, InspectedTool, ScannedModule
+from codegen.resolve import ResolvedParameter, ResolvedTool, ResolveFailure
+
+#: Output types that are MCP content already: they get no output schema (seed 000's blocklist).
+CONTENT_TYPE_NAMES = frozenset(
+    {
+        "CallToolResult",
+        "ServerResult",
+        "TextContent",
+        "ImageContent",
+        "AudioContent",
+        "ResourceLink",
+        "EmbeddedResource",
+        "ContentBlock",
+        "ToolResult",  # fastmcp
+    }
+)
+PERMISSIVE_INPUT: dict[str, JSON] = {"type": "object", "additionalProperties": True}
+
+
+def _qualified_names(cls: type) -> set[str]:
+    names = set()
+    for klass in getattr(cls, "__mro__", (cls,)):
+        module = getattr(klass, "__module__", "")
+        names.add(f"{module}.{getattr(klass, '__qualname__', '')}")
+    return names
+
+
+def _strip_annotated(tp: Any) -> Any:
+    while typing.get_origin(tp) is Annotated:
+        tp = typing.get_args(tp)[0]
+    return tp
+
+
+def _union_members(tp: Any) -> tuple[Any, ...]:
+    tp = _strip_annotated(tp)
+    if typing.get_origin(tp) in (Union, types.UnionType):
+        return tuple(_strip_annotated(a) for a in typing.get_args(tp))
+    return (tp,)
+
+
+def is_injected(annotation: Any, injected_types: frozenset[str]) -> bool:
+    """True when the annotation (or any non-None member of its union) is an injected type."""
+    members = [m for m in _union_members(annotation) if m is not type(None)]
+    return bool(members) and all(
+        isinstance(m, type) and _qualified_names(m) & injected_types for m in members
+    )
+
+
+def _is_content_type(tp: Any) -> bool:
+    tp = _strip_annotated(tp)
+    origin = typing.get_origin(tp)
+    if origin in (list, tuple, typing.Sequence) or (
+        isinstance(origin, type) and origin.__name__ in {"Sequence", "Iterable"}
+    ):
+        return any(_is_content_type(a) for a in typing.get_args(tp) if a is not Ellipsis)
+    if origin in (Union, types.UnionType):
+        return any(_is_content_type(a) for a in typing.get_args(tp))
+    if not isinstance(tp, type):
+        return False
+    return any(
+        klass.__name__ in CONTENT_TYPE_NAMES
+        and getattr(klass, "__module__", "").split(".")[0] in {"mcp", "fastmcp", "mcp_types"}
+        for klass in tp.__mro__
+    )
+
+
+def has_no_output_schema(annotation: Any) -> bool:
+    """``-> None``, no annotation, ``Any`` and MCP content types get no output schema."""
+    return (
+        annotation is inspect.Signature.empty
+        or annotation is None
+        or annotation is type(None)
+        or _strip_annotated(annotation) is Any
+        or _is_content_type(annotation)
+    )
+
+
+def _describe_failure(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text.split("For further information")[0].strip()
+
+
+def parse_docstring(doc: str | None) -> tuple[str | None, dict[str, str]]:
+    """Tool description and parameter descriptions (Google, NumPy and Sphinx styles)."""
+    if not doc:
+        return None, {}
+    parsed = docstring_parser.parse(doc)
+    parts = [p.strip() for p in (parsed.short_description, parsed.long_description) if p]
+    description = "\n\n".join(p for p in parts if p) or None
+    params = {
+        p.arg_name: " ".join(p.description.split())
+        for p in parsed.params
+        if p.description and p.description.strip()
+    }
+    return description, params
+
+
+def _json_defaults(
+    adapter: TypeAdapter[Any], defaults: dict[str, Any], positions: dict[str, Any], path: str
+) -> dict[str, JSON]:
+    """All defaults as JSON in one pass, serialised as pydantic serialises each parameter type."""
+    try:
+        dumped = adapter.dump_python(defaults, mode="json")
+        json.dumps(dumped, allow_nan=False)
+        return dumped
+    except (pydantic.PydanticSerializationError, ValueError, TypeError):
+        pass
+    problems = []
+    for name, value in defaults.items():  # find the culprit(s) for a precise message
+        try:
+            json.dumps(pydantic_core.to_jsonable_python(value), allow_nan=False)
+        except (pydantic.PydanticSerializationError, ValueError, TypeError) as exc:
+            pos = positions[name]
+            problems.append(Diagnostic(path, pos.line, pos.column,
+                                       f"default of {name!r} ({value!r:.60}) cannot be serialised "
+                                       f"as JSON ({exc}); use a JSON-compatible default"))
+    if not problems:
+        first = next(iter(defaults))
+        pos = positions[first]
+        problems.append(Diagnostic(path, pos.line, pos.column,
+                                   "the defaults cannot be serialised as JSON; use JSON-compatible "
+                                   "defaults"))
+    raise ResolveFailure(problems)
+
+
+def _input_field(param: ResolvedParameter) -> tuple[Any, Any, FieldInfo | None]:
+    """The TypedDict field type for a parameter, and its default (``empty`` when required)."""
+    annotation = Any if param.annotation is inspect.Parameter.empty else param.annotation
+    default = param.default
+    field_info = None
+    if isinstance(default, FieldInfo):
+        field_info = default
+        if default.default_factory is not None:
+            default = default.default_factory()  # type: ignore[call-arg]
+        elif default.default is pydantic_core.PydanticUndefined:
+            default = inspect.Parameter.empty
+        else:
+            default = default.default
+    return annotation, default, field_info
+
+
+def input_schema(
+    tool: ResolvedTool, injected: frozenset[str], warnings: list[Diagnostic], path: str
+) -> tuple[JSON, dict[str, JSON]]:
+    """Raw input schema and the JSON defaults of optional parameters."""
+    fields: dict[str, Any] = {}
+    defaults: dict[str, Any] = {}
+    annotations: dict[str, Any] = {}
+    positions = {p.name: p.position for p in tool.scanned.parameters}
+    for param in tool.parameters:
+        if param.kind in ("VAR_POSITIONAL", "VAR_KEYWORD"):
+            raise ResolveFailure([
+                Diagnostic(path, positions[param.name].line, positions[param.name].column,
+                           f"*{param.name} / **{param.name} cannot be described by a schema; pass "
+                           "input_schema= in the decorator, or set permissive_fallback = true")
+            ])
+        if param.kind == "POSITIONAL_ONLY":
+            raise ResolveFailure([
+                Diagnostic(path, positions[param.name].line, positions[param.name].column,
+                           f"positional-only parameter {param.name!r} cannot be passed by name "
+                           "in a tools/call; remove the `/` marker")
+            ])
+        if param.annotation is not inspect.Parameter.empty and is_injected(param.annotation, injected):
+            continue
+        annotation, default, field_info = _input_field(param)
+        if default is None and annotation is not Any and type(None) not in _union_members(annotation):
+            pos = positions[param.name]
+            warnings.append(
+                Diagnostic(path, pos.line, pos.column,
+                           f"parameter {param.name!r} defaults to None but its type does not allow "
+                           f"None; treating it as Optional — write `{param.name}: ... | None = None`",
+                           severity="warning")
+            )
+            annotation = Optional_(annotation)
+        field_type = Annotated[annotation, field_info] if field_info is not None else annotation
+        if default is not inspect.Parameter.empty:
+            field_type = NotRequired[field_type]
+            defaults[param.name] = default
+        fields[param.name] = field_type
+        annotations[param.name] = annotation
+    arguments = TypedDict(f"{tool.scanned.function_name}Arguments", fields)  # type: ignore[operator]
+    adapter = TypeAdapter(arguments)
+    json_defaults: dict[str, JSON] = {}
+    problems = []
+    if defaults:
+        try:
+            adapter.validate_python(defaults)
+        except pydantic.ValidationError as exc:
+            for error in exc.errors():
+                if error["type"] == "missing" or not error["loc"]:
+                    continue
+                name = str(error["loc"][0])
+                pos = positions[name]
+                problems.append(
+                    Diagnostic(path, pos.line, pos.column,
+                               f"default of {name!r} violates its own type: {error['msg']}; fix the "
+                               "default or the annotation")
+                )
+    if defaults and not problems:
+        json_defaults = _json_defaults(adapter, defaults, positions, path)
+    if problems:
+        raise ResolveFailure(problems)
+    return adapter.json_schema(mode="validation"), json_defaults
+
+
+def Optional_(annotation: Any) -> Any:  # noqa: N802 - mirrors typing.Optional
+    return Union[annotation, None]  # noqa: UP007 - works for any annotation object
+
+
+_OUTPUT_CACHE: dict[Any, JSON] = {}
+
+
+def output_schema(tool: ResolvedTool) -> JSON:
+    """Serialization-mode schema of the return type; ``None`` when the tool has none.
+
+    Tools of one module often share a return type (``str``, one result model), so schemas are
+    cached per annotation object for the life of the worker.
+    """
+    annotation = tool.return_annotation
+    if has_no_output_schema(annotation):
+        return None
+    try:
+        cached = _OUTPUT_CACHE.get(annotation)
+    except TypeError:  # unhashable annotation metadata
+        return TypeAdapter(annotation).json_schema(mode="serialization")
+    if cached is None:
+        cached = _OUTPUT_CACHE[annotation] = TypeAdapter(annotation).json_schema(
+            mode="serialization"
+        )
+    return copy.deepcopy(cached)
+
+
+def inspect_tool(
+    module: ScannedModule,
+    tool: ResolvedTool,
+    injected: frozenset[str],
+    permissive_fallback: bool,
+) -> InspectedTool:
+    """Compute raw schemas for one resolved tool; failures become diagnostics."""
+    scanned = tool.scanned
+    path = module.relative_path
+    warnings: list[Diagnostic] = []
+    description, param_docs = parse_docstring(scanned.docstring)
+    raw_input: JSON = None
+    raw_output: JSON = None
+    if "input_schema" not in scanned.options:
+        try:
+            schema, defaults = input_schema(tool, injected, warnings, path)
+            for name, value in defaults.items():
+                schema["properties"][name]["default"] = value
+            raw_input = schema
+        except ResolveFailure as failure:
+            variadic = any(p.kind in ("VAR_POSITIONAL", "VAR_KEYWORD") for p in tool.parameters)
+            if not (permissive_fallback and variadic):
+                raise
+            warnings.append(
+                Diagnostic(path, scanned.position.line, scanned.position.column,
+                           f"{failure.diagnostics[0].message}; using the permissive fallback "
+                           "schema (any object)", severity="warning")
+            )
+            raw_input = dict(PERMISSIVE_INPUT)
+        except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError,
+                pydantic.errors.PydanticInvalidForJsonSchema, TypeError) as exc:
+            if not permissive_fallback:
+                raise ResolveFailure([
+                    Diagnostic(path, scanned.position.line, scanned.position.column,
+                               f"pydantic cannot describe the parameters of {scanned.name!r}: "
+                               f"{_describe_failure(exc)}; use a type pydantic supports or pass "
+                               "input_schema=")
+                ]) from None
+            warnings.append(
+                Diagnostic(path, scanned.position.line, scanned.position.column,
+                           f"pydantic cannot describe the parameters ({_describe_failure(exc)}); "
+                           "using the permissive fallback schema", severity="warning")
+            )
+            raw_input = dict(PERMISSIVE_INPUT)
+    if "output_schema" not in scanned.options:
+        try:
+            raw_output = output_schema(tool)
+        except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError,
+                pydantic.errors.PydanticInvalidForJsonSchema, TypeError) as exc:
+            raise ResolveFailure([
+                Diagnostic(path, scanned.position.line, scanned.position.column,
+                           f"pydantic cannot describe the return type of {scanned.name!r} "
+                           f"({scanned.return_annotation_source}): {_describe_failure(exc)}; "
+                           "use a type pydantic supports or pass output_schema=")
+            ]) from None
+    return InspectedTool(
+        name=scanned.name,
+        input_schema=raw_input,
+        output_schema=raw_output,
+        description=description,
+        parameter_descriptions=param_docs,
+        diagnostics=tuple(warnings),
+    )

@@ -1,0 +1,175 @@
+"""Schema post-processing as small named pure transforms (each returns a new schema).
+
+Every transform walks only *schema positions*: the values of keywords whose values are schemas.
+Values of ``default``, ``enum``, ``const``, ``examples`` and ``x-*`` extensions are data and are
+never touched, and a property that happens to be named ``title`` is a property, not a keyword.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+Schema = dict[str, Any]
+
+SCHEMA_VALUED = frozenset(
+    {
+        "items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "contains",
+        "propertyNames", "not", "if", "then", "else", "additionalItems",
+    }
+)
+SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
+SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions",
+                         "dependentSchemas"})
+
+#: Keyword order in generated modules: identity and type first, then structure, then constraints.
+KEY_ORDER = (
+    "$ref", "type", "title", "description", "format", "enum", "const", "properties",
+    "patternProperties", "required", "additionalProperties", "items", "prefixItems", "anyOf",
+    "oneOf", "allOf", "not", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum",
+    "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
+    "minProperties", "maxProperties", "default", "examples", "deprecated", "readOnly",
+    "writeOnly",
+)
+_RANK = {key: index for index, key in enumerate(KEY_ORDER)}
+
+
+def map_subschemas(schema: Any, fn: Callable[[Schema], Schema]) -> Any:
+    """Apply ``fn`` to every direct subschema of ``schema`` (not recursively)."""
+    if not isinstance(schema, dict):
+        return schema
+    result = {}
+    for key, value in schema.items():
+        if key in SCHEMA_VALUED and isinstance(value, dict):
+            value = fn(value)
+        elif key in SCHEMA_LISTS and isinstance(value, list):
+            value = [fn(v) if isinstance(v, dict) else v for v in value]
+        elif key in SCHEMA_MAPS and isinstance(value, dict):
+            value = {k: fn(v) if isinstance(v, dict) else v for k, v in value.items()}
+        result[key] = value
+    return result
+
+
+def prune_titles(schema: Schema) -> Schema:
+    """Remove ``title`` keywords; keep properties named ``title`` and titles inside data values."""
+
+    def walk(node: Schema) -> Schema:
+        node = map_subschemas(node, walk)
+        if isinstance(node.get("title"), str):
+            node = {k: v for k, v in node.items() if k != "title"}
+        return node
+
+    return walk(schema)
+
+
+def drop_schema_keyword(schema: Schema) -> Schema:
+    """No ``$schema`` anywhere: MCP (since 2025-11-25) reads a schema without it as 2020-12."""
+
+    def walk(node: Schema) -> Schema:
+        node = map_subschemas(node, walk)
+        return {k: v for k, v in node.items() if k != "$schema"}
+
+    return walk(schema)
+
+
+def _ref_name(ref: str) -> str | None:
+    for prefix in ("#/$defs/", "#/definitions/"):
+        if ref.startswith(prefix):
+            return ref[len(prefix) :].replace("~1", "/").replace("~0", "~")
+    return None
+
+
+def _references(node: Any, found: set[str]) -> set[str]:
+    if isinstance(node, dict):
+        if isinstance(node.get("$ref"), str) and (name := _ref_name(node["$ref"])) is not None:
+            found.add(name)
+        map_subschemas(node, lambda sub: (_references(sub, found), sub)[1])
+    return found
+
+
+def recursive_definitions(defs: dict[str, Schema]) -> set[str]:
+    """Names of definitions that can reach themselves through ``$ref``s."""
+    edges = {name: _references(body, set()) & defs.keys() for name, body in defs.items()}
+    recursive = set()
+    for start in defs:
+        stack, seen = list(edges[start]), set()
+        while stack:
+            current = stack.pop()
+            if current == start:
+                recursive.add(start)
+                break
+            if current not in seen:
+                seen.add(current)
+                stack.extend(edges.get(current, ()))
+    return recursive
+
+
+def inline_refs(schema: Schema) -> Schema:
+    """Inline non-recursive ``$ref``s and drop their ``$defs``.
+
+    Recursive definitions stay under a root ``$defs`` (every other ``$ref`` is gone); a root that
+    is itself a ``$ref`` is unwrapped so the root keeps ``type: object``.
+    """
+    defs: dict[str, Schema] = {}
+    for key in ("definitions", "$defs"):
+        defs.update(schema.get(key) or {})
+    keep = recursive_definitions(defs)
+    missing: list[str] = []
+
+    def expand(node: Schema) -> Schema:
+        ref = node.get("$ref")
+        if isinstance(ref, str) and (name := _ref_name(ref)) is not None:
+            if name not in defs:
+                missing.append(ref)
+            elif name not in keep:
+                siblings = {k: v for k, v in node.items() if k != "$ref"}
+                node = {**expand(copy.deepcopy(defs[name])), **siblings}
+                return map_subschemas(node, expand) if siblings else node
+            else:
+                return {"$ref": f"#/$defs/{name}", **{k: v for k, v in node.items() if k != "$ref"}}
+        return map_subschemas(node, expand)
+
+    root = {k: v for k, v in schema.items() if k not in ("$defs", "definitions")}
+    root_ref = root.get("$ref")
+    if isinstance(root_ref, str) and (name := _ref_name(root_ref)) in defs:
+        root = {**copy.deepcopy(defs[name]), **{k: v for k, v in root.items() if k != "$ref"}}
+    root = expand(root)
+    if missing:
+        raise ValueError(f"dangling $ref {missing[0]!r}: no such definition")
+    kept = {name: expand(defs[name]) for name in sorted(keep)}
+    if kept:
+        root["$defs"] = kept
+    return root
+
+
+def order_keys(schema: Schema) -> Schema:
+    """A stable, readable keyword order; ``properties`` keep declaration order."""
+
+    def walk(node: Schema) -> Schema:
+        node = map_subschemas(node, walk)
+        return dict(sorted(node.items(), key=lambda kv: (_RANK.get(kv[0], len(_RANK)), kv[0])))
+
+    return walk(schema)
+
+
+def box_output(schema: Schema, field: str, marker: bool) -> tuple[Schema, bool]:
+    """Wrap a non-object root as ``{field: ...}``; returns the schema and whether it was boxed."""
+    if schema.get("type") == "object":
+        return schema, False
+    inner = {k: v for k, v in schema.items() if k != "$defs"}
+    boxed: Schema = {
+        "type": "object",
+        "properties": {field: inner},
+        "required": [field],
+    }
+    if "$defs" in schema:
+        boxed["$defs"] = schema["$defs"]
+    if marker:
+        boxed["x-dedalus-box"] = {"field": field}
+    return boxed, True
+
+
+def clean(schema: Schema) -> Schema:
+    """The standard pipeline for inferred schemas."""
+    return order_keys(inline_refs(prune_titles(drop_schema_keyword(schema))))

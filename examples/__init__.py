@@ -1,0 +1,1 @@
+"""Example MCP tool packages served through mcp-codegen's generated schemas."""

@@ -1,0 +1,50 @@
+// Drive an MCP server over stdio with the official TypeScript SDK client.
+//
+// Usage: node ts_client.mjs SPEC.json
+// SPEC: {"command": str, "args": [str], "cwd": str, "env": {str: str},
+//        "calls": [{"name": str, "arguments": object}]}
+// In arguments, {"$result": TOOL, "path": [...]} stands for a value from the structuredContent of an
+// earlier call (see EXAMPLE_CALLS in runtime_support.py).
+// Prints one JSON document: {"serverVersion", "tools", "calls": [{"name", "result"} | {"name", "error"}]}.
+// Client.callTool validates structuredContent against the listed outputSchema (Ajv, with formats) and
+// throws when it does not match, so a passing call here is one the client accepted.
+import { readFileSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const spec = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const transport = new StdioClientTransport({
+  command: spec.command,
+  args: spec.args,
+  cwd: spec.cwd,
+  env: spec.env,
+  stderr: "inherit",
+});
+const client = new Client({ name: "mcp-codegen-ts-e2e", version: "1.0.0" });
+await client.connect(transport);
+
+function resolve(value, earlier) {
+  if (Array.isArray(value)) return value.map((item) => resolve(item, earlier));
+  if (value !== null && typeof value === "object") {
+    if ("$result" in value) return value.path.reduce((target, key) => target[key], earlier[value.$result]);
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolve(item, earlier)]));
+  }
+  return value;
+}
+
+const listed = await client.listTools();
+const calls = [];
+const earlier = {};
+for (const call of spec.calls) {
+  try {
+    const result = await client.callTool({ name: call.name, arguments: resolve(call.arguments, earlier) });
+    earlier[call.name] = result.structuredContent;
+    calls.push({ name: call.name, result });
+  } catch (error) {
+    calls.push({ name: call.name, error: { code: error.code ?? null, message: String(error.message) } });
+  }
+}
+process.stdout.write(
+  JSON.stringify({ serverVersion: client.getServerVersion(), tools: listed.tools, calls }),
+);
+await client.close();
