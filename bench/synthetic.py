@@ -86,11 +86,11 @@ async def {name}(mode: Literal["fast", "slow"], limit: Optional[int] = None) -> 
     """Search in a mode."""
     return [mode]
 ''',
-    '''
+    """
 @tool(description="Query things")
 def {name}(query: Query, colour: Colour = Colour.RED) -> Optional[Item]:
     return None
-''',
+""",
     '''
 @tool
 def {name}(shape: Shape, when: dt.datetime, day: dt.date, ident: uuid.UUID) -> Shape:
@@ -127,7 +127,9 @@ def {name}(price: Decimal, tags: set[str], note: str | None = None) -> None:
 ]
 
 
-def write_package(directory: Path, count: int, per_module: int = 50, package: str = "synth") -> Path:
+def write_package(
+    directory: Path, count: int, per_module: int = 50, package: str = "synth"
+) -> Path:
     """Create ``directory/package`` with ``count`` tools; returns the package path."""
     root = directory / package
     root.mkdir(parents=True, exist_ok=True)

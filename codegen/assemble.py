@@ -25,7 +25,9 @@ MODEL_API_NAME_LIMIT = 64
 ANNOTATION_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 
-def _at(module: ScannedModule, position: Position, message: str, severity: str = "error") -> Diagnostic:
+def _at(
+    module: ScannedModule, position: Position, message: str, severity: str = "error"
+) -> Diagnostic:
     return Diagnostic(module.relative_path, position.line, position.column, message, severity)
 
 
@@ -47,7 +49,7 @@ def _check_schema(schema: Any, what: str, *, metaschema: bool) -> str | None:
             location = "/".join(str(p) for p in exc.absolute_path) or "(root)"
             return f"{what} is not a valid JSON Schema 2020-12 at {location}: {exc.message}"
     if schema.get("type") != "object":
-        return f"{what} must have \"type\": \"object\" at its root (MCP requires it)"
+        return f'{what} must have "type": "object" at its root (MCP requires it)'
     return None
 
 
@@ -94,7 +96,11 @@ def _metadata_problems(module: ScannedModule, tool: ScannedTool) -> list[Diagnos
     for key in ("name", "title", "description", "box_field"):
         if key in options and not isinstance(options[key], str):
             bad(key, f"{key}= must be a string")
-    if "box_field" in options and isinstance(options["box_field"], str) and not options["box_field"]:
+    if (
+        "box_field" in options
+        and isinstance(options["box_field"], str)
+        and not options["box_field"]
+    ):
         bad("box_field", "box_field= must not be empty")
     annotations = options.get("annotations", {})
     for key, value in annotations.items():
@@ -103,14 +109,17 @@ def _metadata_problems(module: ScannedModule, tool: ScannedTool) -> list[Diagnos
         elif key == "title" and not isinstance(value, str):
             bad("annotations", "annotation title must be a string")
         elif key not in ANNOTATION_HINTS and key != "title":
-            bad("annotations", f"unknown tool annotation {key!r}; MCP defines title, "
-                               f"{', '.join(ANNOTATION_HINTS)}")
+            bad(
+                "annotations",
+                f"unknown tool annotation {key!r}; MCP defines title, "
+                f"{', '.join(ANNOTATION_HINTS)}",
+            )
     icons = options.get("icons")
     if icons is not None and not (
         isinstance(icons, list)
         and all(isinstance(i, dict) and isinstance(i.get("src"), str) for i in icons)
     ):
-        bad("icons", "icons= must be a list of dicts, each with a \"src\" string")
+        bad("icons", 'icons= must be a list of dicts, each with a "src" string')
     if "meta" in options and not isinstance(options["meta"], dict):
         bad("meta", "meta= must be a dict")
     return problems
@@ -122,25 +131,42 @@ def assemble_tool(
     problems = _metadata_problems(module, tool)
     name = tool.name
     if not TOOL_NAME.match(name):
-        problems.append(_at(module, tool.option_positions.get("name", tool.position),
-                            f"invalid tool name {name!r}: use 1-128 characters of A-Z a-z 0-9 _ - ."))
+        problems.append(
+            _at(
+                module,
+                tool.option_positions.get("name", tool.position),
+                f"invalid tool name {name!r}: use 1-128 characters of A-Z a-z 0-9 _ - .",
+            )
+        )
     elif len(name) > MODEL_API_NAME_LIMIT:
-        problems.append(_at(module, tool.option_positions.get("name", tool.position),
-                            f"tool name {name!r} is {len(name)} characters; model APIs (OpenAI, "
-                            f"Gemini) reject function names over {MODEL_API_NAME_LIMIT}",
-                            severity="warning"))
+        problems.append(
+            _at(
+                module,
+                tool.option_positions.get("name", tool.position),
+                f"tool name {name!r} is {len(name)} characters; model APIs (OpenAI, "
+                f"Gemini) reject function names over {MODEL_API_NAME_LIMIT}",
+                severity="warning",
+            )
+        )
     description = tool.options.get("description", inspected.description)
     if isinstance(description, str) and len(description.encode("utf-8")) > MAX_DESCRIPTION_BYTES:
-        problems.append(_at(module, tool.position,
-                            f"the description of {name!r} is over {MAX_DESCRIPTION_BYTES // 1000} "
-                            "KB; shorten the docstring or pass a shorter description="))
+        problems.append(
+            _at(
+                module,
+                tool.position,
+                f"the description of {name!r} is over {MAX_DESCRIPTION_BYTES // 1000} "
+                "KB; shorten the docstring or pass a shorter description=",
+            )
+        )
     if any(p.severity == "error" for p in problems):
         return None, problems
 
     input_schema = build_input_schema(tool, inspected)
     output_schema, box_field = build_output_schema(tool, inspected, config)
-    for schema, what, key in ((input_schema, "inputSchema", "input_schema"),
-                              (output_schema, "outputSchema", "output_schema")):
+    for schema, what, key in (
+        (input_schema, "inputSchema", "input_schema"),
+        (output_schema, "outputSchema", "output_schema"),
+    ):
         if schema is None:
             continue
         if (problem := _check_schema(schema, what, metaschema=key in tool.options)) is not None:
@@ -201,12 +227,15 @@ def duplicate_names(modules: list[ScannedModule]) -> list[Diagnostic]:
         for scanned in module.tools:
             if scanned.name in first_seen:
                 other_module, other = first_seen[scanned.name]
-                diagnostics.append(_at(
-                    module, scanned.position,
-                    f"duplicate tool name {scanned.name!r}: also defined at "
-                    f"{other_module.relative_path}:{other.position.line}:{other.position.column}; "
-                    "pass a distinct name= to one of them",
-                ))
+                diagnostics.append(
+                    _at(
+                        module,
+                        scanned.position,
+                        f"duplicate tool name {scanned.name!r}: also defined at "
+                        f"{other_module.relative_path}:{other.position.line}:{other.position.column}; "
+                        "pass a distinct name= to one of them",
+                    )
+                )
             else:
                 first_seen[scanned.name] = (module, scanned)
     return diagnostics

@@ -37,9 +37,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(f"wrote {out}/{path}")
     for path in report.removed:
         print(f"removed orphaned {out}/{path}")
-    print(f"mcp-codegen: {tools} tools in {len(result.files) - 1} modules; "
-          f"{len(report.written)} written, {len(report.removed)} removed, "
-          f"{len(report.unchanged)} unchanged")
+    print(
+        f"mcp-codegen: {tools} tools in {len(result.files) - 1} modules; "
+        f"{len(report.written)} written, {len(report.removed)} removed, "
+        f"{len(report.unchanged)} unchanged"
+    )
     return ExitCode.OK
 
 
@@ -62,8 +64,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"missing: {out}/{path}")
     for path in report.orphaned:
         print(f"orphaned: {out}/{path} (no source produces it)")
-    print(f"mcp-codegen: {out}/ is stale ({len(report.stale)} stale, {len(report.missing)} missing, "
-          f"{len(report.orphaned)} orphaned); run `{config.regenerate_command}`", file=sys.stderr)
+    print(
+        f"mcp-codegen: {out}/ is stale ({len(report.stale)} stale, {len(report.missing)} missing, "
+        f"{len(report.orphaned)} orphaned); run `{config.regenerate_command}`",
+        file=sys.stderr,
+    )
     return ExitCode.STALE
 
 
@@ -88,11 +93,16 @@ def build_parser() -> argparse.ArgumentParser:
         description="Generate, check and export build-time JSON Schemas for MCP tools.",
     )
     parser.add_argument("--version", action="version", version=f"mcp-codegen {__version__}")
-    parser.add_argument("--config", type=Path, default=None,
-                        help="pyproject.toml to read [tool.mcp-codegen] from (default: nearest)")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="pyproject.toml to read [tool.mcp-codegen] from (default: nearest)",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands.add_parser("generate", help="write the generated modules").set_defaults(
-        handler=cmd_generate)
+        handler=cmd_generate
+    )
     commands.add_parser(
         "check", help="exit 1 with a diff when generated modules are stale; writes nothing"
     ).set_defaults(handler=cmd_check)

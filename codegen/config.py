@@ -119,7 +119,7 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
             problems.append(Diagnostic(str(path), line, col, f"unknown key {key!r}; {hint}"))
             continue
         types, description = _SCHEMA[key]
-        if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+        if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
             problems.append(
                 Diagnostic(
                     str(path),

@@ -38,7 +38,7 @@ class _Worker:
         self.results: dict[str, InspectedModule] = {}
         self.finished = False
         self.buffer = b""
-        self.stderr = tempfile.TemporaryFile()
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
             [_PACKAGE_PARENT, *filter(None, [env.get("PYTHONPATH")])]
@@ -52,11 +52,13 @@ class _Worker:
             env=env,
         )
         self.outbox: queue.Queue[object] = queue.Queue()
-        self.outbox.put({
-            "sys_path": [str(config.root), *(str(p) for p in config.python_path)],
-            "injected": sorted(config.injected_types),
-            "permissive_fallback": config.permissive_fallback,
-        })
+        self.outbox.put(
+            {
+                "sys_path": [str(config.root), *(str(p) for p in config.python_path)],
+                "injected": sorted(config.injected_types),
+                "permissive_fallback": config.permissive_fallback,
+            }
+        )
         # A writer thread, so a worker stuck in user code can never block the generator.
         self.writer = threading.Thread(target=self._write_requests, daemon=True)
         self.writer.start()
@@ -118,11 +120,17 @@ class _Worker:
         culprit = self.current or (self.pending[0] if self.pending else None)
         for name in list(self.pending):
             module = self.modules[name]
-            message = reason if name == culprit else (
-                f"not inspected: the worker stopped while inspecting {culprit}; fix that first"
+            message = (
+                reason
+                if name == culprit
+                else (
+                    f"not inspected: the worker stopped while inspecting {culprit}; fix that first"
+                )
             )
             self.results[name] = InspectedModule(
-                module=module, tools=(), diagnostics=(Diagnostic(module.relative_path, 1, 1, message),)
+                module=module,
+                tools=(),
+                diagnostics=(Diagnostic(module.relative_path, 1, 1, message),),
             )
         self.pending.clear()
 

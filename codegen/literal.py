@@ -84,8 +84,12 @@ def python_literal(value: Any, depth: int = 0) -> str:
             return open_ + close
         flat = [_scalar(item) for item in value]
         if all(item is not None for item in flat):
-            one_line = open_ + ", ".join(flat) + ("," if type(value) is tuple and len(flat) == 1
-                                                  else "") + close
+            one_line = (
+                open_
+                + ", ".join(flat)
+                + ("," if type(value) is tuple and len(flat) == 1 else "")
+                + close
+            )
             if len(one_line) + len(inner) <= INLINE_WIDTH:
                 return one_line
         lines = [f"{inner}{python_literal(item, depth + 1)}," for item in value]

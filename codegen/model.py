@@ -28,7 +28,9 @@ class Position:
 @dataclass(frozen=True)
 class ScannedParameter:
     name: str
-    kind: str  # inspect.Parameter kind name: POSITIONAL_OR_KEYWORD, KEYWORD_ONLY, VAR_POSITIONAL, ...
+    kind: (
+        str  # inspect.Parameter kind name: POSITIONAL_OR_KEYWORD, KEYWORD_ONLY, VAR_POSITIONAL, ...
+    )
     annotation_source: str | None
     default_source: str | None
     position: Position

@@ -48,10 +48,16 @@ def _sorted(diagnostics: list[Diagnostic]) -> tuple[Diagnostic, ...]:
 def build(config: Config) -> BuildResult:
     """Run every stage up to rendering, in memory. Returns diagnostics instead of raising."""
     if config.flavor != "clean":
-        return BuildResult(diagnostics=(Diagnostic(
-            config.relative(config.config_file), 0, 0,
-            f"flavor {config.flavor!r} is not available in this version; use flavor = \"clean\"",
-        ),))
+        return BuildResult(
+            diagnostics=(
+                Diagnostic(
+                    config.relative(config.config_file),
+                    0,
+                    0,
+                    f'flavor {config.flavor!r} is not available in this version; use flavor = "clean"',
+                ),
+            )
+        )
     diagnostics: list[Diagnostic] = []
     files, problems = discover_sources(config)
     diagnostics.extend(problems)
@@ -82,12 +88,16 @@ def build(config: Config) -> BuildResult:
 
     diagnostics.extend(duplicate_names(scanned))
     if not scanned and not _has_errors(diagnostics):
-        diagnostics.append(Diagnostic(
-            config.relative(config.config_file), 0, 0,
-            f"the sources ({len(files)} .py files) define no tools decorated with any of "
-            f"{', '.join(config.decorators)}; check `sources` and `decorators` in "
-            "[tool.mcp-codegen]",
-        ))
+        diagnostics.append(
+            Diagnostic(
+                config.relative(config.config_file),
+                0,
+                0,
+                f"the sources ({len(files)} .py files) define no tools decorated with any of "
+                f"{', '.join(config.decorators)}; check `sources` and `decorators` in "
+                "[tool.mcp-codegen]",
+            )
+        )
     if _has_errors(diagnostics):
         return BuildResult(diagnostics=_sorted(diagnostics))
     definitions = [built[m.module][0] for m in scanned if m.module in built]

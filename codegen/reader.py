@@ -24,14 +24,20 @@ def parse_literal_module(text: str, filename: str = "<generated>") -> dict[str, 
     try:
         tree = ast.parse(text, filename=filename)
     except SyntaxError as exc:
-        raise GeneratedModuleError(f"{filename}:{exc.lineno}: not valid Python: {exc.msg}") from None
+        raise GeneratedModuleError(
+            f"{filename}:{exc.lineno}: not valid Python: {exc.msg}"
+        ) from None
     values: dict[str, Any] = {}
     for node in tree.body:
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)):
+        if not (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
             raise GeneratedModuleError(
                 f"{filename}:{node.lineno}: generated modules hold only literal assignments; "
-                "was the file edited by hand? Regenerate it")
+                "was the file edited by hand? Regenerate it"
+            )
         try:
             values[node.targets[0].id] = ast.literal_eval(node.value)
         except ValueError:
@@ -46,7 +52,8 @@ def read_tree(output: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     manifest_path = output / MANIFEST
     if not manifest_path.is_file():
         raise GeneratedModuleError(
-            f"{manifest_path}: no generated manifest; run `mcp-codegen generate` first")
+            f"{manifest_path}: no generated manifest; run `mcp-codegen generate` first"
+        )
     manifest = parse_literal_module(manifest_path.read_text(encoding="utf-8"), str(manifest_path))
     modules = []
     for relative in manifest.get("MODULES", ()):

@@ -18,7 +18,6 @@ from codegen.literal import comment_text, python_literal
 from codegen.model import ModuleDefinition, RenderedFile, ToolDefinition
 
 
-
 def _template_dir() -> Path:
     here = Path(__file__).resolve().parent
     for candidate in (here / "templates", here.parent / "templates"):  # wheel, then source tree
@@ -97,5 +96,3 @@ def render_manifest(modules: list[RenderedFile], tool_count: int, config: Config
         tool_count=tool_count,
     )
     return RenderedFile(MANIFEST, content)
-
-

@@ -69,21 +69,27 @@ def import_module(module: ScannedModule) -> types.ModuleType:
     except SystemExit as exc:
         line, col = _error_position(module, exc)
         raise _located_error(
-            module, line, col,
+            module,
+            line,
+            col,
             f"module {module.module} called sys.exit({exc.code!r}) while being imported; "
-            "guard side effects with `if __name__ == \"__main__\":`",
+            'guard side effects with `if __name__ == "__main__":`',
         ) from None
-    except BaseException as exc:  # noqa: BLE001 - user code may raise anything
+    except BaseException as exc:
         line, col = _error_position(module, exc)
         raise _located_error(
-            module, line, col,
+            module,
+            line,
+            col,
             f"importing {module.module} failed: {type(exc).__name__}: {exc}; "
             "fix the module so that it imports cleanly",
         ) from None
     loaded_file = getattr(loaded, "__file__", None)
     if loaded_file is None or Path(loaded_file).resolve() != Path(module.path).resolve():
         raise _located_error(
-            module, 1, 1,
+            module,
+            1,
+            1,
             f"`import {module.module}` loads {loaded_file!r}, not this file; another module of "
             "that name shadows it on sys.path — rename one of them",
         )
@@ -106,7 +112,9 @@ def _unwrap(obj: Any) -> Any:
 def find_function(loaded: types.ModuleType, module: ScannedModule, tool: ScannedTool) -> Any:
     if "<locals>" in tool.qualname:
         raise _located_error(
-            module, tool.position.line, tool.position.column,
+            module,
+            tool.position.line,
+            tool.position.column,
             f"tool {tool.name!r} is defined inside a function ({tool.qualname}), so it cannot be "
             "imported by path; move it to module level",
         )
@@ -115,14 +123,18 @@ def find_function(loaded: types.ModuleType, module: ScannedModule, tool: Scanned
         obj = getattr(obj, part, None)
         if obj is None:
             raise _located_error(
-                module, tool.position.line, tool.position.column,
+                module,
+                tool.position.line,
+                tool.position.column,
                 f"{tool.qualname} is not an attribute of {module.module} after import (was it "
                 "deleted or rebound?); keep the decorated function bound to its name",
             )
     function = _unwrap(obj)
     if not callable(function):
         raise _located_error(
-            module, tool.position.line, tool.position.column,
+            module,
+            tool.position.line,
+            tool.position.column,
             f"{tool.qualname} is not callable after import; the tool decorator must return the "
             "function or an object wrapping it",
         )
@@ -142,14 +154,18 @@ def _closure_namespace(function: Any) -> dict[str, Any]:
     return namespace
 
 
-def resolve_tool(module: ScannedModule, loaded: types.ModuleType, tool: ScannedTool) -> ResolvedTool:
+def resolve_tool(
+    module: ScannedModule, loaded: types.ModuleType, tool: ScannedTool
+) -> ResolvedTool:
     """Resolve annotations with ``get_type_hints``, forward references and closures included."""
     function = find_function(loaded, module, tool)
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError) as exc:
         raise _located_error(
-            module, tool.position.line, tool.position.column,
+            module,
+            tool.position.line,
+            tool.position.column,
             f"cannot read the signature of {tool.qualname}: {exc}",
         ) from None
     globalns = getattr(function, "__globals__", vars(loaded))
@@ -160,10 +176,12 @@ def resolve_tool(module: ScannedModule, loaded: types.ModuleType, tool: ScannedT
     for name, annotation in raw.items():
         try:
             hints[name] = typing.get_type_hints(
-                _Holder({name: annotation}), globalns=globalns, localns=localns,
+                _Holder({name: annotation}),
+                globalns=globalns,
+                localns=localns,
                 include_extras=True,
             )[name]
-        except Exception as exc:  # noqa: BLE001 - NameError, TypeError, SyntaxError from eval
+        except Exception as exc:
             scanned = scanned_params.get(name)
             line, col = (
                 (scanned.position.line, scanned.position.column)
@@ -173,7 +191,9 @@ def resolve_tool(module: ScannedModule, loaded: types.ModuleType, tool: ScannedT
             what = "return annotation" if name == "return" else f"annotation of parameter {name!r}"
             source = scanned.annotation_source if scanned else tool.return_annotation_source
             raise _located_error(
-                module, line, col,
+                module,
+                line,
+                col,
                 f"cannot resolve the {what} ({source}): {type(exc).__name__}: {exc}; import the "
                 "name at module level (not only under TYPE_CHECKING) or fix the spelling",
             ) from None

@@ -49,7 +49,9 @@ def discover_sources(config: Config) -> tuple[list[Path], list[Diagnostic]]:
                 files.add(source)
             else:
                 problems.append(
-                    Diagnostic(str(source), 0, 0, "source is not a .py file; list .py files or dirs")
+                    Diagnostic(
+                        str(source), 0, 0, "source is not a .py file; list .py files or dirs"
+                    )
                 )
         elif source.is_dir():
             for path in source.rglob("*.py"):
@@ -130,6 +132,19 @@ def scan_file(path: Path, config: Config) -> ScannedModule | None:
     if words and ("@" not in text or not any(w in text for w in words)):
         return None
     try:
+        # CPython's parser first: its syntax error positions are the ones users know.
+        positions = _PositionIndex(ast.parse(data, filename=relative), data)
+    except (SyntaxError, ValueError) as exc:
+        line, column = getattr(exc, "lineno", 1) or 1, getattr(exc, "offset", 1) or 1
+        message = getattr(exc, "msg", str(exc))
+        return ScannedModule(
+            **base,
+            tools=(),
+            diagnostics=(
+                Diagnostic(relative, line, column, f"syntax error: {message}; fix the source"),
+            ),
+        )
+    try:
         tree = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         return ScannedModule(
@@ -144,12 +159,6 @@ def scan_file(path: Path, config: Config) -> ScannedModule | None:
                 ),
             ),
         )
-    try:
-        positions = _PositionIndex(ast.parse(data, filename=relative), data)
-    except (SyntaxError, ValueError) as exc:  # libcst accepts a few things CPython rejects
-        line, column = getattr(exc, "lineno", 1) or 1, getattr(exc, "offset", 1) or 1
-        return ScannedModule(**base, tools=(), diagnostics=(
-            Diagnostic(relative, line, column, f"syntax error: {exc}; fix the source"),))
     visitor = _ToolVisitor(relative, config.decorators, tree, _import_aliases(tree), positions)
     tree.visit(visitor)
     if not visitor.tools and not visitor.diagnostics:
@@ -219,7 +228,9 @@ def _import_aliases(tree: cst.Module) -> dict[str, str]:
                         if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
                         else name
                     )
-                    aliases[local] = f"{base}.{name}" if base and not base.endswith(".") else base + name
+                    aliases[local] = (
+                        f"{base}.{name}" if base and not base.endswith(".") else base + name
+                    )
     return aliases
 
 
@@ -246,7 +257,9 @@ class _PositionIndex:
                 children = getattr(statement, attribute, None)
                 if isinstance(children, list):
                     nested = [c for c in children if isinstance(c, ast.stmt)]
-                    nested += [h for h in children if isinstance(h, ast.excepthandler | ast.match_case)]
+                    nested += [
+                        h for h in children if isinstance(h, ast.excepthandler | ast.match_case)
+                    ]
                     for child in nested:
                         if isinstance(child, ast.stmt):
                             self._collect([child])
@@ -269,8 +282,14 @@ class _PositionIndex:
 
 
 _STATEMENT_CONTAINERS = (
-    cst.Module, cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler,
-    cst.ExceptStarHandler, cst.Finally, cst.MatchCase,
+    cst.Module,
+    cst.BaseCompoundStatement,
+    cst.BaseSuite,
+    cst.Else,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.Finally,
+    cst.MatchCase,
 )
 
 
@@ -387,14 +406,19 @@ class _ToolVisitor(cst.CSTVisitor):
             located_arg = ast_args[index] if index < len(ast_args) else located_decorator
             located_value = getattr(located_arg, "value", located_arg)
             if arg.star:
-                self._error(located_arg, "star-arguments in a tool decorator cannot be read "
-                            "statically; pass each option as a literal keyword argument")
+                self._error(
+                    located_arg,
+                    "star-arguments in a tool decorator cannot be read "
+                    "statically; pass each option as a literal keyword argument",
+                )
                 continue
             if arg.keyword is None:
                 if index == 0:
                     key = "name"  # ``@mcp.tool("name")``
                 else:
-                    self._error(located_arg, "unexpected positional decorator argument; use keywords")
+                    self._error(
+                        located_arg, "unexpected positional decorator argument; use keywords"
+                    )
                     continue
             else:
                 key = arg.keyword.value
@@ -404,7 +428,7 @@ class _ToolVisitor(cst.CSTVisitor):
                     located_value,
                     f"decorator argument {key}= is not a literal or a module-level constant, so its "
                     f"value cannot be known at build time: write the value literally "
-                    f"(e.g. {key}=\"...\")",
+                    f'(e.g. {key}="...")',
                 )
                 continue
             options[key] = value  # type: ignore[assignment]
@@ -415,8 +439,12 @@ class _ToolVisitor(cst.CSTVisitor):
         arguments = located.args
         located_params = {
             a.arg: a
-            for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
-                      *filter(None, [arguments.vararg, arguments.kwarg])]
+            for a in [
+                *arguments.posonlyargs,
+                *arguments.args,
+                *arguments.kwonlyargs,
+                *filter(None, [arguments.vararg, arguments.kwarg]),
+            ]
         }
         parameters = self._parameters(node.params, located_params)
         docstring = node.get_docstring(clean=True)
@@ -437,8 +465,14 @@ class _ToolVisitor(cst.CSTVisitor):
             )
         )
         if not isinstance(name, str):
-            self.diagnostics.append(Diagnostic(self.relative, positions["name"].line,
-                                               positions["name"].column, "tool name= must be a string"))
+            self.diagnostics.append(
+                Diagnostic(
+                    self.relative,
+                    positions["name"].line,
+                    positions["name"].column,
+                    "tool name= must be a string",
+                )
+            )
 
     def _normalise_annotations(
         self, options: dict[str, JSON], positions: dict[str, Position]
@@ -447,8 +481,12 @@ class _ToolVisitor(cst.CSTVisitor):
         if annotations is not None and not isinstance(annotations, dict):
             pos = positions.get("annotations", Position(1, 1))
             self.diagnostics.append(
-                Diagnostic(self.relative, pos.line, pos.column,
-                           "annotations= must be a dict or a ToolAnnotations(...) call")
+                Diagnostic(
+                    self.relative,
+                    pos.line,
+                    pos.column,
+                    "annotations= must be a dict or a ToolAnnotations(...) call",
+                )
             )
             annotations = None
         merged = {ANNOTATION_KEYS.get(k, k): v for k, v in (annotations or {}).items()}

@@ -11,14 +11,14 @@ import inspect
 import json
 import types
 import typing
-from typing import Annotated, Any, Union
+from typing import Annotated, Any, NotRequired, Union
 
 import docstring_parser
 import pydantic
 import pydantic_core
 from pydantic import TypeAdapter
 from pydantic.fields import FieldInfo
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 from codegen.errors import Diagnostic
 from codegen.model import JSON, InspectedTool, ScannedModule
@@ -135,15 +135,26 @@ def _json_defaults(
             json.dumps(pydantic_core.to_jsonable_python(value), allow_nan=False)
         except (pydantic.PydanticSerializationError, ValueError, TypeError) as exc:
             pos = positions[name]
-            problems.append(Diagnostic(path, pos.line, pos.column,
-                                       f"default of {name!r} ({value!r:.60}) cannot be serialised "
-                                       f"as JSON ({exc}); use a JSON-compatible default"))
+            problems.append(
+                Diagnostic(
+                    path,
+                    pos.line,
+                    pos.column,
+                    f"default of {name!r} ({value!r:.60}) cannot be serialised "
+                    f"as JSON ({exc}); use a JSON-compatible default",
+                )
+            )
     if not problems:
         first = next(iter(defaults))
         pos = positions[first]
-        problems.append(Diagnostic(path, pos.line, pos.column,
-                                   "the defaults cannot be serialised as JSON; use JSON-compatible "
-                                   "defaults"))
+        problems.append(
+            Diagnostic(
+                path,
+                pos.line,
+                pos.column,
+                "the defaults cannot be serialised as JSON; use JSON-compatible defaults",
+            )
+        )
     raise ResolveFailure(problems)
 
 
@@ -173,27 +184,50 @@ def input_schema(
     positions = {p.name: p.position for p in tool.scanned.parameters}
     for param in tool.parameters:
         if param.kind in ("VAR_POSITIONAL", "VAR_KEYWORD"):
-            raise ResolveFailure([
-                Diagnostic(path, positions[param.name].line, positions[param.name].column,
-                           f"*{param.name} / **{param.name} cannot be described by a schema; pass "
-                           "input_schema= in the decorator, or set permissive_fallback = true")
-            ])
+            raise ResolveFailure(
+                [
+                    Diagnostic(
+                        path,
+                        positions[param.name].line,
+                        positions[param.name].column,
+                        f"variadic parameter {'*' if param.kind == 'VAR_POSITIONAL' else '**'}"
+                        f"{param.name} cannot be described by a schema; pass input_schema= in "
+                        "the decorator, or set permissive_fallback = true",
+                    )
+                ]
+            )
         if param.kind == "POSITIONAL_ONLY":
-            raise ResolveFailure([
-                Diagnostic(path, positions[param.name].line, positions[param.name].column,
-                           f"positional-only parameter {param.name!r} cannot be passed by name "
-                           "in a tools/call; remove the `/` marker")
-            ])
-        if param.annotation is not inspect.Parameter.empty and is_injected(param.annotation, injected):
+            raise ResolveFailure(
+                [
+                    Diagnostic(
+                        path,
+                        positions[param.name].line,
+                        positions[param.name].column,
+                        f"positional-only parameter {param.name!r} cannot be passed by name "
+                        "in a tools/call; remove the `/` marker",
+                    )
+                ]
+            )
+        if param.annotation is not inspect.Parameter.empty and is_injected(
+            param.annotation, injected
+        ):
             continue
         annotation, default, field_info = _input_field(param)
-        if default is None and annotation is not Any and type(None) not in _union_members(annotation):
+        if (
+            default is None
+            and annotation is not Any
+            and type(None) not in _union_members(annotation)
+        ):
             pos = positions[param.name]
             warnings.append(
-                Diagnostic(path, pos.line, pos.column,
-                           f"parameter {param.name!r} defaults to None but its type does not allow "
-                           f"None; treating it as Optional — write `{param.name}: ... | None = None`",
-                           severity="warning")
+                Diagnostic(
+                    path,
+                    pos.line,
+                    pos.column,
+                    f"parameter {param.name!r} defaults to None but its type does not allow "
+                    f"None; treating it as Optional — write `{param.name}: ... | None = None`",
+                    severity="warning",
+                )
             )
             annotation = Optional_(annotation)
         field_type = Annotated[annotation, field_info] if field_info is not None else annotation
@@ -216,9 +250,13 @@ def input_schema(
                 name = str(error["loc"][0])
                 pos = positions[name]
                 problems.append(
-                    Diagnostic(path, pos.line, pos.column,
-                               f"default of {name!r} violates its own type: {error['msg']}; fix the "
-                               "default or the annotation")
+                    Diagnostic(
+                        path,
+                        pos.line,
+                        pos.column,
+                        f"default of {name!r} violates its own type: {error['msg']}; fix the "
+                        "default or the annotation",
+                    )
                 )
     if defaults and not problems:
         json_defaults = _json_defaults(adapter, defaults, positions, path)
@@ -227,7 +265,7 @@ def input_schema(
     return adapter.json_schema(mode="validation"), json_defaults
 
 
-def Optional_(annotation: Any) -> Any:  # noqa: N802 - mirrors typing.Optional
+def Optional_(annotation: Any) -> Any:
     return Union[annotation, None]  # noqa: UP007 - works for any annotation object
 
 
@@ -278,37 +316,67 @@ def inspect_tool(
             if not (permissive_fallback and variadic):
                 raise
             warnings.append(
-                Diagnostic(path, scanned.position.line, scanned.position.column,
-                           f"{failure.diagnostics[0].message}; using the permissive fallback "
-                           "schema (any object)", severity="warning")
+                Diagnostic(
+                    path,
+                    scanned.position.line,
+                    scanned.position.column,
+                    f"{failure.diagnostics[0].message}; using the permissive fallback "
+                    "schema (any object)",
+                    severity="warning",
+                )
             )
             raw_input = dict(PERMISSIVE_INPUT)
-        except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError,
-                pydantic.errors.PydanticInvalidForJsonSchema, TypeError) as exc:
+        except (
+            pydantic.PydanticSchemaGenerationError,
+            pydantic.PydanticUserError,
+            pydantic.errors.PydanticInvalidForJsonSchema,
+            TypeError,
+        ) as exc:
             if not permissive_fallback:
-                raise ResolveFailure([
-                    Diagnostic(path, scanned.position.line, scanned.position.column,
-                               f"pydantic cannot describe the parameters of {scanned.name!r}: "
-                               f"{_describe_failure(exc)}; use a type pydantic supports or pass "
-                               "input_schema=")
-                ]) from None
+                raise ResolveFailure(
+                    [
+                        Diagnostic(
+                            path,
+                            scanned.position.line,
+                            scanned.position.column,
+                            f"pydantic cannot describe the parameters of {scanned.name!r}: "
+                            f"{_describe_failure(exc)}; use a type pydantic supports or pass "
+                            "input_schema=",
+                        )
+                    ]
+                ) from None
             warnings.append(
-                Diagnostic(path, scanned.position.line, scanned.position.column,
-                           f"pydantic cannot describe the parameters ({_describe_failure(exc)}); "
-                           "using the permissive fallback schema", severity="warning")
+                Diagnostic(
+                    path,
+                    scanned.position.line,
+                    scanned.position.column,
+                    f"pydantic cannot describe the parameters ({_describe_failure(exc)}); "
+                    "using the permissive fallback schema",
+                    severity="warning",
+                )
             )
             raw_input = dict(PERMISSIVE_INPUT)
     if "output_schema" not in scanned.options:
         try:
             raw_output = output_schema(tool)
-        except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError,
-                pydantic.errors.PydanticInvalidForJsonSchema, TypeError) as exc:
-            raise ResolveFailure([
-                Diagnostic(path, scanned.position.line, scanned.position.column,
-                           f"pydantic cannot describe the return type of {scanned.name!r} "
-                           f"({scanned.return_annotation_source}): {_describe_failure(exc)}; "
-                           "use a type pydantic supports or pass output_schema=")
-            ]) from None
+        except (
+            pydantic.PydanticSchemaGenerationError,
+            pydantic.PydanticUserError,
+            pydantic.errors.PydanticInvalidForJsonSchema,
+            TypeError,
+        ) as exc:
+            raise ResolveFailure(
+                [
+                    Diagnostic(
+                        path,
+                        scanned.position.line,
+                        scanned.position.column,
+                        f"pydantic cannot describe the return type of {scanned.name!r} "
+                        f"({scanned.return_annotation_source}): {_describe_failure(exc)}; "
+                        "use a type pydantic supports or pass output_schema=",
+                    )
+                ]
+            ) from None
     return InspectedTool(
         name=scanned.name,
         input_schema=raw_input,

@@ -15,21 +15,60 @@ Schema = dict[str, Any]
 
 SCHEMA_VALUED = frozenset(
     {
-        "items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "contains",
-        "propertyNames", "not", "if", "then", "else", "additionalItems",
+        "items",
+        "additionalProperties",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "contains",
+        "propertyNames",
+        "not",
+        "if",
+        "then",
+        "else",
+        "additionalItems",
     }
 )
 SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
-SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions",
-                         "dependentSchemas"})
+SCHEMA_MAPS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+)
 
 #: Keyword order in generated modules: identity and type first, then structure, then constraints.
 KEY_ORDER = (
-    "$ref", "type", "title", "description", "format", "enum", "const", "properties",
-    "patternProperties", "required", "additionalProperties", "items", "prefixItems", "anyOf",
-    "oneOf", "allOf", "not", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum",
-    "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
-    "minProperties", "maxProperties", "default", "examples", "deprecated", "readOnly",
+    "$ref",
+    "type",
+    "title",
+    "description",
+    "format",
+    "enum",
+    "const",
+    "properties",
+    "patternProperties",
+    "required",
+    "additionalProperties",
+    "items",
+    "prefixItems",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "minimum",
+    "exclusiveMinimum",
+    "maximum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
     "writeOnly",
 )
 _RANK = {key: index for index, key in enumerate(KEY_ORDER)}

@@ -58,13 +58,21 @@ def _inspect_module(
             diagnostics.extend(failure.diagnostics)
         except RecursionError:
             diagnostics.append(
-                Diagnostic(module.relative_path, tool.position.line, tool.position.column,
-                           f"the types of {tool.name!r} nest too deeply to describe")
+                Diagnostic(
+                    module.relative_path,
+                    tool.position.line,
+                    tool.position.column,
+                    f"the types of {tool.name!r} nest too deeply to describe",
+                )
             )
-        except Exception as exc:  # noqa: BLE001 - report, never crash the generator
+        except Exception as exc:
             diagnostics.append(
-                Diagnostic(module.relative_path, tool.position.line, tool.position.column,
-                           f"cannot build the schema of {tool.name!r}: {type(exc).__name__}: {exc}")
+                Diagnostic(
+                    module.relative_path,
+                    tool.position.line,
+                    tool.position.column,
+                    f"cannot build the schema of {tool.name!r}: {type(exc).__name__}: {exc}",
+                )
             )
     return tools, diagnostics
 

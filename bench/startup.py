@@ -1,0 +1,291 @@
+"""Startup benchmark: generated schemas vs the SDK's runtime inference. Prints a table.
+
+For N synthetic tools with varied signatures (bench/synthetic.py), every measurement runs in a
+fresh process, with all bytecode precompiled (these machines set PYTHONDONTWRITEBYTECODE=1):
+
+A. spawn -> the full tools/list payload in memory, time and peak RSS, for
+   floor  a bare import of one literal module holding the payload;
+   ours   codegen.runtime loading the generated modules and listing fresh copies of the tools;
+   SDK    MCPServer: import the tool modules, register each tool with @app.tool(), list_tools().
+B. spawn -> a client holding the parsed tools/list response over stdio (raw JSON-RPC client),
+   for `python -m codegen.runtime` and for the MCPServer server of setup A.
+
+The generated modules come from the real generator (`python -m codegen generate`). Medians of
+--repeats runs; setups are interleaved so machine noise spreads evenly. Not a timed test.
+
+Usage: python bench/startup.py [--sizes 10 100 1000] [--repeats 5] [--keep]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+CHILD = BENCH / "_startup_child.py"
+PAYLOAD_SETUPS = ("floor", "ours", "sdk")
+BASELINE_SETUPS = ("empty", "sdk-import")
+
+
+@dataclass
+class Samples:
+    """Raw measurements of one (setup, N) pair."""
+
+    total_ms: list[float] = field(default_factory=list)
+    inside_ms: list[float] = field(default_factory=list)
+    rss_mib: list[float] = field(default_factory=list)
+    payload_bytes: int = 0
+
+    def median(self, name: str) -> float:
+        return statistics.median(getattr(self, name))
+
+
+def _child_env(lib: Path) -> dict[str, str]:
+    env = {key: os.environ[key] for key in ("PATH", "HOME", "LANG") if key in os.environ}
+    env["PYTHONPATH"] = str(lib)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"  # everything is precompiled; measure reads, not writes
+    return env
+
+
+def prepare(workdir: Path, sizes: list[int]) -> Path:
+    """Write the synthetic packages, generate their modules, write the floor, precompile all."""
+    sys.path.insert(0, str(BENCH))
+    from synthetic import write_package
+
+    from codegen.runtime import load_tools
+
+    lib = workdir / "lib"
+    # A private copy of codegen, so precompiling writes nothing into the repository.
+    shutil.copytree(REPO / "codegen", lib / "codegen", ignore=shutil.ignore_patterns("__pycache__"))
+    for size in sizes:
+        project = workdir / f"n{size}"
+        write_package(project, size)
+        config = str(project / "pyproject.toml")
+        subprocess.run(  # the generator runs from the repository, templates included
+            [sys.executable, "-m", "codegen", "--config", config, "generate"],
+            cwd=project,
+            env={**_child_env(lib), "PYTHONPATH": f"{project}{os.pathsep}{REPO}"},
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        tools = tuple(load_tools(project / "generated").list_tools())
+        assert len(tools) == size, (len(tools), size)
+        (project / "floor_tools.py").write_text(f"TOOLS = {tools!r}\n", encoding="utf-8")
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(workdir)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return lib
+
+
+def measure_payload(setup: str, project: Path, lib: Path) -> tuple[float, float, float, int, int]:
+    """(spawn->ready ms, in-process ms, peak RSS MiB, tool count, payload bytes) of one run."""
+    spawned = time.perf_counter()
+    completed = subprocess.run(
+        [sys.executable, str(CHILD), setup, str(project)],
+        env=_child_env(lib),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if completed.returncode != 0:
+        raise RuntimeError(f"{setup} child failed:\n{completed.stderr}")
+    start, ready, count, peak_kib, size = completed.stdout.split()
+    return (
+        (float(ready) - spawned) * 1000,
+        (float(ready) - float(start)) * 1000,
+        int(peak_kib) / 1024,
+        int(count),
+        int(size),
+    )
+
+
+def _read_response(process: subprocess.Popen[bytes], request_id: int) -> dict[str, object]:
+    while True:
+        line = process.stdout.readline()  # type: ignore[union-attr]
+        if not line:
+            raise RuntimeError(f"server exited before answering request {request_id}")
+        message = json.loads(line)
+        if message.get("id") == request_id:
+            return message  # type: ignore[no-any-return]
+
+
+def _send(process: subprocess.Popen[bytes], message: dict[str, object]) -> None:
+    process.stdin.write(json.dumps(message).encode() + b"\n")  # type: ignore[union-attr]
+    process.stdin.flush()  # type: ignore[union-attr]
+
+
+def measure_stdio(server: str, project: Path, lib: Path) -> tuple[float, int]:
+    """(spawn -> parsed tools/list response ms, tool count) for one server process."""
+    if server == "ours":
+        command = [
+            sys.executable,
+            "-m",
+            "codegen.runtime",
+            "--generated",
+            str(project / "generated"),
+        ]
+        command += ["--path", str(project)]
+    else:
+        command = [sys.executable, str(CHILD), "sdk-serve", str(project)]
+    spawned = time.perf_counter()
+    process = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=_child_env(lib),
+        cwd=project,
+    )
+    try:
+        _send(
+            process,
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {},
+                    "clientInfo": {"name": "startup-bench", "version": "0"},
+                },
+            },
+        )
+        _read_response(process, 1)
+        _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        _send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        response = _read_response(process, 2)
+        elapsed = (time.perf_counter() - spawned) * 1000
+    finally:
+        process.stdin.close()  # type: ignore[union-attr]
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        process.stdout.close()  # type: ignore[union-attr]
+    return elapsed, len(response["result"]["tools"])  # type: ignore[index]
+
+
+def run(sizes: list[int], repeats: int, workdir: Path) -> str:
+    """Run every measurement and return the report."""
+    lib = prepare(workdir, sizes)
+    payload: dict[tuple[str, int], Samples] = {}
+    baseline: dict[str, Samples] = {setup: Samples() for setup in BASELINE_SETUPS}
+    stdio: dict[tuple[str, int], list[float]] = {}
+    for round_number in range(repeats):
+        print(f"round {round_number + 1}/{repeats}", file=sys.stderr)
+        for setup in BASELINE_SETUPS:
+            total, inside, rss, _, _ = measure_payload(setup, workdir / f"n{sizes[0]}", lib)
+            baseline[setup].total_ms.append(total)
+            baseline[setup].inside_ms.append(inside)
+            baseline[setup].rss_mib.append(rss)
+        for size in sizes:
+            project = workdir / f"n{size}"
+            for setup in PAYLOAD_SETUPS:
+                total, inside, rss, count, size_bytes = measure_payload(setup, project, lib)
+                assert count == size, (setup, count, size)
+                samples = payload.setdefault((setup, size), Samples())
+                samples.total_ms.append(total)
+                samples.inside_ms.append(inside)
+                samples.rss_mib.append(rss)
+                samples.payload_bytes = size_bytes
+            for server in ("ours", "sdk"):
+                elapsed, count = measure_stdio(server, project, lib)
+                assert count == size, (server, count, size)
+                stdio.setdefault((server, size), []).append(elapsed)
+    return report(sizes, repeats, payload, baseline, stdio)
+
+
+def report(
+    sizes: list[int],
+    repeats: int,
+    payload: dict[tuple[str, int], Samples],
+    baseline: dict[str, Samples],
+    stdio: dict[tuple[str, int], list[float]],
+) -> str:
+    """The benchmark tables as text."""
+    lines = [
+        f"Startup benchmark: median of {repeats} fresh processes per cell; Python "
+        f"{platform.python_version()}, mcp {metadata.version('mcp')}, pydantic "
+        f"{metadata.version('pydantic')}, {os.cpu_count()} CPUs",
+        "",
+        "A. Spawn -> full tools/list payload in memory (ms; in-process part in brackets)",
+        "",
+        "| N | floor | ours | SDK | ours / floor | SDK / ours "
+        "| peak RSS MiB floor / ours / SDK | payload KiB ours / SDK |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for size in sizes:
+        floor, ours, sdk = (payload[(setup, size)] for setup in PAYLOAD_SETUPS)
+        lines.append(
+            f"| {size:,} "
+            + "".join(
+                f"| {s.median('total_ms'):,.0f} ({s.median('inside_ms'):,.1f}) "
+                for s in (floor, ours, sdk)
+            )
+            + f"| {ours.median('total_ms') / floor.median('total_ms'):.2f}x "
+            f"| {sdk.median('total_ms') / ours.median('total_ms'):,.0f}x "
+            f"| {floor.median('rss_mib'):.0f} / {ours.median('rss_mib'):.0f} / "
+            f"{sdk.median('rss_mib'):.0f} "
+            f"| {ours.payload_bytes / 1024:,.0f} / {sdk.payload_bytes / 1024:,.0f} |"
+        )
+    empty, sdk_import = baseline["empty"], baseline["sdk-import"]
+    lines += [
+        "",
+        f"Interpreter start alone: {empty.median('total_ms'):,.0f} ms, "
+        f"{empty.median('rss_mib'):.0f} MiB. Importing mcp.server.lowlevel alone: "
+        f"{sdk_import.median('total_ms'):,.0f} ms spawn-to-done "
+        f"({sdk_import.median('inside_ms'):,.0f} ms of import), "
+        f"{sdk_import.median('rss_mib'):.0f} MiB.",
+        "",
+        "B. Spawn -> client holds the parsed tools/list response over stdio (ms)",
+        "",
+        "| N | ours (python -m codegen.runtime) | SDK (MCPServer) | SDK / ours "
+        "| ours - SDK import |",
+        "|---:|---:|---:|---:|---:|",
+    ]
+    for size in sizes:
+        ours_ms = statistics.median(stdio[("ours", size)])
+        sdk_ms = statistics.median(stdio[("sdk", size)])
+        lines.append(
+            f"| {size:,} | {ours_ms:,.0f} | {sdk_ms:,.0f} | {sdk_ms / ours_ms:.2f}x "
+            f"| {ours_ms - sdk_import.median('total_ms'):,.0f} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    options = parser.parse_args(argv)
+    workdir = Path(tempfile.mkdtemp(prefix="mcp-codegen-startup-"))
+    try:
+        print(run(options.sizes, options.repeats, workdir))
+    finally:
+        if options.keep:
+            print(f"kept {workdir}", file=sys.stderr)
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(REPO))
+    raise SystemExit(main())
