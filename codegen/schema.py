@@ -127,13 +127,13 @@ def _json_defaults(
         dumped = adapter.dump_python(defaults, mode="json")
         json.dumps(dumped, allow_nan=False)
         return dumped
-    except (pydantic.PydanticSerializationError, ValueError, TypeError):
+    except (pydantic_core.PydanticSerializationError, ValueError, TypeError):
         pass
     problems = []
     for name, value in defaults.items():  # find the culprit(s) for a precise message
         try:
             json.dumps(pydantic_core.to_jsonable_python(value), allow_nan=False)
-        except (pydantic.PydanticSerializationError, ValueError, TypeError) as exc:
+        except (pydantic_core.PydanticSerializationError, ValueError, TypeError) as exc:
             pos = positions[name]
             problems.append(
                 Diagnostic(

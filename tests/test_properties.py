@@ -120,7 +120,9 @@ def _raw_strategy(annotation: Any) -> st.SearchStrategy[Any]:
     if annotation is EmailStr:
         return st.emails()
     if annotation in (HttpUrl, AnyUrl):
-        return st.sampled_from(["https://example.com/a", "http://shop.example/books?id=1"])
+        return st.sampled_from(["https://example.com/a", "http://shop.example/books?id=1"]).map(
+            annotation
+        )
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         if annotation not in _MODELS:  # deferred, so recursive models terminate
             _MODELS[annotation] = st.deferred(lambda: _model_strategy(annotation))

@@ -73,8 +73,8 @@ def test_typescript_client_lists_and_calls_every_fixture_tool(
     ]
 
     report = _run_ts_client(tmp_path, FIXTURE_GENERATED, calls)
-    results = [call.get("result") for call in report["calls"]]
-    named = _by_name(report)
+    named = {call["name"]: call for call in report["calls"][: len(registry)]}
+    invalid, unknown = report["calls"][len(registry) :]
 
     assert report["serverVersion"]["version"] == "1.2.3"
     assert report["tools"] == registry.list_tools()
@@ -92,11 +92,10 @@ def test_typescript_client_lists_and_calls_every_fixture_tool(
     assert "exploded on purpose: testing" in named["explode"]["result"]["content"][0]["text"]
     # The TypeScript client validates structuredContent itself (Ajv, formats on).
     assert "does not match the tool's output schema" in named["mislabeled"]["error"]["message"]
-    invalid = results[len(registry)]
-    assert invalid["isError"] is True
-    assert "arguments.a: 'two' is not of type 'integer'" in invalid["content"][0]["text"]
-    assert named["no_such_tool"]["error"]["code"] == -32602
-    assert "Unknown tool: no_such_tool" in named["no_such_tool"]["error"]["message"]
+    assert invalid["result"]["isError"] is True
+    assert "arguments.a: 'two' is not of type 'integer'" in invalid["result"]["content"][0]["text"]
+    assert unknown["error"]["code"] == -32602
+    assert "Unknown tool: no_such_tool" in unknown["error"]["message"]
 
 
 def test_typescript_client_lists_and_calls_every_example_tool(
