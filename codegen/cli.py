@@ -26,7 +26,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from codegen.pipeline import generate
 
     config = _load(args)
-    result, report = generate(config)
+    result, report = generate(config, use_cache=not args.no_cache)
     _print_diagnostics(result.diagnostics)
     if report is None:
         print(f"mcp-codegen: {len(result.errors)} error(s); nothing was written", file=sys.stderr)
@@ -49,7 +49,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from codegen.pipeline import check
 
     config = _load(args)
-    result, report = check(config)
+    result, report = check(config, use_cache=not args.no_cache)
     _print_diagnostics(result.diagnostics)
     if report is None:
         print(f"mcp-codegen: {len(result.errors)} error(s)", file=sys.stderr)
@@ -100,12 +100,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="pyproject.toml to read [tool.mcp-codegen] from (default: nearest)",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    commands.add_parser("generate", help="write the generated modules").set_defaults(
-        handler=cmd_generate
-    )
-    commands.add_parser(
+    generate = commands.add_parser("generate", help="write the generated modules")
+    check = commands.add_parser(
         "check", help="exit 1 with a diff when generated modules are stale; writes nothing"
-    ).set_defaults(handler=cmd_check)
+    )
+    for command, handler in ((generate, cmd_generate), (check, cmd_check)):
+        command.add_argument(
+            "--no-cache",
+            action="store_true",
+            help="ignore and do not update the build cache (.mcp-codegen-cache/)",
+        )
+        command.set_defaults(handler=handler)
     export = commands.add_parser("export", help="print the tools/list payload as JSON")
     export.add_argument("--output", help="generated directory (default: from config)")
     export.add_argument("--indent", type=int, default=2, help="JSON indent (default 2)")

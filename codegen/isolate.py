@@ -37,6 +37,7 @@ class _Worker:
         self.current: str | None = None
         self.results: dict[str, InspectedModule] = {}
         self.finished = False
+        self.dependencies: list[str] = []
         self.buffer = b""
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
         env = dict(os.environ)
@@ -107,6 +108,8 @@ class _Worker:
             )
             self.pending.remove(name)  # type: ignore[arg-type]
             self.current = None
+        elif event[0] == "dependencies":
+            self.dependencies = list(event[1])  # type: ignore[arg-type]
         elif event[0] == "finished":
             self.finished = True
 
@@ -173,6 +176,10 @@ class InspectSession:
         for name in [n for n in worker.results if n not in self.delivered]:
             self.delivered.add(name)
             self.on_result(worker.results[name])
+
+    def dependencies(self) -> list[str]:
+        """Files the workers imported (valid after ``results``)."""
+        return sorted({f for worker in self.workers for f in worker.dependencies})
 
     def close(self) -> None:
         for worker in self.workers:

@@ -6,15 +6,13 @@ modules already scanned, and each inspected module is assembled and rendered as 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from codegen.assemble import assemble_module, duplicate_names
+from codegen.cache import BuildCache
 from codegen.config import Config
 from codegen.errors import Diagnostic
-from codegen.isolate import InspectSession
 from codegen.model import InspectedModule, ModuleDefinition, RenderedFile, WriteReport
-from codegen.render import render_manifest, render_module
-from codegen.scan import discover_sources, scan_file
+from codegen.sources import discover_sources
 from codegen.write import apply, compare, target_problems
 
 
@@ -45,8 +43,11 @@ def _sorted(diagnostics: list[Diagnostic]) -> tuple[Diagnostic, ...]:
     return tuple(sorted(set(diagnostics)))
 
 
-def build(config: Config) -> BuildResult:
-    """Run every stage up to rendering, in memory. Returns diagnostics instead of raising."""
+def build(config: Config, *, use_cache: bool = True) -> BuildResult:
+    """Run every stage up to rendering, in memory. Returns diagnostics instead of raising.
+
+    With ``use_cache``, an unchanged project (see ``codegen.cache``) reuses the last build.
+    """
     if config.flavor != "clean":
         return BuildResult(
             diagnostics=(
@@ -61,6 +62,14 @@ def build(config: Config) -> BuildResult:
     diagnostics: list[Diagnostic] = []
     files, problems = discover_sources(config)
     diagnostics.extend(problems)
+    cache = BuildCache(config, files) if use_cache and not problems else None
+    if cache is not None and (cached := cache.load()) is not None:
+        return _with_target_checks(cached, config)
+    # Imported here, not at the top: a cache hit must not pay for libcst, pydantic or jinja2.
+    from codegen.assemble import assemble_module, duplicate_names
+    from codegen.isolate import InspectSession
+    from codegen.render import render_manifest, render_module
+    from codegen.scan import scan_file
     built: dict[str, tuple[ModuleDefinition, RenderedFile | None]] = {}
 
     def assemble_and_render(inspected: InspectedModule) -> None:
@@ -103,23 +112,33 @@ def build(config: Config) -> BuildResult:
     definitions = [built[m.module][0] for m in scanned if m.module in built]
     modules = [r for m in scanned if m.module in built and (r := built[m.module][1]) is not None]
     rendered = [*modules, render_manifest(modules, sum(len(d.tools) for d in definitions), config)]
-    diagnostics.extend(target_problems(rendered, config.output, config.relative(config.output)))
-    return BuildResult(
+    result = BuildResult(
         files=tuple(rendered), definitions=tuple(definitions), diagnostics=_sorted(diagnostics)
     )
+    if cache is not None:
+        cache.store(result, session.dependencies())
+    return _with_target_checks(result, config)
 
 
-def generate(config: Config) -> tuple[BuildResult, WriteReport | None]:
+def _with_target_checks(result: BuildResult, config: Config) -> BuildResult:
+    """Add problems with the output directory as it is now (never cached: the disk changes)."""
+    problems = target_problems(list(result.files), config.output, config.relative(config.output))
+    if not problems:
+        return result
+    return replace(result, diagnostics=_sorted([*result.diagnostics, *problems]))
+
+
+def generate(config: Config, *, use_cache: bool = True) -> tuple[BuildResult, WriteReport | None]:
     """Build, then write only if the whole build succeeded."""
-    result = build(config)
+    result = build(config, use_cache=use_cache)
     if result.errors:
         return result, None
     return result, apply(list(result.files), config.output)
 
 
-def check(config: Config) -> tuple[BuildResult, WriteReport | None]:
-    """Build and compare with the output directory; writes nothing."""
-    result = build(config)
+def check(config: Config, *, use_cache: bool = True) -> tuple[BuildResult, WriteReport | None]:
+    """Build and compare with the output directory; writes nothing (but the build cache)."""
+    result = build(config, use_cache=use_cache)
     if result.errors:
         return result, None
     return result, compare(list(result.files), config.output)

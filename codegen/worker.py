@@ -98,6 +98,11 @@ def main() -> None:
             module, injected, settings["permissive_fallback"], events
         )
         write_message(events, ("done", module.module, tools, diagnostics))
+    # Every file this process imported: the build cache's dependency set.
+    loaded = [
+        f for m in list(sys.modules.values()) if isinstance(f := getattr(m, "__file__", None), str)
+    ]
+    write_message(events, ("dependencies", loaded))
     write_message(events, ("finished",))
     events.close()
     sys.stdout.flush()

@@ -24,8 +24,9 @@ from pydantic.fields import FieldInfo
 
 from codegen.config import load_config
 from codegen.reader import read_tree
-from codegen.scan import discover_sources, scan
+from codegen.scan import scan
 from codegen.schema import has_no_output_schema, is_injected
+from codegen.sources import discover_sources
 from tests.support import REPO
 
 _, MODULES = read_tree(REPO / "generated")

@@ -1,0 +1,74 @@
+"""Generation throughput: `mcp-codegen generate` and `check` on a synthetic package.
+
+Usage:  python bench/generate.py [--tools 1000] [--repeat 5]
+
+Each measurement is a fresh `python -m codegen ...` process (wall time, as a user sees it).
+Sources and the generator are precompiled first (`compileall`), as an installed tool would be:
+these machines set PYTHONDONTWRITEBYTECODE=1, which would otherwise recompile on every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from synthetic import write_package  # noqa: E402
+
+
+def _run(cwd: Path, *args: str) -> float:
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "codegen", *args], cwd=cwd, env=env, capture_output=True, text=True
+    )
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"mcp-codegen {' '.join(args)} failed:\n{done.stderr}")
+    return elapsed
+
+
+def measure(tools: int, repeat: int) -> list[tuple[str, float, float]]:
+    with tempfile.TemporaryDirectory(prefix="mcp-codegen-bench-") as tmp:
+        root = Path(tmp)
+        write_package(root, tools)
+        compileall.compile_dir(root / "synth", quiet=1)
+        compileall.compile_dir(REPO / "codegen", quiet=1)
+        cold, warm = [], []
+        for _ in range(repeat):
+            shutil.rmtree(root / "generated", ignore_errors=True)
+            cold.append(_run(root, "generate"))
+            warm.append(_run(root, "check"))
+        return [
+            ("generate (empty output dir)", statistics.median(cold), tools / statistics.median(cold)),
+            ("check (1,000 unchanged tools)" if tools == 1000 else "check (unchanged)",
+             statistics.median(warm), tools / statistics.median(warm)),
+        ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tools", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=5)
+    options = parser.parse_args()
+    rows = measure(options.tools, options.repeat)
+    print(f"{options.tools} synthetic tools, {options.repeat} runs each, median wall time, "
+          f"{os.cpu_count()} CPUs")
+    print(f"{'command':<32} {'median s':>9} {'tools/s':>9}")
+    for name, seconds, rate in rows:
+        print(f"{name:<32} {seconds:>9.2f} {rate:>9.0f}")
+
+
+if __name__ == "__main__":
+    main()
