@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import inspect
 import json
+import math
 import types
 import typing
 from typing import Annotated, Any, NotRequired, Union
@@ -158,6 +159,19 @@ def _json_defaults(
     raise ResolveFailure(problems)
 
 
+_SCHEMA_ONLY = pydantic.ConfigDict(defer_build=True)
+
+
+def _plain_json_default(value: Any, annotation: Any) -> bool:
+    """``None`` for an optional type, or a str/int/bool/float default of exactly that type."""
+    if value is None:
+        return type(None) in _union_members(annotation)
+    kind = type(value)
+    if kind is float and not math.isfinite(value):
+        return False
+    return kind in (str, int, bool, float) and annotation is kind
+
+
 def _input_field(param: ResolvedParameter) -> tuple[Any, Any, FieldInfo | None]:
     """The TypedDict field type for a parameter, and its default (``empty`` when required)."""
     annotation = Any if param.annotation is inspect.Parameter.empty else param.annotation
@@ -237,12 +251,20 @@ def input_schema(
         fields[param.name] = field_type
         annotations[param.name] = annotation
     arguments = TypedDict(f"{tool.scanned.function_name}Arguments", fields)  # type: ignore[operator]
+    # Building pydantic's validator and serializer costs as much as the schema; only defaults that
+    # are not plainly JSON values of exactly their annotated type need them.
+    arguments.__pydantic_config__ = _SCHEMA_ONLY  # type: ignore[attr-defined]
     adapter = TypeAdapter(arguments)
-    json_defaults: dict[str, JSON] = {}
+    json_defaults: dict[str, JSON] = {
+        name: value
+        for name, value in defaults.items()
+        if _plain_json_default(value, annotations[name])
+    }
+    checked = {name: value for name, value in defaults.items() if name not in json_defaults}
     problems = []
-    if defaults:
+    if checked:
         try:
-            adapter.validate_python(defaults)
+            adapter.validate_python(checked)
         except pydantic.ValidationError as exc:
             for error in exc.errors():
                 if error["type"] == "missing" or not error["loc"]:
@@ -258,8 +280,8 @@ def input_schema(
                         "default or the annotation",
                     )
                 )
-    if defaults and not problems:
-        json_defaults = _json_defaults(adapter, defaults, positions, path)
+    if checked and not problems:
+        json_defaults.update(_json_defaults(adapter, checked, positions, path))
     if problems:
         raise ResolveFailure(problems)
     return adapter.json_schema(mode="validation"), json_defaults
@@ -270,6 +292,14 @@ def Optional_(annotation: Any) -> Any:
 
 
 _OUTPUT_CACHE: dict[Any, JSON] = {}
+
+
+def _schema_only_adapter(annotation: Any) -> TypeAdapter[Any]:
+    """A TypeAdapter that builds the core schema only (no validator or serializer)."""
+    try:
+        return TypeAdapter(annotation, config=_SCHEMA_ONLY)
+    except pydantic.PydanticUserError:  # models and dataclasses bring their own config
+        return TypeAdapter(annotation)
 
 
 def output_schema(tool: ResolvedTool) -> JSON:
@@ -284,9 +314,9 @@ def output_schema(tool: ResolvedTool) -> JSON:
     try:
         cached = _OUTPUT_CACHE.get(annotation)
     except TypeError:  # unhashable annotation metadata
-        return TypeAdapter(annotation).json_schema(mode="serialization")
+        return _schema_only_adapter(annotation).json_schema(mode="serialization")
     if cached is None:
-        cached = _OUTPUT_CACHE[annotation] = TypeAdapter(annotation).json_schema(
+        cached = _OUTPUT_CACHE[annotation] = _schema_only_adapter(annotation).json_schema(
             mode="serialization"
         )
     return copy.deepcopy(cached)
