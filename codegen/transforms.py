@@ -74,17 +74,29 @@ KEY_ORDER = (
 _RANK = {key: index for index, key in enumerate(KEY_ORDER)}
 
 
+_KIND = {
+    **dict.fromkeys(SCHEMA_VALUED, "one"),
+    **dict.fromkeys(SCHEMA_LISTS, "list"),
+    **dict.fromkeys(SCHEMA_MAPS, "map"),
+}
+
+
 def map_subschemas(schema: Any, fn: Callable[[Schema], Schema]) -> Any:
     """Apply ``fn`` to every direct subschema of ``schema`` (not recursively)."""
     if not isinstance(schema, dict):
         return schema
     result = {}
     for key, value in schema.items():
-        if key in SCHEMA_VALUED and isinstance(value, dict):
-            value = fn(value)
-        elif key in SCHEMA_LISTS and isinstance(value, list):
-            value = [fn(v) if isinstance(v, dict) else v for v in value]
-        elif key in SCHEMA_MAPS and isinstance(value, dict):
+        kind = _KIND.get(key)
+        if kind is None:
+            pass
+        elif kind == "one":
+            if isinstance(value, dict):
+                value = fn(value)
+        elif kind == "list":
+            if isinstance(value, list):
+                value = [fn(v) if isinstance(v, dict) else v for v in value]
+        elif isinstance(value, dict):
             value = {k: fn(v) if isinstance(v, dict) else v for k, v in value.items()}
         result[key] = value
     return result
