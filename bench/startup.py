@@ -264,7 +264,7 @@ def report(
         f"{sdk_import.median('rss_mib'):.0f} MiB.",
         "",
         "B. Spawn -> client holds the parsed tools/list response over stdio: wall ms, and the "
-        "server's CPU ms over its whole life",
+        "server's CPU ms by then",
         "",
         "| N | wall ours | wall SDK | SDK / ours | CPU ours | CPU SDK | SDK / ours |",
         "|---:|---:|---:|---:|---:|---:|---:|",

@@ -17,7 +17,7 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-FIXTURE_GENERATED = FIXTURES / "generated"
+FIXTURE_GENERATED = FIXTURES / "output" / "generated"  # not importable from FIXTURES
 EXAMPLES_GENERATED = REPO_ROOT / "generated"
 NODE_PROJECT = Path(__file__).resolve().parent / "node"
 

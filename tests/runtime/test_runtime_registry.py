@@ -100,27 +100,46 @@ def test_binding_reflects_x_codegen() -> None:
 
 
 def test_mutating_received_tools_never_changes_the_registry() -> None:
+    expected = [
+        {key: value for key, value in tool.items() if key != "x-codegen"}
+        for tool in _fixture_tools()
+    ]
     registry = load_tools(FIXTURE_GENERATED)
-    original = registry.list_tools()
 
-    received = registry.list_tools()
-    received[0]["inputSchema"]["properties"]["a"]["type"] = "string"
-    received[0]["inputSchema"]["required"].append("c")
-    del received[1]["_meta"]["nested"]
-    received[1]["annotations"]["readOnlyHint"] = False
-    received.append({"name": "intruder", "inputSchema": {}})
+    for received in (registry.list_tools(), registry.list_tools()):  # the first is handed over
+        received[0]["inputSchema"]["properties"]["a"]["type"] = "string"
+        received[0]["inputSchema"]["required"].append("c")
+        del received[1]["_meta"]["nested"]
+        received[1]["annotations"]["readOnlyHint"] = False
+        received.append({"name": "intruder", "inputSchema": {}})
     single = registry.get_tool("add")
     single["outputSchema"]["properties"].clear()
     single["name"] = "renamed"
 
-    assert registry.list_tools() == original
-    assert registry.get_tool("add") == original[0]
-    assert original[0]["inputSchema"]["properties"]["a"] == {"type": "integer"}
-    assert "intruder" not in registry
+    assert registry.list_tools() == expected
+    assert registry.get_tool("add") == expected[0]
+    assert expected[0]["inputSchema"]["properties"]["a"] == {"type": "integer"}
+    assert "intruder" not in registry and len(registry) == len(expected)
     binding = registry.binding("add")
     with pytest.raises(AttributeError):
         binding.function = "evil:replacement"  # type: ignore[misc]
     assert registry.binding("add") == binding == ToolBinding(**_binding_fields(binding))
+
+
+def test_an_imported_package_keeps_its_own_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(FIXTURE_GENERATED, tmp_path / "shared_output_pkg")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry = load_tools("shared_output_pkg")
+    module = sys.modules["shared_output_pkg.runtime_fixture_tools.basic"]
+
+    registry.list_tools()[0]["inputSchema"]["type"] = "changed"
+
+    assert module.TOOLS[0]["inputSchema"]["type"] == "object"
+    assert module.TOOLS[0]["x-codegen"]["function"] == "runtime_fixture_tools.basic:add"
+    for name in [m for m in sys.modules if m.startswith("shared_output_pkg")]:
+        monkeypatch.delitem(sys.modules, name)
 
 
 def _binding_fields(binding: ToolBinding) -> dict[str, Any]:

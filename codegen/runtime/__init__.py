@@ -1,0 +1,44 @@
+"""Serve generated tool schemas: load them with the standard library only, serve them with ``mcp``.
+
+``load_tools`` reads a generated output (docs/module-format.md) into a read-only ``ToolRegistry``.
+Importing this package imports neither ``mcp`` nor pydantic, jsonschema, libcst or jinja2; the
+MCP server lives in ``codegen.runtime.server`` and is imported only when serving.
+"""
+
+from __future__ import annotations
+
+from codegen.runtime._registry import (
+    SUPPORTED_FORMAT,
+    GeneratedModuleError,
+    ToolBinding,
+    ToolRegistry,
+    load_tools,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from codegen.decorators import tool
+    from codegen.runtime.server import main
+
+__all__ = [
+    "SUPPORTED_FORMAT",
+    "GeneratedModuleError",
+    "ToolBinding",
+    "ToolRegistry",
+    "load_tools",
+    "main",
+    "tool",
+]
+
+
+def __getattr__(name: str) -> object:
+    # Lazy: `tool` pulls in typing, `main` pulls in the MCP SDK; loading needs neither.
+    if name == "tool":
+        from codegen.decorators import tool
+
+        return tool
+    if name == "main":
+        from codegen.runtime.server import main
+
+        return main
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

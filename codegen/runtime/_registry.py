@@ -1,0 +1,357 @@
+"""Load generated schema modules into a read-only tool registry.
+
+This module imports only the standard library, and only the cheap parts of it: loading 1,000 tools
+must cost little more than importing their literal modules (see ``bench/startup.py``).
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import marshal
+import os
+import sys
+from importlib.machinery import SourceFileLoader
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs milliseconds to import; annotations are strings here anyway
+    from collections.abc import Callable, Iterator
+    from types import ModuleType
+    from typing import Any
+
+#: The generated-module format this runtime reads (docs/module-format.md).
+SUPPORTED_FORMAT = 1
+_PRIVATE_KEY = "x-codegen"
+_ModuleType = type(sys)
+
+
+class GeneratedModuleError(Exception):
+    """A generated module is missing, malformed, or inconsistent with its manifest."""
+
+
+class ToolBinding:
+    """Where a tool's function lives and how its return value is boxed. Read-only."""
+
+    __slots__ = ("box_field", "column", "function", "line", "module_path", "name")
+
+    name: str
+    function: str
+    box_field: str | None
+    module_path: str
+    line: int
+    column: int
+
+    def __init__(
+        self,
+        name: str,
+        function: str,
+        box_field: str | None,
+        module_path: str,
+        line: int,
+        column: int,
+    ) -> None:
+        for slot, value in (
+            ("name", name),
+            ("function", function),
+            ("box_field", box_field),
+            ("module_path", module_path),
+            ("line", line),
+            ("column", column),
+        ):
+            object.__setattr__(self, slot, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"ToolBinding is read-only; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"ToolBinding is read-only; cannot delete {name!r}")
+
+    @property
+    def module(self) -> str:
+        """Dotted import path of the module that defines the function."""
+        return self.function.partition(":")[0]
+
+    @property
+    def qualname(self) -> str:
+        """Qualified name of the function inside its module."""
+        return self.function.partition(":")[2]
+
+    def _key(self) -> tuple[object, ...]:
+        return tuple(getattr(self, slot) for slot in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ToolBinding) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"ToolBinding(name={self.name!r}, function={self.function!r}, box_field={self.box_field!r})"
+
+
+class ToolRegistry:
+    """The tools of one generated output, in manifest order.
+
+    Every accessor returns fresh copies, so callers may change what they receive without
+    affecting the registry or anyone else.
+    """
+
+    def __init__(
+        self,
+        *,
+        origin: str,
+        manifest: dict[str, Any],
+        tools: list[dict[str, Any]],
+        private: list[dict[str, Any]],
+        module_paths: list[str],
+        owned: bool,
+    ) -> None:
+        self._origin = origin
+        self._manifest = manifest
+        self._private = private
+        self._module_paths = module_paths
+        self._index = {tool["name"]: position for position, tool in enumerate(tools)}
+        # The canonical data is this snapshot; marshal copies literal-only data in C, far
+        # cheaper than copy.deepcopy. When the registry alone holds `tools` (loaded from files,
+        # not shared with an imported module), the first list_tools() hands them over as they
+        # are instead of copying: nothing else ever sees those objects.
+        self._payload = marshal.dumps(tools)
+        self._unclaimed: list[dict[str, Any]] | None = tools if owned else None
+        self._tool_payloads: list[bytes] | None = None
+
+    # --- metadata -------------------------------------------------------------------------
+
+    @property
+    def origin(self) -> str:
+        """The directory or package the tools were loaded from."""
+        return self._origin
+
+    @property
+    def schema_set_version(self) -> str:
+        """``SCHEMA_SET_VERSION`` from the manifest."""
+        return str(self._manifest.get("SCHEMA_SET_VERSION", "0.0.0"))
+
+    @property
+    def generator_version(self) -> str:
+        """``GENERATOR_VERSION`` from the manifest."""
+        return str(self._manifest.get("GENERATOR_VERSION", ""))
+
+    @property
+    def flavor(self) -> str:
+        """``FLAVOR`` from the manifest."""
+        return str(self._manifest.get("FLAVOR", ""))
+
+    @property
+    def modules(self) -> tuple[str, ...]:
+        """Generated module paths, relative to the output directory."""
+        return tuple(self._manifest["MODULES"])
+
+    # --- tools ----------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._index
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(tuple(self._index))
+
+    def names(self) -> tuple[str, ...]:
+        """Tool names in manifest order."""
+        return tuple(self._index)
+
+    def list_tools(self) -> list[dict[str, Any]]:
+        """Fresh copies of every tool's wire dict (the generated dict minus ``x-codegen``)."""
+        tools, self._unclaimed = self._unclaimed, None
+        return tools if tools is not None else marshal.loads(self._payload)  # type: ignore[no-any-return]
+
+    def get_tool(self, name: str) -> dict[str, Any]:
+        """A fresh copy of one tool's wire dict; ``KeyError`` for an unknown name."""
+        position = self._index[name]
+        if self._tool_payloads is None:
+            self._tool_payloads = [marshal.dumps(tool) for tool in marshal.loads(self._payload)]
+        return marshal.loads(self._tool_payloads[position])  # type: ignore[no-any-return]
+
+    def binding(self, name: str) -> ToolBinding:
+        """The function path and box of one tool; ``KeyError`` for an unknown name."""
+        position = self._index[name]
+        private = self._private[position]
+        box = private.get("box")
+        return ToolBinding(
+            name=name,
+            function=private["function"],
+            box_field=box["field"] if box else None,
+            module_path=self._module_paths[position],
+            line=private.get("line", 0),
+            column=private.get("column", 0),
+        )
+
+    def __repr__(self) -> str:
+        return f"<ToolRegistry {len(self)} tools from {self._origin}>"
+
+
+def load_tools(source: str | os.PathLike[str] | ModuleType) -> ToolRegistry:
+    """Load the generated output at ``source``.
+
+    ``source`` is the output directory (or its ``__init__.py`` manifest), which need not be
+    importable, or an imported output package / its dotted name, whose modules are then imported
+    as submodules.
+    """
+    collecting = gc.isenabled()
+    gc.disable()  # loading only allocates acyclic literals: collection passes would find nothing
+    try:
+        if isinstance(source, _ModuleType):
+            return _load_package(source)
+        path = os.fspath(source)
+        if os.path.basename(path) == "__init__.py" and os.path.isfile(path):
+            path = os.path.dirname(path) or "."
+        if os.path.isdir(path):
+            return _load_directory(path)
+        if path and all(part.isidentifier() for part in path.split(".")):
+            try:
+                package = importlib.import_module(path)
+            except ImportError as exc:
+                raise GeneratedModuleError(
+                    f"{path}: no such directory, and importing it as a package failed: {exc}"
+                ) from exc
+            return _load_package(package)
+        raise GeneratedModuleError(f"{path}: no such directory; run `mcp-codegen generate` first")
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _load_directory(directory: str) -> ToolRegistry:
+    directory = os.path.abspath(directory)
+    manifest_path = os.path.join(directory, "__init__.py")
+    if not os.path.isfile(manifest_path):
+        raise GeneratedModuleError(
+            f"{manifest_path}: manifest not found; is {directory} a generated output directory?"
+        )
+    # A private name, never registered in sys.modules, so it cannot shadow a real package.
+    prefix = "_mcp_codegen_generated"
+    manifest = _exec_file(prefix, manifest_path)
+    _check_manifest(manifest, manifest_path)
+
+    def read(relative: str) -> dict[str, Any]:
+        dotted = relative.removesuffix(".py").replace("/", ".")
+        return _exec_file(f"{prefix}.{dotted}", os.path.join(directory, *relative.split("/")))
+
+    return _build(directory, manifest, manifest_path, read, owned=True)
+
+
+def _load_package(package: ModuleType) -> ToolRegistry:
+    manifest = vars(package)
+    manifest_path = getattr(package, "__file__", None) or package.__name__
+    _check_manifest(manifest, manifest_path)
+
+    def read(relative: str) -> dict[str, Any]:
+        dotted = relative.removesuffix(".py").replace("/", ".")
+        try:
+            return vars(importlib.import_module(f"{package.__name__}.{dotted}"))
+        except ImportError as exc:
+            raise GeneratedModuleError(f"{manifest_path}: cannot import {relative}: {exc}") from exc
+
+    return _build(package.__name__, manifest, manifest_path, read, owned=False)
+
+
+def _exec_file(name: str, path: str) -> dict[str, Any]:
+    """Run a generated file and return its globals, using its cached ``.pyc`` when valid."""
+    loader = SourceFileLoader(name, path)
+    try:
+        code = loader.get_code(name)
+    except OSError as exc:
+        raise GeneratedModuleError(f"{path}: cannot read: {exc}") from exc
+    except SyntaxError as exc:
+        raise GeneratedModuleError(f"{path}:{exc.lineno}: not a valid generated module") from exc
+    namespace: dict[str, Any] = {"__name__": name, "__file__": path, "__builtins__": {}}
+    try:
+        exec(code, namespace)  # generated modules hold literal assignments only
+    except Exception as exc:
+        raise GeneratedModuleError(f"{path}: not a literal-only generated module: {exc!r}") from exc
+    return namespace
+
+
+def _check_manifest(manifest: dict[str, Any], path: str) -> None:
+    version = manifest.get("FORMAT")
+    if version != SUPPORTED_FORMAT:
+        raise GeneratedModuleError(
+            f"{path}: generated format {version!r} is not supported (this runtime reads format "
+            f"{SUPPORTED_FORMAT}); regenerate the schemas with this version of mcp-codegen"
+        )
+    modules = manifest.get("MODULES")
+    if not isinstance(modules, tuple | list) or not all(isinstance(m, str) for m in modules):
+        raise GeneratedModuleError(f"{path}: MODULES must be a tuple of relative paths")
+    if not isinstance(manifest.get("TOOL_COUNT"), int):
+        raise GeneratedModuleError(f"{path}: TOOL_COUNT must be an integer")
+
+
+def _build(
+    origin: str,
+    manifest: dict[str, Any],
+    manifest_path: str,
+    read: Callable[[str], dict[str, Any]],
+    *,
+    owned: bool,
+) -> ToolRegistry:
+    """Collect and check the tools; ``owned``: nobody else holds the module data."""
+    tools: list[dict[str, Any]] = []
+    private: list[dict[str, Any]] = []
+    module_paths: list[str] = []
+    seen: dict[str, str] = {}
+    for relative in manifest["MODULES"]:
+        namespace = read(relative)
+        if namespace.get("FORMAT") != SUPPORTED_FORMAT:
+            raise GeneratedModuleError(
+                f"{relative}: generated format {namespace.get('FORMAT')!r} is not supported"
+            )
+        module_tools = namespace.get("TOOLS")
+        if not isinstance(module_tools, tuple | list):
+            raise GeneratedModuleError(f"{relative}: TOOLS must be a tuple of tool dicts")
+        for tool in module_tools:
+            name = _check_tool(tool, relative)
+            if name in seen:
+                raise GeneratedModuleError(
+                    f"{relative}: duplicate tool name {name!r} (also in {seen[name]})"
+                )
+            seen[name] = relative
+            if owned:  # our private exec namespace: strip the key in place
+                private.append(tool.pop(_PRIVATE_KEY))
+                tools.append(tool)
+            else:  # an imported module's data, which others may read: copy
+                tools.append({key: value for key, value in tool.items() if key != _PRIVATE_KEY})
+                private.append(tool[_PRIVATE_KEY])
+            module_paths.append(relative)
+    if len(tools) != manifest["TOOL_COUNT"]:
+        raise GeneratedModuleError(
+            f"{manifest_path}: TOOL_COUNT is {manifest['TOOL_COUNT']} but the modules hold "
+            f"{len(tools)} tools; the generated files are out of step, regenerate them"
+        )
+    return ToolRegistry(
+        origin=origin,
+        manifest={key: manifest[key] for key in manifest if key.isupper()},
+        tools=tools,
+        private=private,
+        module_paths=module_paths,
+        owned=owned,
+    )
+
+
+def _check_tool(tool: object, relative: str) -> str:
+    if not isinstance(tool, dict):
+        raise GeneratedModuleError(f"{relative}: every TOOLS entry must be a dict")
+    name = tool.get("name")
+    if not isinstance(name, str) or not name:
+        raise GeneratedModuleError(f"{relative}: a tool has no name")
+    if not isinstance(tool.get("inputSchema"), dict):
+        raise GeneratedModuleError(f"{relative}: tool {name!r} has no inputSchema dict")
+    private = tool.get(_PRIVATE_KEY)
+    if not isinstance(private, dict) or ":" not in str(private.get("function", "")):
+        raise GeneratedModuleError(
+            f"{relative}: tool {name!r} lacks x-codegen.function ('module:qualname')"
+        )
+    box = private.get("box")
+    if box is not None and not (isinstance(box, dict) and isinstance(box.get("field"), str)):
+        raise GeneratedModuleError(f"{relative}: tool {name!r} has a malformed x-codegen.box")
+    return name

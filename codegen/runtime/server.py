@@ -1,0 +1,189 @@
+"""An MCP server, on the official SDK's low-level ``Server``, for generated tool schemas.
+
+``tools/list`` serves the generated dicts as they are: nothing is inferred at runtime. The first
+``tools/call`` imports the call machinery (jsonschema, pydantic converters) lazily.
+
+Run it with ``python -m codegen.runtime --generated generated`` (stdio) or add
+``--transport http --port 8000`` for streamable HTTP at ``http://127.0.0.1:8000/mcp``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from codegen.runtime._registry import GeneratedModuleError, ToolRegistry, load_tools
+
+if TYPE_CHECKING:
+    from mcp import types
+    from mcp.server import Server, ServerRequestContext
+
+    from codegen.runtime._invoke import Dependencies, ToolCaller
+
+DEFAULT_NAME = "mcp-codegen"
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
+def build_server(
+    registry: ToolRegistry,
+    *,
+    name: str = DEFAULT_NAME,
+    strict_output: bool = False,
+    call_timeout: float | None = None,
+    dependencies: Dependencies | None = None,
+) -> Server[Any]:
+    """A low-level SDK ``Server`` serving ``registry``'s tools.
+
+    ``strict_output`` validates structured output against each tool's ``outputSchema``;
+    ``call_timeout`` (seconds) turns a tool that runs longer into an ``isError`` result;
+    ``dependencies`` maps a class to a factory for parameters that are not in the input schema.
+    """
+    from mcp import types
+    from mcp.server import Server
+    from mcp.shared.exceptions import MCPError
+
+    caller: ToolCaller | None = None
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> dict[str, Any]:
+        # A fresh copy per request: nothing downstream can alter the registry's data. The
+        # 2026-07-28 cache fields are dropped by the SDK on older protocol versions.
+        return {
+            "tools": registry.list_tools(),
+            "ttlMs": 0,
+            "cacheScope": "private",
+            "resultType": "complete",
+        }
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        nonlocal caller
+        if params.name not in registry:
+            # The spec reports an unknown tool as a protocol error, not as a tool result.
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+        if caller is None:
+            from codegen.runtime._invoke import ToolCaller
+
+            caller = ToolCaller(
+                registry,
+                strict_output=strict_output,
+                call_timeout=call_timeout,
+                dependencies=dependencies,
+            )
+        return await caller.call(params.name, params.arguments, request=ctx, params=params)
+
+    def input_schema(tool_name: str) -> Mapping[str, Any] | None:
+        return registry.get_tool(tool_name)["inputSchema"] if tool_name in registry else None
+
+    return Server(
+        name,
+        version=registry.schema_set_version,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        get_tool_input_schema=input_schema,
+    )
+
+
+async def serve_stdio(server: Server[Any]) -> None:
+    """Serve one client over this process's stdin/stdout until it disconnects."""
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+async def serve_http(server: Server[Any], *, host: str, port: int, path: str = "/mcp") -> None:
+    """Serve streamable HTTP at ``http://host:port/path`` until interrupted."""
+    import uvicorn
+
+    app = server.streamable_http_app(streamable_http_path=path, host=host)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    print(f"serving MCP over streamable HTTP at http://{host}:{port}{path}", file=sys.stderr)
+    await uvicorn.Server(config).serve()
+
+
+def _parser(prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Serve generated MCP tool schemas with the official MCP SDK.",
+    )
+    parser.add_argument(
+        "--generated",
+        default="generated",
+        help="generated output directory, or its importable package name (default: generated)",
+    )
+    parser.add_argument(
+        "--path",
+        action="append",
+        default=None,
+        metavar="DIR",
+        help="directory to put on sys.path so tool modules import (repeatable; default: cwd)",
+    )
+    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    parser.add_argument("--host", default="127.0.0.1", help="HTTP host (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="HTTP port (default: 8000)")
+    parser.add_argument("--http-path", default="/mcp", help="HTTP endpoint path (default: /mcp)")
+    parser.add_argument("--name", default=DEFAULT_NAME, help="server name sent to clients")
+    parser.add_argument(
+        "--strict-output",
+        action="store_true",
+        help="validate structured output against outputSchema; a mismatch is an isError result",
+    )
+    parser.add_argument(
+        "--call-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a tool call running longer gives an isError result (default: no limit)",
+    )
+    parser.add_argument(
+        "--log-level",
+        default="WARNING",
+        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+        help="stderr log level (default: WARNING)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, *, prog: str = "python -m codegen.runtime") -> int:
+    """Command-line entry point; returns the process exit code (2: no usable generated output)."""
+    options = _parser(prog).parse_args(argv)
+    logging.basicConfig(level=options.log_level, stream=sys.stderr, format="%(name)s: %(message)s")
+    if options.call_timeout is not None and options.call_timeout <= 0:
+        print("error: --call-timeout must be a positive number of seconds", file=sys.stderr)
+        return EXIT_USAGE
+    for directory in reversed(options.path or [os.curdir]):
+        sys.path.insert(0, os.path.abspath(directory))
+    try:
+        registry = load_tools(options.generated)
+    except GeneratedModuleError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+    import anyio
+
+    server = build_server(
+        registry,
+        name=options.name,
+        strict_output=options.strict_output,
+        call_timeout=options.call_timeout,
+    )
+    try:
+        if options.transport == "stdio":
+            anyio.run(serve_stdio, server)
+        else:
+            anyio.run(
+                lambda: serve_http(
+                    server, host=options.host, port=options.port, path=options.http_path
+                )
+            )
+    except KeyboardInterrupt:
+        pass
+    return EXIT_OK
