@@ -1,4 +1,4 @@
-"""Developer sessions: `nox -s codegen`, `nox -s check`, `nox -s tests`, `nox -s lint`."""
+"""Developer sessions: `nox -s codegen`, `check`, `tests`, `lint` and `diff`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import nox
 nox.options.default_venv_backend = "venv"
 nox.options.sessions = ["check", "lint", "tests"]
 nox.options.reuse_existing_virtualenvs = True
-
 
 
 @nox.session
@@ -37,3 +36,20 @@ def lint(session: nox.Session) -> None:
     session.install("ruff>=0.6")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+
+
+@nox.session
+def dropin_sdk1(session: nox.Session) -> None:
+    """Flavor "mcp" against the real MCP SDK 1.x ``FastMCP`` (1.x and 2.x cannot share a venv)."""
+    session.install("-e", ".", "mcp>=1.10,<2", "pytest>=8")
+    session.run("pytest", "tests/dropin/test_dropin_sdk1.py", *session.posargs)
+
+
+@nox.session
+def diff(session: nox.Session) -> None:
+    """Classify schema changes against the default branch; exit 1 on breaking or unknown ones.
+
+    Arguments go to `mcp-codegen diff`, e.g. `nox -s diff -- origin/main HEAD --format markdown`.
+    """
+    session.install("-e", ".")
+    session.run("mcp-codegen", "diff", *session.posargs)
