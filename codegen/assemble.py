@@ -17,6 +17,7 @@ from codegen.model import (
     ScannedTool,
     ToolDefinition,
 )
+from codegen.resolve import registrar_of
 from codegen.scan import TOOL_NAME
 from codegen.transforms import box_output, clean, order_keys
 
@@ -122,7 +123,35 @@ def _metadata_problems(module: ScannedModule, tool: ScannedTool) -> list[Diagnos
         bad("icons", 'icons= must be a list of dicts, each with a "src" string')
     if "meta" in options and not isinstance(options["meta"], dict):
         bad("meta", "meta= must be a dict")
+    for key, value in options.items():
+        if _has_lone_surrogate(value):
+            bad(
+                key,
+                f"{key}= contains a lone surrogate (U+D800-U+DFFF), which is not text and "
+                "has no UTF-8 or JSON form; remove it",
+            )
+    if _has_lone_surrogate(tool.docstring):
+        bad(
+            "",
+            "the docstring contains a lone surrogate (U+D800-U+DFFF), which is not text and "
+            "has no UTF-8 or JSON form; remove it",
+        )
     return problems
+
+
+def _has_lone_surrogate(value: JSON) -> bool:
+    """True when a string anywhere in ``value`` (keys included) cannot be encoded as UTF-8."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if isinstance(value, dict):
+        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(_has_lone_surrogate(item) for item in value)
+    return False
 
 
 def assemble_tool(
@@ -148,8 +177,15 @@ def assemble_tool(
                 severity="warning",
             )
         )
-    description = tool.options.get("description", inspected.description)
-    if isinstance(description, str) and len(description.encode("utf-8")) > MAX_DESCRIPTION_BYTES:
+    flavored = inspected.flavored
+    if flavored is not None:
+        description = flavored["wire"].get("description")
+    else:
+        description = tool.options.get("description", inspected.description)
+    if (
+        isinstance(description, str)
+        and len(description.encode("utf-8", "surrogatepass")) > MAX_DESCRIPTION_BYTES
+    ):
         problems.append(
             _at(
                 module,
@@ -160,6 +196,14 @@ def assemble_tool(
         )
     if any(p.severity == "error" for p in problems):
         return None, problems
+    if flavored is not None:  # flavors "mcp"/"fastmcp": exactly what the framework serves
+        return ToolDefinition(
+            wire=flavored["wire"],
+            function=f"{module.module}:{tool.qualname}",
+            box_field=flavored["box"],
+            position=tool.position,
+            extra={**_registrar_keys(module, tool), **flavored["x-codegen"]},
+        ), problems
 
     input_schema = build_input_schema(tool, inspected)
     output_schema, box_field = build_output_schema(tool, inspected, config)
@@ -195,8 +239,18 @@ def assemble_tool(
         function=f"{module.module}:{tool.qualname}",
         box_field=box_field,
         position=tool.position,
+        extra=_registrar_keys(module, tool),
     )
     return definition, problems
+
+
+def _registrar_keys(module: ScannedModule, tool: ScannedTool) -> dict[str, JSON]:
+    """Where the runtime finds a tool defined inside a registration function (see
+    ``codegen.flavors.registrar``); nothing for a module-level tool."""
+    site = registrar_of(tool)
+    if site is None:
+        return {}
+    return {"registrar": f"{module.module}:{site[0]}", "registrar_parameter": site[1]}
 
 
 def assemble_module(
@@ -220,10 +274,22 @@ def assemble_module(
 
 
 def duplicate_names(modules: list[ScannedModule]) -> list[Diagnostic]:
-    """Tool names must be unique across the whole project."""
+    """Tool names, and the import names of tool modules, must be unique across the project."""
     diagnostics = []
     first_seen: dict[str, tuple[ScannedModule, ScannedTool]] = {}
+    modules_seen: dict[str, ScannedModule] = {}
     for module in modules:
+        if (other_module := modules_seen.setdefault(module.module, module)) is not module:
+            diagnostics.append(
+                Diagnostic(
+                    module.relative_path,
+                    1,
+                    1,
+                    f"module name {module.module!r} is also the import name of "
+                    f"{other_module.relative_path}; one name cannot import (or generate) two "
+                    "files — add __init__.py files to make them packages, or rename one",
+                )
+            )
         for scanned in module.tools:
             if scanned.name in first_seen:
                 other_module, other = first_seen[scanned.name]

@@ -87,6 +87,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    from codegen.verify import run
+
+    config = _load(args)
+    output = Path(args.output).resolve() if args.output else config.output
+    return run(args.against, output, config.root, config.python_path, config.import_timeout)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mcp-codegen",
@@ -115,11 +123,36 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--output", help="generated directory (default: from config)")
     export.add_argument("--indent", type=int, default=2, help="JSON indent (default 2)")
     export.set_defaults(handler=cmd_export)
+    verify = commands.add_parser(
+        "verify",
+        help="exit 1 unless the generated tools/list equals what an existing server serves",
+    )
+    verify.add_argument(
+        "--against",
+        required=True,
+        metavar="MODULE:OBJECT",
+        help="the existing server: module:object, or module:factory() to call a factory "
+        "(MCPServer, SDK 1.x FastMCP, fastmcp.FastMCP or a low-level Server)",
+    )
+    verify.add_argument("--output", help="generated directory (default: from config)")
+    verify.set_defaults(handler=cmd_verify)
     _add_optional_commands(commands)
     return parser
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from codegen.runtime.server import main as serve
+
+    return serve(args.serve_args, prog="mcp-codegen serve")
+
+
 def _add_optional_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    serve = commands.add_parser(
+        "serve",
+        help="serve generated/ over stdio or streamable HTTP (see `mcp-codegen serve --help`)",
+        add_help=False,
+    )
+    serve.set_defaults(handler=cmd_serve, serve_args=[])
     try:
         from codegen.diff.cli import add_parser as add_diff
     except ImportError:
@@ -128,9 +161,30 @@ def _add_optional_commands(commands: argparse._SubParsersAction) -> None:  # typ
         add_diff(commands)
 
 
+def _command_index(argv: list[str]) -> int | None:
+    """Position of the command word: the first argument that is not a global option."""
+    index = 0
+    while index < len(argv):
+        token = argv[index]
+        if token == "--config":
+            index += 2
+            continue
+        if not token.startswith("-"):
+            return index
+        index += 1
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    command = _command_index(argv)
+    if command is not None and argv[command] == "serve":
+        # Everything after `serve` belongs to the runtime's own parser, --help included.
+        args = parser.parse_args(argv[: command + 1])
+        args.serve_args = argv[command + 1 :]
+    else:
+        args = parser.parse_args(argv)
     try:
         return int(args.handler(args))
     except CodegenError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,8 +105,11 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
     except FileNotFoundError:
         raise CodegenError([Diagnostic(str(path), 0, 0, "config file not found")]) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        # tomllib has no position attributes; its message ends "(at line L, column C)".
+        at = re.search(r"at line (\d+), column (\d+)\)$", str(exc))
+        line, col = (int(at[1]), int(at[2])) if at else (1, 1)
         raise CodegenError(
-            [Diagnostic(str(path), 1, 1, f"cannot parse TOML ({exc}); fix the syntax")]
+            [Diagnostic(str(path), line, col, f"cannot parse TOML ({exc}); fix the syntax")]
         ) from None
     table: dict[str, Any] = data.get("tool", {}).get("mcp-codegen", {})
     root = path.parent
@@ -156,11 +160,30 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
     # Framework contexts stay injected even when the user lists their own types.
     if "injected_types" in table:
         injected = DEFAULT_INJECTED_TYPES + injected
+    output = (root / table.get("output", "generated")).resolve()
+    sources = tuple((root / s).resolve() for s in table["sources"])
+    # generate replaces the output directory as a whole, so it must hold nothing else of ours.
+    ours = [(f"source {s!r}", p) for s, p in zip(table["sources"], sources, strict=True)]
+    for what, inside in [("the config file", path), *ours]:
+        if inside == output or output in inside.parents:
+            line, col = _key_position(text, "output")
+            raise CodegenError(
+                [
+                    Diagnostic(
+                        str(path),
+                        line,
+                        col,
+                        f"output {table.get('output', 'generated')!r} contains {what}; "
+                        "generate replaces the output directory as a whole, so give it a "
+                        'directory of its own (e.g. output = "generated")',
+                    )
+                ]
+            )
     return Config(
         root=root,
         config_file=path,
-        sources=tuple((root / s).resolve() for s in table["sources"]),
-        output=(root / table.get("output", "generated")).resolve(),
+        sources=sources,
+        output=output,
         decorators=tuple(table.get("decorators", DEFAULT_DECORATORS)),
         injected_types=tuple(dict.fromkeys(injected)),
         box_field=table.get("box_field", "result"),

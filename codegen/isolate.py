@@ -58,6 +58,8 @@ class _Worker:
                 "sys_path": [str(config.root), *(str(p) for p in config.python_path)],
                 "injected": sorted(config.injected_types),
                 "permissive_fallback": config.permissive_fallback,
+                "output": str(config.output),
+                "flavor": config.flavor,
             }
         )
         # A writer thread, so a worker stuck in user code can never block the generator.

@@ -50,6 +50,7 @@ class ScannedTool:
     return_annotation_source: str | None
     options: dict[str, JSON]  # literal decorator keyword arguments, normalised (see scan.py)
     option_positions: dict[str, Position]
+    decorator: str = ""  # the matched decorator's dotted name, call stripped: "mcp.tool"
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,8 @@ class InspectedTool:
     description: str | None
     parameter_descriptions: dict[str, str]  # from the docstring, for parameters that lack one
     diagnostics: tuple[Diagnostic, ...] = ()
+    # Flavors "mcp"/"fastmcp": {"wire": tools/list dict, "box": field or None, "x-codegen": {...}}
+    flavored: JSON = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,7 @@ class ToolDefinition:
     function: str  # "module:qualname"
     box_field: str | None
     position: Position
+    extra: dict[str, JSON] = field(default_factory=dict)  # more ``x-codegen`` keys, in order
 
     @property
     def name(self) -> str:

@@ -48,17 +48,6 @@ def build(config: Config, *, use_cache: bool = True) -> BuildResult:
 
     With ``use_cache``, an unchanged project (see ``codegen.cache``) reuses the last build.
     """
-    if config.flavor != "clean":
-        return BuildResult(
-            diagnostics=(
-                Diagnostic(
-                    config.relative(config.config_file),
-                    0,
-                    0,
-                    f'flavor {config.flavor!r} is not available in this version; use flavor = "clean"',
-                ),
-            )
-        )
     diagnostics: list[Diagnostic] = []
     files, problems = discover_sources(config)
     diagnostics.extend(problems)
@@ -70,6 +59,7 @@ def build(config: Config, *, use_cache: bool = True) -> BuildResult:
     from codegen.isolate import InspectSession
     from codegen.render import render_manifest, render_module
     from codegen.scan import scan_file
+
     built: dict[str, tuple[ModuleDefinition, RenderedFile | None]] = {}
 
     def assemble_and_render(inspected: InspectedModule) -> None:

@@ -59,6 +59,7 @@ def _tool_entry(tool: ToolDefinition) -> dict[str, object]:
             "box": {"field": tool.box_field} if tool.box_field else None,
             "line": tool.position.line,
             "column": tool.position.column,
+            **tool.extra,
         },
     }
 

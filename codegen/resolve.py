@@ -60,6 +60,49 @@ def _walk_tb(tb: types.TracebackType | None):  # type: ignore[no-untyped-def]
         tb = tb.tb_next
 
 
+class OutputImportError(ImportError):
+    """A tool module imported the generator's own output package (see ``guard_output_package``)."""
+
+
+class _OutputPackageGuard:
+    """A ``sys.meta_path`` finder that refuses the output package in the worker.
+
+    Generated modules are the product of importing tool modules, so a tool module that imports
+    them when it is imported is a cycle: its schemas would depend on the previous output, and a
+    fresh checkout without the output (or ``rm -rf generated``) could never generate them.
+    """
+
+    def __init__(self, output: Path) -> None:
+        self.output = output.resolve()
+        self.names: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    def _package_names(self) -> tuple[str, ...]:
+        """The dotted names under which ``sys.path`` can reach the output directory."""
+        key = tuple(sys.path)
+        if key not in self.names:
+            names = []
+            for entry in key:
+                try:
+                    parts = self.output.relative_to(Path(entry or ".").resolve()).parts
+                except (ValueError, OSError):
+                    continue
+                if parts and all(part.isidentifier() for part in parts):
+                    names.append(".".join(parts))
+            self.names[key] = tuple(names)
+        return self.names[key]
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None) -> None:
+        for name in self._package_names():
+            if fullname == name or fullname.startswith(f"{name}."):
+                raise OutputImportError(f"{fullname} is the generator's output", name=fullname)
+        return None
+
+
+def guard_output_package(output: Path) -> None:
+    """Make importing ``output`` (the generated package) fail in this process."""
+    sys.meta_path.insert(0, _OutputPackageGuard(output))  # type: ignore[arg-type]
+
+
 def import_module(module: ScannedModule) -> types.ModuleType:
     """Import the module by name, making sure the name maps to the scanned file."""
     if module.import_root not in sys.path:
@@ -74,6 +117,17 @@ def import_module(module: ScannedModule) -> types.ModuleType:
             col,
             f"module {module.module} called sys.exit({exc.code!r}) while being imported; "
             'guard side effects with `if __name__ == "__main__":`',
+        ) from None
+    except OutputImportError as exc:
+        line, col = _error_position(module, exc)
+        raise _located_error(
+            module,
+            line,
+            col,
+            f"importing {module.module} imports {exc.name}, the generator's own output: a cycle "
+            "(its schemas would come from the previous output, and a fresh checkout could not "
+            "generate them); import generated modules inside the functions that use them, or "
+            "serve them with codegen.runtime",
         ) from None
     except BaseException as exc:
         line, col = _error_position(module, exc)
@@ -109,14 +163,87 @@ def _unwrap(obj: Any) -> Any:
         return obj
 
 
+def registrar_of(tool: ScannedTool) -> tuple[str, str] | None:
+    """``(registration function, its server parameter)`` for a tool defined directly inside a
+    module-level function and decorated through one of its parameters::
+
+        def register_tools(app):      # -> ("register_tools", "app")
+            @app.tool()
+            def search(query: str) -> list[str]: ...
+
+    ``None`` for every other nesting (classes, deeper functions, a global server object).
+    """
+    outer, nested, inner = tool.qualname.partition(".<locals>.")
+    head, _, attribute = tool.decorator.partition(".")
+    if not nested or "." in outer or "." in inner or not attribute or "." in attribute:
+        return None
+    return outer, head
+
+
+_REGISTERED: dict[tuple[str, str, str], dict[str, Any]] = {}
+
+
+def _registered_function(
+    loaded: types.ModuleType, module: ScannedModule, tool: ScannedTool, site: tuple[str, str]
+) -> Any:
+    """Call the registration function with a recording app and take the tool it decorated."""
+    from codegen.flavors.registrar import RegistrarError, capture
+
+    outer, parameter = site
+    key = (module.module, outer, parameter)
+    where = f"{outer}({parameter})"
+    if key not in _REGISTERED:
+        registrar = getattr(loaded, outer, None)
+        if not inspect.isfunction(registrar):
+            raise _located_error(
+                module,
+                tool.position.line,
+                tool.position.column,
+                f"tool {tool.name!r} is defined inside {outer}, which is not a module-level "
+                "function after import; keep the registration function bound to its name",
+            )
+        try:
+            _REGISTERED[key] = capture(registrar, parameter)
+        except RegistrarError as exc:
+            raise _located_error(
+                module,
+                tool.position.line,
+                tool.position.column,
+                f"cannot call {where} to reach tool {tool.name!r}: {exc}",
+            ) from None
+        except Exception as exc:
+            line, column = _error_position(module, exc)
+            raise _located_error(
+                module,
+                line,
+                column,
+                f"calling {where} with a recording app, to reach tool {tool.name!r}, raised "
+                f"{type(exc).__name__}: {exc}; a registration function should only register",
+            ) from None
+    function = _REGISTERED[key].get(tool.qualname)
+    if function is None:
+        raise _located_error(
+            module,
+            tool.position.line,
+            tool.position.column,
+            f"calling {where} did not register {tool.qualname} through {tool.decorator}; the "
+            "registration function must apply the decorator each time it runs",
+        )
+    return _unwrap(function)
+
+
 def find_function(loaded: types.ModuleType, module: ScannedModule, tool: ScannedTool) -> Any:
     if "<locals>" in tool.qualname:
+        site = registrar_of(tool)
+        if site is not None:
+            return _registered_function(loaded, module, tool, site)
         raise _located_error(
             module,
             tool.position.line,
             tool.position.column,
             f"tool {tool.name!r} is defined inside a function ({tool.qualname}), so it cannot be "
-            "imported by path; move it to module level",
+            "imported by path; move it to module level, or into a module-level registration "
+            "function that takes the server object (def register(app): @app.tool() ...)",
         )
     obj: Any = loaded
     for part in tool.qualname.split("."):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 import fnmatch
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache, partial
 from pathlib import Path
 
 import libcst as cst
@@ -31,6 +32,8 @@ SHORTHAND_ANNOTATIONS = {
     "open_world": "openWorldHint",
 }
 _NOT_LITERAL = object()
+#: Option key holding a ``ToolAnnotations(...)`` call's keywords as written (see ``_record``).
+ANNOTATIONS_AS_WRITTEN = "annotations_as_written"
 
 
 def _decorator_patterns_hint(patterns: Sequence[str]) -> tuple[str, ...]:
@@ -104,7 +107,10 @@ def scan_file(path: Path, config: Config) -> ScannedModule | None:
                 ),
             ),
         )
-    visitor = _ToolVisitor(relative, config.decorators, tree, _import_aliases(tree), positions)
+    imported = partial(_imported_constant, module, Path(import_root), path.name == "__init__.py")
+    visitor = _ToolVisitor(
+        relative, config.decorators, tree, _import_aliases(tree), positions, imported
+    )
     tree.visit(visitor)
     if not visitor.tools and not visitor.diagnostics:
         return None
@@ -145,6 +151,56 @@ def _module_constants(tree: cst.Module) -> dict[str, object]:
     return constants
 
 
+def _file_constants(path: Path) -> dict[str, object]:
+    """Top-level literal assignments of another source file (read with ``ast``, never run)."""
+    try:
+        return _constants_of(path.read_bytes())
+    except OSError:
+        return {}
+
+
+@lru_cache(maxsize=256)
+def _constants_of(source: bytes) -> dict[str, object]:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    constants: dict[str, object] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target, value = statement.targets[0], statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            target, value = statement.target, statement.value
+        else:
+            continue
+        if isinstance(target, ast.Name):
+            try:
+                constants[target.id] = ast.literal_eval(value)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                constants.pop(target.id, None)
+    return constants
+
+
+def _imported_constant(module: str, import_root: Path, is_package: bool, dotted: str) -> object:
+    """The literal value of ``from pkg.consts import NAME`` (or a relative import), read from
+    ``pkg/consts.py`` below the importing module's import root; ``_NOT_LITERAL`` otherwise."""
+    level = len(dotted) - len(dotted.lstrip("."))
+    parts = dotted.lstrip(".").split(".")
+    if level:
+        package = module.split(".") if is_package else module.split(".")[:-1]
+        if level - 1 > len(package):
+            return _NOT_LITERAL
+        parts = package[: len(package) - (level - 1)] + parts
+    *module_parts, name = parts
+    if not module_parts:
+        return _NOT_LITERAL
+    base = import_root.joinpath(*module_parts)
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return _file_constants(candidate).get(name, _NOT_LITERAL)
+    return _NOT_LITERAL
+
+
 def _import_aliases(tree: cst.Module) -> dict[str, str]:
     """Local name -> imported dotted name, for module-level imports.
 
@@ -177,6 +233,22 @@ def _import_aliases(tree: cst.Module) -> dict[str, str]:
                         f"{base}.{name}" if base and not base.endswith(".") else base + name
                     )
     return aliases
+
+
+def _ast_defaults(arguments: ast.arguments) -> dict[str, ast.expr]:
+    """Parameter name -> default expression, undoing ast's right-aligned ``defaults`` list."""
+    positional = [*arguments.posonlyargs, *arguments.args]
+    found = dict(
+        zip(
+            [a.arg for a in positional[len(positional) - len(arguments.defaults) :]],
+            arguments.defaults,
+            strict=True,
+        )
+    )
+    for argument, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):
+        if default is not None:
+            found[argument.arg] = default
+    return found
 
 
 class _PositionIndex:
@@ -218,6 +290,18 @@ class _PositionIndex:
             raise AssertionError(f"position index out of step at {name!r} / {function.name!r}")
         return function
 
+    def source(self, node: ast.AST) -> str:
+        """The exact source text of ``node`` (ast offsets are UTF-8 byte offsets)."""
+        start, end = node.lineno, node.end_lineno or node.lineno
+        if start == end:
+            text = self.lines[start - 1][node.col_offset : node.end_col_offset]
+        else:
+            first = self.lines[start - 1][node.col_offset :]
+            middle = self.lines[start : end - 1]
+            last = self.lines[end - 1][: node.end_col_offset]
+            text = b"\n".join([first, *middle, last])
+        return text.decode("utf-8", "replace")
+
     def of(self, node: ast.AST) -> Position:
         """1-based line and character (not byte) column of ``node``."""
         line = getattr(node, "lineno", 1)
@@ -246,9 +330,11 @@ class _ToolVisitor(cst.CSTVisitor):
         module: cst.Module,
         aliases: dict[str, str],
         positions: _PositionIndex,
+        imported: Callable[[str], object] | None = None,
     ) -> None:
         super().__init__()
         self.relative = relative
+        self.imported = imported
         self.patterns = tuple(patterns)
         self._constants: dict[str, object] | None = None
         self.aliases = aliases
@@ -315,6 +401,13 @@ class _ToolVisitor(cst.CSTVisitor):
         """A decorator argument as a Python value: a literal, a module constant or ToolAnnotations()."""
         if isinstance(node, cst.Name) and node.value in self.constants:
             return self.constants[node.value]
+        if (
+            isinstance(node, cst.Name)
+            and node.value in self.aliases
+            and self.imported is not None
+            and (value := self.imported(self.aliases[node.value])) is not _NOT_LITERAL
+        ):
+            return value
         if isinstance(node, cst.Call) and keyword == "annotations":
             func = get_full_name_for_node(node.func) or ""
             if func.rsplit(".", 1)[-1] == "ToolAnnotations" and not any(
@@ -329,7 +422,55 @@ class _ToolVisitor(cst.CSTVisitor):
                         return _NOT_LITERAL
                     result[key] = value
                 return result
-        return _literal(self._code(node))
+        if isinstance(node, cst.Call) and keyword == "icon":
+            return self._model_call(node, "Icon")
+        literal = _literal(self._code(node))
+        if literal is not _NOT_LITERAL or not isinstance(
+            node, cst.List | cst.Tuple | cst.Set | cst.Dict
+        ):
+            return literal
+        # A container of literals and constants: ``tags={TASKS_TAG, "write"}``, ``icons=[Icon()]``
+        item_keyword = "icon" if keyword == "icons" else ""
+        if isinstance(node, cst.Dict):
+            pairs = []
+            for element in node.elements:
+                if not isinstance(element, cst.DictElement):
+                    return _NOT_LITERAL
+                pairs.append((self._value(element.key, ""), self._value(element.value, "")))
+            if any(_NOT_LITERAL in pair for pair in pairs):
+                return _NOT_LITERAL
+            try:
+                return dict(pairs)
+            except TypeError:  # an unhashable key
+                return _NOT_LITERAL
+        items = []
+        for element in node.elements:
+            if not isinstance(element, cst.Element):
+                return _NOT_LITERAL
+            items.append(self._value(element.value, item_keyword))
+        if _NOT_LITERAL in items:
+            return _NOT_LITERAL
+        if isinstance(node, cst.Set):
+            try:
+                return set(items)
+            except TypeError:
+                return _NOT_LITERAL
+        return tuple(items) if isinstance(node, cst.Tuple) else items
+
+    def _model_call(self, node: cst.Call, model: str) -> object:
+        """``Icon(src=..., mime_type=...)`` as a dict of wire (camelCase) names."""
+        func = get_full_name_for_node(node.func) or ""
+        if func.rsplit(".", 1)[-1] != model or any(a.keyword is None for a in node.args):
+            return _NOT_LITERAL
+        result: dict[str, object] = {}
+        for arg in node.args:
+            assert arg.keyword is not None
+            value = self._value(arg.value, "")
+            if value is _NOT_LITERAL:
+                return _NOT_LITERAL
+            head, *rest = arg.keyword.value.split("_")
+            result[head + "".join(part.title() for part in rest)] = value
+        return result
 
     def _record(
         self,
@@ -378,6 +519,14 @@ class _ToolVisitor(cst.CSTVisitor):
                 continue
             options[key] = value  # type: ignore[assignment]
             positions[key] = self.positions.of(located_value)
+            if key == "annotations" and isinstance(arg.value, cst.Call):
+                # The keywords as written: frameworks that take them verbatim (MCP SDK 1.x
+                # keeps ``read_only_hint=`` as an extra field) are reproduced exactly.
+                options[ANNOTATIONS_AS_WRITTEN] = {
+                    a.keyword.value: self._value(a.value, "")
+                    for a in arg.value.args
+                    if a.keyword is not None
+                }
         self._normalise_annotations(options, positions)
 
         name = options.get("name", node.name.value)
@@ -391,9 +540,9 @@ class _ToolVisitor(cst.CSTVisitor):
                 *filter(None, [arguments.vararg, arguments.kwarg]),
             ]
         }
-        parameters = self._parameters(node.params, located_params)
+        parameters = self._parameters(node.params, located_params, _ast_defaults(arguments))
         docstring = node.get_docstring(clean=True)
-        returns = self._code(node.returns.annotation) if node.returns else None
+        returns = self.positions.source(located.returns) if located.returns else None
         tool_position = self.positions.of(located)
         self.tools.append(
             ScannedTool(
@@ -407,6 +556,10 @@ class _ToolVisitor(cst.CSTVisitor):
                 return_annotation_source=returns,
                 options=options,
                 option_positions=positions,
+                decorator=get_full_name_for_node(
+                    call.func if call is not None else decorator.decorator
+                )
+                or "",
             )
         )
         if not isinstance(name, str):
@@ -445,20 +598,27 @@ class _ToolVisitor(cst.CSTVisitor):
             options.pop("annotations", None)
 
     def _parameters(
-        self, params: cst.Parameters, located: dict[str, ast.arg]
+        self,
+        params: cst.Parameters,
+        located: dict[str, ast.arg],
+        defaults: dict[str, ast.expr],
     ) -> tuple[ScannedParameter, ...]:
         found: list[ScannedParameter] = []
 
         def add(param: cst.Param, kind: str) -> None:
+            # Source text from the stdlib tree: libcst's code_for_node re-generates the node,
+            # which cost a third of the scan.
+            name = param.name.value
+            argument = located[name]
+            annotation = argument.annotation
+            default = defaults.get(name)
             found.append(
                 ScannedParameter(
-                    name=param.name.value,
+                    name=name,
                     kind=kind,
-                    annotation_source=self._code(param.annotation.annotation)
-                    if param.annotation
-                    else None,
-                    default_source=self._code(param.default) if param.default else None,
-                    position=self.positions.of(located[param.name.value]),
+                    annotation_source=self.positions.source(annotation) if annotation else None,
+                    default_source=self.positions.source(default) if default else None,
+                    position=self.positions.of(argument),
                 )
             )
 

@@ -1,21 +1,54 @@
-"""Stage 5: compare rendered files with the output directory, then write them or report.
+"""Stage 5: compare rendered files with the output directory, then replace it all at once.
 
-Nothing is written until every file has been rendered and every target checked. Each file is
-written to a temporary sibling and renamed into place, so a reader never sees half a file.
+``generate`` never edits the output directory in place. Under a lock on its parent directory it
+builds the complete new tree in a staging directory next to it (changed generated files written
+fresh, every other file carried over by hard link, or copy), then swaps the two trees in one step:
+
+- on Linux, ``renameat2(RENAME_EXCHANGE)`` exchanges the two directories atomically: a reader, or a
+  ``kill -9`` at any moment, sees the whole previous tree or the whole new one;
+- elsewhere, or on a file system without it: ``output -> .old`` then ``staging -> output``. A run
+  killed between those two renames leaves no output directory for a moment; the next ``generate``
+  rolls forward first (the staging tree is complete before the first rename).
+
+The next ``generate`` removes whatever a killed run left next to the output directory.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import difflib
+import errno
 import os
-import tempfile
+import shutil
+import sys
+from collections.abc import Callable, Iterator
+from functools import cache
 from pathlib import Path
 
-from codegen.errors import Diagnostic
+from codegen.errors import CodegenError, Diagnostic
 from codegen.layout import HEADER_PREFIX
 from codegen.model import RenderedFile, WriteReport
 
-TEMP_SUFFIX = ".mcp-codegen-tmp"
+STAGING_SUFFIX = ".mcp-codegen-staging"
+OLD_SUFFIX = ".mcp-codegen-old"
+_SKIPPED_DIRS = frozenset({"__pycache__"})  # bytecode is rebuilt; stale .pyc files are not kept
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+# renameat2 errors that mean "this kernel or file system cannot exchange", not "you may not".
+_NO_EXCHANGE = frozenset(
+    {errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, getattr(errno, "ENOTSUP", errno.EOPNOTSUPP)}
+)
+
+
+def staging_path(output: Path) -> Path:
+    """Where the next tree is built: a hidden sibling of ``output``."""
+    return output.with_name(f".{output.name}{STAGING_SUFFIX}")
+
+
+def old_path(output: Path) -> Path:
+    """Where the fallback swap parks the previous tree."""
+    return output.with_name(f".{output.name}{OLD_SUFFIX}")
 
 
 def _is_generated(path: Path) -> bool:
@@ -41,6 +74,19 @@ def existing_generated(output: Path) -> dict[str, Path]:
 
 def target_problems(files: list[RenderedFile], output: Path, display: str) -> list[Diagnostic]:
     """Reasons the output cannot be written, found before anything is touched."""
+    for ancestor in output.parents:
+        if ancestor.exists():
+            if not ancestor.is_dir():
+                return [
+                    Diagnostic(
+                        display,
+                        0,
+                        0,
+                        f"cannot create the output directory: {ancestor} is a file; move it away "
+                        "or set `output` in [tool.mcp-codegen] to another directory",
+                    )
+                ]
+            break
     if output.exists() and not output.is_dir():
         return [
             Diagnostic(
@@ -121,57 +167,224 @@ def verify_literal_module(content: str, name: str) -> None:
     parse_literal_module(content, name)
 
 
-def _atomic_write(path: Path, content: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(
-        prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent
-    )
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _remove_stale_temporaries(output: Path) -> None:
-    if output.is_dir():
-        for leftover in output.rglob(f"*{TEMP_SUFFIX}"):
-            leftover.unlink(missing_ok=True)
-
-
-def _prune_empty_dirs(output: Path) -> None:
-    for directory in sorted((p for p in output.rglob("*") if p.is_dir()), reverse=True):
-        if directory.name == "__pycache__":
-            continue
-        entries = [e for e in directory.iterdir() if e.name != "__pycache__"]
-        if not entries:
-            for cache in directory.glob("__pycache__"):
-                for item in cache.iterdir():
-                    item.unlink()
-                cache.rmdir()
-            directory.rmdir()
-
-
 def apply(files: list[RenderedFile], output: Path) -> WriteReport:
-    """Write changed files, delete orphaned generated files. Call only after ``target_problems``."""
-    _remove_stale_temporaries(output)
-    report = compare(files, output)
-    changed = set(report.stale) | set(report.missing)
-    for file in files:
-        if file.relative_path in changed:
-            verify_literal_module(file.content, file.relative_path)
-    # The manifest goes last: readers that start from it never see modules that are not there yet.
-    for file in sorted(files, key=lambda f: f.relative_path == "__init__.py"):
-        if file.relative_path in changed:
-            _atomic_write(output / file.relative_path, file.content)
-    for relative in report.orphaned:
-        (output / relative).unlink()
-    if report.orphaned:
-        _prune_empty_dirs(output)
+    """Replace the generated files under ``output`` in one step. Call after ``target_problems``.
+
+    Raises ``CodegenError`` when the file system refuses; the previous tree is then unchanged.
+    """
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        with _directory_lock(output.parent):
+            recover(output)
+            # Checked again under the lock: the tree may have changed since the build looked.
+            problems = target_problems(files, output, str(output))
+            if problems:
+                raise CodegenError(problems)
+            report = compare(files, output)
+            changed = set(report.stale) | set(report.missing)
+            if changed or report.orphaned:
+                for file in files:
+                    if file.relative_path in changed:
+                        verify_literal_module(file.content, file.relative_path)
+                try:
+                    _build_staging(files, output, changed, set(report.orphaned))
+                    _swap_in(staging_path(output), output)
+                except BaseException:
+                    _discard(staging_path(output))  # the new tree, unless the swap completed
+                    raise
+    except OSError as exc:
+        raise CodegenError(
+            [
+                Diagnostic(
+                    str(output),
+                    0,
+                    0,
+                    f"cannot write the output: {exc}; nothing was changed — check the "
+                    "permissions of the output directory and of its parent",
+                )
+            ]
+        ) from None
     return WriteReport(
         written=tuple(sorted(changed)), removed=report.orphaned, unchanged=report.unchanged
     )
+
+
+def recover(output: Path) -> None:
+    """Finish a replacement that a killed run left half done, then drop its leftovers."""
+    staging, old = staging_path(output), old_path(output)
+    if not output.exists() and old.is_dir():
+        # Killed between the fallback's two renames: the staging tree was complete by then.
+        os.rename(staging if staging.is_dir() else old, output)
+        _fsync_directory(output.parent)
+    for leftover in (staging, old):
+        _discard(leftover, strict=True)
+
+
+@contextlib.contextmanager
+def _directory_lock(directory: Path) -> Iterator[None]:
+    """An exclusive advisory lock on ``directory``, so two runs never share a staging tree."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no flock; concurrent runs there are the user's problem
+        yield
+        return
+    descriptor = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # also releases the lock; a killed process releases it too
+
+
+def _build_staging(
+    files: list[RenderedFile], output: Path, changed: set[str], removed: set[str]
+) -> None:
+    staging = staging_path(output)
+    staging.mkdir()
+    if output.is_dir():
+        shutil.copymode(output, staging)
+        _carry_over(output, staging, skip=changed | removed)
+    for file in files:
+        if file.relative_path in changed:
+            _write_new(staging / file.relative_path, file.content)
+    for relative in removed:
+        _prune_emptied((staging / relative).parent, staging)
+    _make_durable(staging, [staging / f.relative_path for f in files if f.relative_path in changed])
+
+
+def _carry_over(source: Path, target: Path, skip: set[str]) -> None:
+    """Link (or copy) every file of ``source`` into ``target`` except the ``skip`` paths."""
+    for directory, dirnames, filenames in os.walk(source):
+        here = Path(directory)
+        destination = target / here.relative_to(source)
+        for name in list(dirnames):
+            if name in _SKIPPED_DIRS or (here / name).is_symlink():
+                dirnames.remove(name)
+                if name not in _SKIPPED_DIRS:
+                    filenames.append(name)  # carried over as a link, never followed
+            else:
+                (destination / name).mkdir()
+                shutil.copymode(here / name, destination / name)
+        for name in filenames:
+            if (here / name).relative_to(source).as_posix() in skip:
+                continue
+            _link_or_copy(here / name, destination / name)
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    if source.is_symlink():
+        os.symlink(os.readlink(source), target)
+        return
+    try:
+        os.link(source, target)  # the new tree never writes into a carried-over file
+    except OSError:
+        shutil.copy2(source, target)
+
+
+def _write_new(path: Path, content: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("x", encoding="utf-8", newline="\n") as handle:  # "x": never through a link
+        handle.write(content)
+
+
+def _prune_emptied(directory: Path, root: Path) -> None:
+    """Remove ``directory`` and its parents below ``root`` while they are empty."""
+    while directory != root and directory.is_dir() and not any(directory.iterdir()):
+        directory.rmdir()
+        directory = directory.parent
+
+
+def _swap_in(staging: Path, output: Path) -> None:
+    """Make the complete ``staging`` tree the output directory in one step."""
+    if not output.exists():
+        os.rename(staging, output)
+        _fsync_directory(output.parent)
+    elif _exchange(staging, output):
+        _fsync_directory(output.parent)
+        _discard(staging)  # now holds the previous tree
+    else:
+        old = old_path(output)
+        os.rename(output, old)
+        try:
+            os.rename(staging, output)
+        except OSError:
+            os.rename(old, output)
+            raise
+        _fsync_directory(output.parent)
+        _discard(old)
+
+
+@cache
+def _libc_function(name: str) -> Callable[..., int] | None:
+    """A Linux libc function by name (``renameat2`` needs glibc 2.28+), or ``None``."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        function = getattr(ctypes.CDLL(None, use_errno=True), name)
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = _SIGNATURES[name]
+    function.restype = ctypes.c_int
+    return function  # type: ignore[no-any-return]
+
+
+_SIGNATURES = {
+    "renameat2": [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint],
+    "syncfs": [ctypes.c_int],
+}
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Atomically exchange two directories; ``False`` when the platform or file system cannot."""
+    function = _libc_function("renameat2")
+    if function is None:
+        return False
+    if function(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE):
+        error = ctypes.get_errno()
+        if error in _NO_EXCHANGE:
+            return False
+        raise OSError(error, os.strerror(error), str(first), None, str(second))
+    return True
+
+
+def _make_durable(staging: Path, written: list[Path]) -> None:
+    """Flush the new tree to disk before it is swapped in, so a power cut cannot empty files.
+
+    One ``syncfs`` of the staging file system is far cheaper than an ``fsync`` per file on wide
+    trees; where it is missing, every new file and directory is synced one by one.
+    """
+    syncfs = _libc_function("syncfs")
+    if syncfs is not None:
+        descriptor = os.open(staging, os.O_RDONLY)
+        try:
+            if syncfs(descriptor) == 0:
+                return
+        finally:
+            os.close(descriptor)
+    for path in written:
+        with path.open("rb") as handle:
+            os.fsync(handle.fileno())
+    for directory, _, _ in os.walk(staging):
+        _fsync_directory(Path(directory))
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make renames and new entries in ``directory`` durable (a no-op where unsupported)."""
+    try:
+        descriptor = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def _discard(path: Path, *, strict: bool = False) -> None:
+    """Delete a leftover tree; ``strict`` raises when it cannot be deleted."""
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.exists():
+        shutil.rmtree(path, ignore_errors=not strict)
