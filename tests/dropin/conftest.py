@@ -12,8 +12,10 @@ from dropin_support import PACKAGES, PUBLISHED, build_flavor
 @pytest.fixture(scope="session")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     """``package -> {"wire", "generated", "root", "output"}``, generated in its flavor."""
-    pytest.importorskip("mcp.server.mcpserver", reason="the corpus builds against mcp>=2")
-    pytest.importorskip("fastmcp", reason="flavor fastmcp builds against fastmcp 4.x")
+    # Both frameworks are test dependencies: a missing one must fail, never skip.
+    import fastmcp  # noqa: F401
+    import mcp.server.mcpserver  # noqa: F401
+
     built = {}
     for package, flavor in PACKAGES.items():
         root: Path = tmp_path_factory.mktemp(package)

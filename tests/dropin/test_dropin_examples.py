@@ -20,6 +20,8 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
+import fastmcp  # noqa: F401 - a test dependency: missing must fail, never skip
+import mcp.server.mcpserver  # noqa: F401
 import pytest
 from dropin_support import (
     BOOKSHOP,
@@ -29,9 +31,6 @@ from dropin_support import (
     fastmcp_client_tools,
     sdk_client_tools,
 )
-
-pytest.importorskip("mcp.server.mcpserver", reason="flavor mcp is tested against mcp>=2")
-pytest.importorskip("fastmcp", reason="flavor fastmcp is tested against fastmcp 4.x")
 
 pytestmark = pytest.mark.slow
 
