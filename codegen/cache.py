@@ -31,6 +31,19 @@ def _config_key(config: Config) -> str:
     return hashlib.sha256(repr(sorted(settings.items())).encode()).hexdigest()
 
 
+def _generator_key() -> tuple[tuple[str, int, int], ...]:
+    """The generator's own files (code and templates): editing mcp-codegen invalidates too."""
+    package = Path(__file__).resolve().parent
+    roots = [package, package.parent / "templates"]
+    found = []
+    for root in roots:
+        for path in sorted(root.rglob("*")) if root.is_dir() else ():
+            if path.suffix in (".py", ".jinja") and "__pycache__" not in path.parts:
+                stat = path.stat()
+                found.append((str(path), stat.st_size, stat.st_mtime_ns))
+    return tuple(found)
+
+
 def _sources_key(files: list[Path]) -> str:
     digest = hashlib.sha256()
     for path in files:
@@ -62,7 +75,13 @@ class BuildCache:
     def __init__(self, config: Config, files: list[Path]) -> None:
         self.config = config
         self.directory = config.root / CACHE_DIR
-        self.key = (__version__, sys.version, _config_key(config), _sources_key(files))
+        self.key = (
+            __version__,
+            sys.version,
+            _generator_key(),
+            _config_key(config),
+            _sources_key(files),
+        )
 
     def load(self) -> Any | None:
         try:
