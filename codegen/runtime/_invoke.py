@@ -6,14 +6,16 @@ validation) and builds pydantic converters per tool, lazily, on that tool's firs
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import importlib
 import inspect
 import json
 import logging
+import threading
 import typing
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -42,13 +44,68 @@ _UNSUPPORTED_FIELD_ATTRIBUTE: type[Warning] = getattr(
 #: Factories for parameters that are not in the input schema (injected types), by class.
 Dependencies = Mapping[type, Callable[[], Any]]
 
-
-class _TimedOut(Exception):
-    """The per-call timeout expired."""
+#: How much of a client's input an argument error quotes back, per problem (characters).
+MAX_QUOTED_INPUT = 1_000
+#: How much of a tool's exception message an error result carries (characters).
+MAX_TOOL_MESSAGE = 20_000
 
 
 class ToolCallError(Exception):
     """A failure reported to the client as an ``isError`` result, never as a protocol error."""
+
+
+class _Outcome:
+    """How one tool run ended: a value or the exception it raised, captured where it ran.
+
+    Capturing keeps a tool's ``SystemExit``, ``KeyboardInterrupt`` or own ``CancelledError``
+    from crossing into the event loop, where they would stop the server or pose as a cancel.
+    """
+
+    __slots__ = ("error", "finished", "value")
+
+    def __init__(self) -> None:
+        self.finished = False
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+    def done(self) -> bool:
+        return self.finished
+
+    def run_sync(self, call: Callable[[], Any]) -> None:
+        try:
+            self.value = call()
+        except BaseException as exc:  # the tool's, whatever it is: reported, never re-raised
+            self.error = exc
+        finally:
+            self.finished = True
+
+    async def run_async(self, awaitable: Awaitable[Any]) -> None:
+        try:
+            self.value = await awaitable
+        except BaseException as exc:
+            if isinstance(exc, anyio.get_cancelled_exc_class()) and _cancel_requested():
+                raise  # a real cancellation (timeout, client cancel, shutdown) propagates
+            self.error = exc
+        finally:
+            self.finished = True
+
+
+#: Tool runs that outlived their timeout and still run (threads cannot be killed; tasks that
+#: ignore cancellation cannot be stopped). ``abandoned_calls`` counts them.
+_abandoned: set[_Outcome | asyncio.Task[Any]] = set()
+_abandoned_lock = threading.Lock()
+
+
+def abandoned_calls() -> int:
+    """How many timed-out tool runs are still running in this process."""
+    with _abandoned_lock:
+        _abandoned.difference_update([work for work in _abandoned if work.done()])
+        return len(_abandoned)
+
+
+def _abandon(work: _Outcome | asyncio.Task[Any]) -> None:
+    with _abandoned_lock:
+        _abandoned.add(work)
 
 
 @dataclass(frozen=True)
@@ -117,7 +174,8 @@ class ToolCaller:
     ) -> types.CallToolResult:
         """Call tool ``name``; every failure becomes an ``isError`` result. ``KeyError`` if unknown.
 
-        ``request`` and ``params`` back the ``Context`` given to tools that take one.
+        ``request`` and ``params`` back the ``Context`` given to tools that take one. Only a
+        cancellation of the calling task propagates.
         """
         binding = self._registry.binding(name)
         try:
@@ -127,20 +185,13 @@ class ToolCaller:
                 dict(arguments or {}),
                 lambda: Context(request_context=request, input_params=params),
             )
-        except ToolCallError as exc:
-            return _error(str(exc))
-        try:
             value = await self._run(prepared, args, kwargs)
-        except _TimedOut:
-            return _error(f"Tool {name!r} did not finish within {self._call_timeout:g} s")
-        except Exception as exc:
-            logger.warning("tool %r raised %s: %s", name, type(exc).__name__, exc)
-            logger.info("traceback of tool %r", name, exc_info=True)
-            return _error(f"Tool {name!r} raised {type(exc).__name__}: {exc}")
-        try:
             return self._normalize(prepared, value)
         except ToolCallError as exc:
             return _error(str(exc))
+        except Exception as exc:  # a dependency factory or a converter failing in its own way
+            logger.error("calling tool %r failed", name, exc_info=True)
+            return _error(f"Tool {name!r} could not be called: {_describe(exc, MAX_TOOL_MESSAGE)}")
 
     # --- preparation (once per tool) ---------------------------------------------------------
 
@@ -203,10 +254,15 @@ class ToolCaller:
         make_context: Callable[[], Context[Any, Any]],
     ) -> tuple[list[Any], dict[str, Any]]:
         name = prepared.binding.name
-        problems = sorted(
-            (_format_path(error.absolute_path), error.message)
-            for error in prepared.input_validator.iter_errors(arguments)
-        )
+        try:
+            problems = sorted(
+                (_format_path(error.absolute_path), _clip(error.message, MAX_QUOTED_INPUT))
+                for error in prepared.input_validator.iter_errors(arguments)
+            )
+        except RecursionError:
+            raise ToolCallError(
+                f"Invalid arguments for tool {name!r}: nested too deeply to validate"
+            ) from None
         if problems:
             raise ToolCallError(
                 f"Invalid arguments for tool {name!r}:\n"
@@ -226,6 +282,11 @@ class ToolCaller:
                     )
                 except pydantic.ValidationError as exc:
                     conversion_problems.extend(_pydantic_problems(parameter.key, exc))
+                    continue
+                except RecursionError:
+                    conversion_problems.append(
+                        f"{_format_path([parameter.key])}: nested too deeply to convert"
+                    )
                     continue
             elif parameter.default is not _EMPTY:
                 if not isinstance(parameter.default, FieldInfo):
@@ -294,24 +355,61 @@ class ToolCaller:
         )
 
     async def _run(self, prepared: _PreparedTool, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        async def run() -> Any:
-            if prepared.is_async:
-                result = prepared.function(*args, **kwargs)
-            else:
-                # A worker thread keeps a blocking tool from stalling the server, as MCPServer does.
-                call = functools.partial(prepared.function, *args, **kwargs)
-                result = await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
-            if inspect.isawaitable(result):
-                result = await result
-            return result
+        """The tool's return value; a ``ToolCallError`` when it raises or runs out of time."""
+        name = prepared.binding.name
+        timeout = self._call_timeout
+        deadline = None if timeout is None else anyio.current_time() + timeout
+        outcome = _Outcome()
+        if prepared.is_async:
+            await self._await_bounded(outcome, prepared.function(*args, **kwargs), deadline)
+        else:
+            # A worker thread keeps a blocking tool from stalling the server, as MCPServer does.
+            call = functools.partial(prepared.function, *args, **kwargs)
+            try:
+                with anyio.move_on_after(
+                    None if deadline is None else deadline - anyio.current_time()
+                ):
+                    await anyio.to_thread.run_sync(outcome.run_sync, call, abandon_on_cancel=True)
+            finally:
+                if not outcome.finished:  # timed out or cancelled: the thread runs on regardless
+                    _abandon(outcome)
+            if outcome.finished and outcome.error is None and inspect.isawaitable(outcome.value):
+                awaitable, outcome = outcome.value, _Outcome()
+                await self._await_bounded(outcome, awaitable, deadline)
+        if not outcome.finished:
+            raise ToolCallError(f"Tool {name!r} did not finish within {timeout:g} s")
+        if outcome.error is not None:
+            error = outcome.error
+            message = _describe(error, MAX_TOOL_MESSAGE)
+            raised = f"{type(error).__name__}: {message}" if message else type(error).__name__
+            logger.warning("tool %r raised %s", name, _clip(raised, 500))
+            logger.info("traceback of tool %r", name, exc_info=error)
+            raise ToolCallError(f"Tool {name!r} raised {raised}")
+        return outcome.value
 
-        if self._call_timeout is None:
-            return await run()
-        # move_on_after, not fail_after: a TimeoutError raised by the tool itself is the tool's.
-        with anyio.move_on_after(self._call_timeout) as scope:
-            return await run()
-        assert scope.cancelled_caught
-        raise _TimedOut
+    async def _await_bounded(
+        self, outcome: _Outcome, awaitable: Awaitable[Any], deadline: float | None
+    ) -> None:
+        """Await a tool into ``outcome``, giving up at ``deadline`` even if it ignores cancels."""
+        if deadline is None:
+            await outcome.run_async(awaitable)
+            return
+        remaining = max(deadline - anyio.current_time(), 0)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not asyncio (trio): a tool that ignores cancellation can hang
+            with anyio.move_on_after(remaining):
+                await outcome.run_async(awaitable)
+            return
+        # A task of its own, so that a tool which swallows CancelledError (or cleans up for
+        # minutes) cannot hold the call past its timeout: the task is cancelled and left behind.
+        task = loop.create_task(outcome.run_async(awaitable))
+        try:
+            await asyncio.wait({task}, timeout=remaining)
+        finally:
+            if not task.done():
+                task.cancel()
+                _abandon(task)
 
     def _normalize(self, prepared: _PreparedTool, value: Any) -> types.CallToolResult:
         name = prepared.binding.name
@@ -319,12 +417,17 @@ class ToolCaller:
         if isinstance(value, types.CallToolResult):
             if not value.is_error:
                 self._check_output(prepared, value.structured_content)
-            return value
+            return _checked_for_the_wire(name, value)
         blocks = _content_blocks(value)
         if blocks is not None:
-            return types.CallToolResult(content=blocks)
+            return _checked_for_the_wire(name, types.CallToolResult(content=blocks))
         if value is None and box is None and prepared.output_schema is None:
             return types.CallToolResult(content=[])
+        if isinstance(value, Iterator | AsyncIterator):
+            # Serializing would drain it, on the event loop and with no bound: it may never end.
+            raise _unserializable(
+                name, f"it is an iterator ({type(value).__name__}); return a list instead"
+            )
         data = self._serialize(prepared, value)
         if box is not None:
             structured: Any = {box: data}
@@ -336,11 +439,15 @@ class ToolCaller:
                 "JSON object and the tool is not boxed; fix the tool or its return annotation"
             )
         else:
-            text = value if isinstance(value, str) else _dumps(data)
+            if isinstance(value, str):
+                _check_encodable(name, value)
+                text = value
+            else:
+                text = _json_text(name, data)
             return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
         self._check_output(prepared, structured)
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=_dumps(structured))],
+            content=[types.TextContent(type="text", text=_json_text(name, structured))],
             structured_content=structured,
         )
 
@@ -350,19 +457,24 @@ class ToolCaller:
             if adapter is not None:
                 return adapter.dump_python(value, mode="json", by_alias=True, warnings="none")
             return pydantic_core.to_jsonable_python(value, by_alias=True)
-        except pydantic_core.PydanticSerializationError as exc:
-            raise ToolCallError(
-                f"Tool {prepared.binding.name!r} returned a value that cannot be serialized "
-                f"to JSON: {exc}"
-            ) from exc
+        except RecursionError:
+            raise _unserializable(prepared.binding.name, "it is nested too deeply") from None
+        except Exception as exc:  # unknown types, cycles, depth, undecodable bytes, a raising hook
+            raise _unserializable(prepared.binding.name, _describe(exc, MAX_TOOL_MESSAGE)) from exc
 
     def _check_output(self, prepared: _PreparedTool, structured: Any) -> None:
         if not self._strict_output or prepared.output_schema is None:
             return
-        problems = sorted(
-            (_format_path(error.absolute_path, root="structuredContent"), error.message)
-            for error in prepared.output_validator().iter_errors(structured)
-        )
+        try:
+            problems = sorted(
+                (
+                    _format_path(error.absolute_path, root="structuredContent"),
+                    _clip(error.message, MAX_QUOTED_INPUT),
+                )
+                for error in prepared.output_validator().iter_errors(structured)
+            )
+        except RecursionError:
+            problems = [("structuredContent", "nested too deeply to validate")]
         if problems:
             raise ToolCallError(
                 f"Tool {prepared.binding.name!r} returned structured content that does not match "
@@ -478,9 +590,81 @@ def _pydantic_problems(key: str, exc: pydantic.ValidationError) -> list[str]:
     ]
 
 
-def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False)
+def _unserializable(tool: str, problem: str) -> ToolCallError:
+    return ToolCallError(
+        f"Tool {tool!r} returned a value that cannot be serialized to JSON: {problem}"
+    )
+
+
+def _json_text(tool: str, data: Any) -> str:
+    """``data`` (JSON-compatible Python) as JSON text, or a ``ToolCallError`` saying why not."""
+    try:
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False)
+    except ValueError as exc:  # NaN or Infinity, a cycle, an integer of more than 4,300 digits
+        problem = str(exc)
+        if problem.startswith("Out of range float values"):
+            problem = "it contains NaN or Infinity, which JSON numbers cannot express"
+        raise _unserializable(tool, problem) from None
+    except RecursionError:
+        raise _unserializable(tool, "it is nested too deeply") from None
+    except TypeError as exc:
+        raise _unserializable(tool, str(exc)) from None
+    _check_encodable(tool, text)
+    return text
+
+
+def _check_encodable(tool: str, text: str) -> None:
+    """Reject text with a lone surrogate: the transport could not encode it as UTF-8."""
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise _unserializable(
+            tool,
+            f"a string in it holds the lone surrogate {text[exc.start]!r}, which is not valid "
+            "Unicode (a name decoded with errors='surrogateescape'?)",
+        ) from None
+
+
+def _checked_for_the_wire(tool: str, result: types.CallToolResult) -> types.CallToolResult:
+    """A result the tool built itself, once it is known to serialize as the transport will."""
+    if result.structured_content is not None:
+        _json_text(tool, result.structured_content)  # NaN would silently become null on the wire
+    try:
+        result.model_dump_json(by_alias=True, exclude_none=True)
+    except RecursionError:
+        raise _unserializable(tool, "it is nested too deeply") from None
+    except ValueError as exc:  # PydanticSerializationError is a ValueError
+        raise _unserializable(tool, _describe(exc, MAX_TOOL_MESSAGE)) from None
+    return result
+
+
+def _describe(exc: BaseException, limit: int) -> str:
+    """An exception's message, safe to print: clipped, even if ``__str__`` itself fails."""
+    try:
+        message = str(exc)
+    except Exception:
+        message = f"<{type(exc).__name__}.__str__ failed>"
+    return _clip(message, limit)
+
+
+def _clip(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text) - limit:,} more characters)"
 
 
 def _error(text: str) -> types.CallToolResult:
+    if not text.isascii():  # a tool's message may hold lone surrogates, which UTF-8 cannot encode
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
+
+
+def _cancel_requested() -> bool:
+    """Whether the current task is being cancelled (not merely handed a tool's CancelledError)."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # not asyncio: only a real cancellation raises the backend's exception
+        return True
+    return task is None or task.cancelling() > 0

@@ -5,11 +5,15 @@
 
 Run it with ``python -m codegen.runtime --generated generated`` (stdio) or add
 ``--transport http --port 8000`` for streamable HTTP at ``http://127.0.0.1:8000/mcp``.
+
+Both transports refuse a message larger than ``--max-message-bytes`` (default 4 MiB, the SDK's
+HTTP limit) and answer malformed input with a JSON-RPC error; ``--call-timeout`` bounds a tool.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -25,6 +29,8 @@ if TYPE_CHECKING:
     from codegen.runtime._invoke import Dependencies, ToolCaller
 
 DEFAULT_NAME = "mcp-codegen"
+#: The SDK's default limit on a streamable HTTP request body, used for stdio lines too.
+DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 EXIT_OK = 0
 EXIT_USAGE = 2
 
@@ -91,19 +97,30 @@ def build_server(
     )
 
 
-async def serve_stdio(server: Server[Any]) -> None:
-    """Serve one client over this process's stdin/stdout until it disconnects."""
-    from mcp.server.stdio import stdio_server
+async def serve_stdio(
+    server: Server[Any], *, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+) -> None:
+    """Serve one client over this process's stdin/stdout until it closes stdin."""
+    from codegen.runtime._stdio import stdio_transport
 
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_transport(max_message_bytes=max_message_bytes) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-async def serve_http(server: Server[Any], *, host: str, port: int, path: str = "/mcp") -> None:
+async def serve_http(
+    server: Server[Any],
+    *,
+    host: str,
+    port: int,
+    path: str = "/mcp",
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+) -> None:
     """Serve streamable HTTP at ``http://host:port/path`` until interrupted."""
     import uvicorn
 
-    app = server.streamable_http_app(streamable_http_path=path, host=host)
+    app = server.streamable_http_app(
+        streamable_http_path=path, host=host, max_request_body_size=max_message_bytes
+    )
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     print(f"serving MCP over streamable HTTP at http://{host}:{port}{path}", file=sys.stderr)
     await uvicorn.Server(config).serve()
@@ -144,6 +161,14 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         help="a tool call running longer gives an isError result (default: no limit)",
     )
     parser.add_argument(
+        "--max-message-bytes",
+        type=int,
+        default=DEFAULT_MAX_MESSAGE_BYTES,
+        metavar="BYTES",
+        help="refuse larger requests, a stdio line or an HTTP body "
+        f"(default: {DEFAULT_MAX_MESSAGE_BYTES} = 4 MiB)",
+    )
+    parser.add_argument(
         "--log-level",
         default="WARNING",
         choices=("DEBUG", "INFO", "WARNING", "ERROR"),
@@ -156,8 +181,11 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m codegen.ru
     """Command-line entry point; returns the process exit code (2: no usable generated output)."""
     options = _parser(prog).parse_args(argv)
     logging.basicConfig(level=options.log_level, stream=sys.stderr, format="%(name)s: %(message)s")
-    if options.call_timeout is not None and options.call_timeout <= 0:
+    if options.call_timeout is not None and not 0 < options.call_timeout < float("inf"):
         print("error: --call-timeout must be a positive number of seconds", file=sys.stderr)
+        return EXIT_USAGE
+    if options.max_message_bytes <= 0:
+        print("error: --max-message-bytes must be a positive number of bytes", file=sys.stderr)
         return EXIT_USAGE
     for directory in reversed(options.path or [os.curdir]):
         sys.path.insert(0, os.path.abspath(directory))
@@ -175,15 +203,40 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m codegen.ru
         strict_output=options.strict_output,
         call_timeout=options.call_timeout,
     )
-    try:
+
+    async def serve() -> None:
         if options.transport == "stdio":
-            anyio.run(serve_stdio, server)
+            await serve_stdio(server, max_message_bytes=options.max_message_bytes)
         else:
-            anyio.run(
-                lambda: serve_http(
-                    server, host=options.host, port=options.port, path=options.http_path
-                )
+            await serve_http(
+                server,
+                host=options.host,
+                port=options.port,
+                path=options.http_path,
+                max_message_bytes=options.max_message_bytes,
             )
-    except KeyboardInterrupt:
-        pass
+        _exit_now_if_tools_still_run()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        anyio.run(serve)
+    _exit_now_if_tools_still_run()  # after an interrupt too: shutdown would wait on their threads
     return EXIT_OK
+
+
+def _exit_now_if_tools_still_run() -> None:
+    """Exit at once when timed-out tool calls still run: waiting for them could take forever.
+
+    A thread cannot be stopped and a task may ignore cancellation; interpreter shutdown would
+    wait for both. Serving is over and every answer has been written, so nothing is lost.
+    """
+    invoke = sys.modules.get("codegen.runtime._invoke")  # never imported: no tool was called
+    if invoke is None:
+        return
+    running = invoke.abandoned_calls()
+    if running:
+        logging.getLogger("codegen.runtime").warning(
+            "exiting with %d timed-out tool call(s) still running", running
+        )
+        logging.shutdown()
+        sys.stderr.flush()
+        os._exit(EXIT_OK)
