@@ -19,7 +19,7 @@ from codegen.model import (
 )
 from codegen.resolve import registrar_of
 from codegen.scan import TOOL_NAME
-from codegen.transforms import box_output, clean, order_keys
+from codegen.transforms import box_output, clean
 
 MAX_DESCRIPTION_BYTES = 100_000
 MODEL_API_NAME_LIMIT = 64
@@ -60,18 +60,24 @@ def build_input_schema(tool: ScannedTool, inspected: InspectedTool) -> JSON:
     raw = inspected.input_schema
     if raw.get("additionalProperties") is True and "properties" not in raw:
         return dict(raw)  # the configured permissive fallback, kept as seed 000 prints it
+    # Docstring descriptions go in before ``clean``: a parameter's own description is a sibling
+    # of its type's ``$ref``, so it wins over the description of the type when that is inlined.
+    raw = copy.copy(raw)
+    raw["properties"] = {
+        name: prop
+        if "description" in prop or name not in inspected.parameter_descriptions
+        else {**prop, "description": inspected.parameter_descriptions[name]}
+        for name, prop in raw.get("properties", {}).items()
+    }
     schema = clean(raw)
-    properties = schema.get("properties", {})
-    for name, description in inspected.parameter_descriptions.items():
-        if name in properties and "description" not in properties[name]:
-            properties[name]["description"] = description
-    root: dict[str, JSON] = {"type": "object", "properties": properties}
+    # Built in KEY_ORDER already; the subschemas were ordered by ``clean``.
+    root: dict[str, JSON] = {"type": "object", "properties": schema["properties"]}
     if schema.get("required"):
         root["required"] = schema["required"]
     root["additionalProperties"] = False
     if "$defs" in schema:
         root["$defs"] = schema["$defs"]
-    return order_keys(root)
+    return root
 
 
 def build_output_schema(
@@ -84,7 +90,7 @@ def build_output_schema(
         return None, None
     field = tool.options.get("box_field", config.box_field)
     schema, boxed = box_output(clean(inspected.output_schema), field, config.box_marker)
-    return order_keys(schema), field if boxed else None
+    return schema, field if boxed else None
 
 
 def _metadata_problems(module: ScannedModule, tool: ScannedTool) -> list[Diagnostic]:

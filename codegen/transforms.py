@@ -199,7 +199,7 @@ def order_keys(schema: Schema) -> Schema:
 
     def walk(node: Schema) -> Schema:
         node = map_subschemas(node, walk)
-        return dict(sorted(node.items(), key=lambda kv: (_RANK.get(kv[0], len(_RANK)), kv[0])))
+        return dict(sorted(node.items(), key=_rank))
 
     return walk(schema)
 
@@ -221,6 +221,28 @@ def box_output(schema: Schema, field: str, marker: bool) -> tuple[Schema, bool]:
     return boxed, True
 
 
+def _tidy(schema: Schema) -> Schema:
+    """``order_keys(prune_titles(drop_schema_keyword(s)))`` in one walk instead of three."""
+
+    def walk(node: Schema) -> Schema:
+        node = map_subschemas(node, walk)
+        kept = [
+            item
+            for item in node.items()
+            if item[0] != "$schema" and not (item[0] == "title" and isinstance(item[1], str))
+        ]
+        return dict(sorted(kept, key=_rank))
+
+    return walk(schema)
+
+
+def _rank(item: tuple[str, Any]) -> tuple[int, str]:
+    return _RANK.get(item[0], len(_RANK)), item[0]
+
+
 def clean(schema: Schema) -> Schema:
-    """The standard pipeline for inferred schemas."""
-    return order_keys(inline_refs(prune_titles(drop_schema_keyword(schema))))
+    """The standard pipeline for inferred schemas: inline refs, then prune, drop and order.
+
+    Ordering comes last because inlining merges a ``$ref``'s siblings after the definition's keys.
+    """
+    return _tidy(inline_refs(schema))

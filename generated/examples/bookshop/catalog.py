@@ -374,7 +374,7 @@ TOOLS = (
             "properties": {
                 "book": {
                     "type": "object",
-                    "description": "A title in the catalogue.",
+                    "description": "The complete catalogue entry.",
                     "properties": {
                         "isbn": {
                             "type": "string",
@@ -582,7 +582,7 @@ TOOLS = (
             "properties": {
                 "genre": {
                     "type": "string",
-                    "description": "Shelf the book is sold under.",
+                    "description": "The genre to look at.",
                     "enum": [
                         "fiction",
                         "science-fiction",

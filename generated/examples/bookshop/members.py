@@ -208,7 +208,7 @@ TOOLS = (
                 },
                 "preferences": {
                     "type": "object",
-                    "description": "What a member wants to hear about. Only ``newsletter`` is always present.",
+                    "description": "The preferences to change.",
                     "properties": {
                         "newsletter": {
                             "type": "boolean",

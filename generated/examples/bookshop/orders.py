@@ -16,7 +16,7 @@ TOOLS = (
             "properties": {
                 "destination": {
                     "type": "object",
-                    "description": "A postal address in the shop's delivery area.",
+                    "description": "Where the parcel goes. Countries other than GB are charged at international rates.",
                     "properties": {
                         "recipient": {
                             "type": "string",
@@ -50,7 +50,7 @@ TOOLS = (
                 },
                 "speed": {
                     "type": "integer",
-                    "description": "Delivery service; the value is the promised number of working days.",
+                    "description": "The delivery service: 5 standard, 2 express, 1 next day (working days).",
                     "enum": [5, 2, 1],
                     "default": 5,
                 },
@@ -173,7 +173,7 @@ TOOLS = (
                 },
                 "ship_to": {
                     "type": "object",
-                    "description": "A postal address in the shop's delivery area.",
+                    "description": "Delivery address.",
                     "properties": {
                         "recipient": {
                             "type": "string",
@@ -212,7 +212,7 @@ TOOLS = (
                 },
                 "speed": {
                     "type": "integer",
-                    "description": "Delivery service; the value is the promised number of working days.",
+                    "description": "Delivery service.",
                     "enum": [5, 2, 1],
                     "default": 5,
                 },
@@ -498,7 +498,7 @@ TOOLS = (
             "properties": {
                 "request": {
                     "type": "object",
-                    "description": "What the customer asked for when buying a gift card.",
+                    "description": "Amount, recipient and card design.",
                     "properties": {
                         "amount": {
                             "type": "integer",
