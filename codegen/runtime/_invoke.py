@@ -1,17 +1,20 @@
 """Execute ``tools/call`` against generated schemas.
 
 Imported on the first ``tools/call`` only: it pulls in jsonschema (argument and strict output
-validation) and builds pydantic converters per tool, lazily, on that tool's first call.
+validation) and builds pydantic converters per tool, lazily, on that tool's first call. Tools of
+the framework flavors get their results and failures shaped by ``codegen.runtime._flavors``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import importlib
 import inspect
 import json
 import logging
+import sys
 import threading
 import typing
 import warnings
@@ -33,6 +36,9 @@ from pydantic.fields import FieldInfo
 
 from codegen.runtime._registry import ToolBinding, ToolRegistry
 
+if typing.TYPE_CHECKING:
+    from mcp.shared.exceptions import MCPError
+
 logger = logging.getLogger("codegen.runtime")
 
 _CONTENT_BLOCKS = typing.get_args(types.ContentBlock)
@@ -52,6 +58,31 @@ MAX_TOOL_MESSAGE = 20_000
 
 class ToolCallError(Exception):
     """A failure reported to the client as an ``isError`` result, never as a protocol error."""
+
+
+class ProtocolFailure(Exception):
+    """An ``MCPError`` a tool raised that its flavor's framework answers as a JSON-RPC error."""
+
+    def __init__(self, error: MCPError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class ResultRules(typing.Protocol):
+    """How one tool's results and failures look to the client: its flavor's rules."""
+
+    #: Whether a generator the tool returns is collected into a list (fastmcp does that).
+    materializes_generators: bool
+
+    def convert(self, value: Any) -> types.CallToolResult:
+        """The result for the tool's return value; ``ToolCallError`` when there is none."""
+
+    def failure(self, error: BaseException, describe: Callable[[BaseException], str]) -> str:
+        """The ``isError`` text when the tool raised ``error``; ``ProtocolFailure`` to answer
+        with a JSON-RPC error instead."""
+
+    def scope(self, request: Any) -> contextlib.AbstractAsyncContextManager[Any]:
+        """Entered around argument conversion and the tool run."""
 
 
 class _Outcome:
@@ -117,6 +148,7 @@ class _Parameter:
     default: Any  # `_EMPTY` when required; a FieldInfo default is resolved per call
     in_schema: bool
     adapter: pydantic.TypeAdapter[Any] | None
+    context: str | None = None  # "sdk" or "fastmcp": a framework Context the server supplies
 
 
 @dataclass
@@ -129,6 +161,7 @@ class _PreparedTool:
     parameters: tuple[_Parameter, ...]
     accepts_extra: bool
     return_annotation: Any
+    rules: ResultRules | None = None
     _return_adapter: pydantic.TypeAdapter[Any] | None = None
     _output_validator: jsonschema.protocols.Validator | None = field(default=None, repr=False)
 
@@ -163,6 +196,9 @@ class ToolCaller:
         self._call_timeout = call_timeout
         self._dependencies = dict(dependencies or {})
         self._prepared: dict[str, _PreparedTool] = {}
+        # "module:function registrar_parameter" -> the functions its registration function defines
+        self._registered: dict[str, dict[str, Callable[..., Any]]] = {}
+        self._fastmcp_server: Any = None
 
     async def call(
         self,
@@ -180,15 +216,25 @@ class ToolCaller:
         binding = self._registry.binding(name)
         try:
             prepared = self._prepared.get(name) or self._prepare(binding)
-            args, kwargs = self._convert(
-                prepared,
-                dict(arguments or {}),
-                lambda: Context(request_context=request, input_params=params),
-            )
-            value = await self._run(prepared, args, kwargs)
-            return self._normalize(prepared, value)
+            rules = prepared.rules
+            assert rules is not None
+            async with self._scope(prepared, rules, request) as scoped:
+                contexts = _Contexts(
+                    lambda: Context(request_context=request, input_params=params), scoped
+                )
+                args, kwargs = self._convert(prepared, dict(arguments or {}), contexts)
+                value = await self._run(prepared, args, kwargs)
+            result = rules.convert(value)
+            if not isinstance(rules, _CleanRules) and isinstance(result, types.CallToolResult):
+                # The framework's own result; still, it must reach the client intact.
+                if not result.is_error:
+                    self._check_output(prepared, result.structured_content)
+                _serializable_on_the_wire(name, result)
+            return result
         except ToolCallError as exc:
             return _error(str(exc))
+        except ProtocolFailure as failure:
+            raise failure.error from None
         except Exception as exc:  # a dependency factory or a converter failing in its own way
             logger.error("calling tool %r failed", name, exc_info=True)
             return _error(f"Tool {name!r} could not be called: {_describe(exc, MAX_TOOL_MESSAGE)}")
@@ -196,7 +242,9 @@ class ToolCaller:
     # --- preparation (once per tool) ---------------------------------------------------------
 
     def _prepare(self, binding: ToolBinding) -> _PreparedTool:
-        function = _import_function(binding)
+        function = (
+            self._registered_function(binding) if binding.registrar else _import_function(binding)
+        )
         tool = self._registry.get_tool(binding.name)
         input_schema = tool["inputSchema"]
         properties = input_schema.get("properties")
@@ -217,6 +265,18 @@ class ToolCaller:
             annotation = hints.get(parameter.name, parameter.annotation)
             key = _alias(annotation, parameter.default) or parameter.name
             in_schema = key in schema_keys
+            context = (
+                None
+                if in_schema or self._has_factory(annotation)
+                else _framework_context(annotation)
+            )
+            if not in_schema and context is None and _is_fastmcp_dependency(parameter.default):
+                raise ToolCallError(
+                    f"Tool {binding.name!r}: parameter {parameter.name!r} takes its value from a "
+                    "fastmcp dependency (Depends(...) and the like), which this runtime does not "
+                    "resolve; annotate it with a type the server supplies (fastmcp's or the SDK's "
+                    "Context, or a class given to the server's dependencies)"
+                )
             parameters.append(
                 _Parameter(
                     name=parameter.name,
@@ -230,6 +290,7 @@ class ToolCaller:
                     )
                     if in_schema
                     else None,
+                    context=context,
                 )
             )
         prepared = _PreparedTool(
@@ -242,8 +303,96 @@ class ToolCaller:
             accepts_extra=accepts_extra,
             return_annotation=hints.get("return", signature.return_annotation),
         )
+        prepared.rules = self._rules(prepared, function, signature.return_annotation)
         self._prepared[binding.name] = prepared
         return prepared
+
+    def _rules(
+        self, prepared: _PreparedTool, function: Callable[..., Any], written_return: Any
+    ) -> ResultRules:
+        binding = prepared.binding
+        if binding.flavor == "clean":
+            return _CleanRules(self, prepared)
+        from codegen.runtime._flavors import FastmcpRules, McpRules
+
+        # The return annotation as the framework reads it: as written, evaluated only when it
+        # is a string (get_type_hints would turn `-> None` into NoneType, which fastmcp, unlike
+        # the SDK, describes with an output schema).
+        shown = {
+            "name": binding.name,
+            "function_name": getattr(function, "__name__", binding.name),
+            "return_annotation": prepared.return_annotation
+            if isinstance(written_return, str)
+            else written_return,
+            "output_schema": prepared.output_schema,
+            "box_field": binding.box_field,
+        }
+        try:
+            if binding.flavor == "mcp":
+                return McpRules(**shown, serialize=lambda value: self._serialize(prepared, value))
+            return FastmcpRules(
+                **shown, result_meta=binding.result_meta, server=self._fastmcp_instance
+            )
+        except ToolCallError:
+            raise
+        except Exception as exc:  # the framework refusing a stand-in it accepted at build time
+            raise ToolCallError(
+                f"Tool {binding.name!r}: the {binding.flavor} framework cannot describe its "
+                f"return annotation: {type(exc).__name__}: {_describe(exc, MAX_TOOL_MESSAGE)}"
+            ) from exc
+
+    def _fastmcp_instance(self) -> Any:
+        """The ``fastmcp.FastMCP`` a ``fastmcp.Context`` refers to (one per caller)."""
+        if self._fastmcp_server is None:
+            import fastmcp
+
+            self._fastmcp_server = fastmcp.FastMCP("mcp-codegen")
+        return self._fastmcp_server
+
+    def _scope(
+        self, prepared: _PreparedTool, rules: ResultRules, request: Any
+    ) -> contextlib.AbstractAsyncContextManager[Any]:
+        # A fastmcp Context outside flavor "fastmcp" (whose rules set up the same scope).
+        if prepared.binding.flavor != "fastmcp" and any(
+            parameter.context == "fastmcp" for parameter in prepared.parameters
+        ):
+            from codegen.runtime._flavors import fastmcp_context
+
+            return fastmcp_context(request, self._fastmcp_instance)
+        return rules.scope(request)
+
+    def _registered_function(self, binding: ToolBinding) -> Callable[..., Any]:
+        """A tool defined inside a registration function: call the registration function once
+        with a recording app (as the generator did) and take the function it registered."""
+        registrar, parameter = binding.registrar, binding.registrar_parameter
+        assert registrar is not None and parameter is not None
+        key = f"{registrar} {parameter}"
+        recorded = self._registered.get(key)
+        if recorded is None:
+            from codegen.flavors.registrar import capture
+
+            module, _, qualname = registrar.partition(":")
+            function = _import_attribute(binding, module, qualname, registrar)
+            try:
+                recorded = capture(function, parameter)
+            except Exception as exc:  # RegistrarError, or the registration function raising
+                logger.error("calling registration function %s failed", registrar, exc_info=True)
+                raise ToolCallError(
+                    f"Tool {binding.name!r}: cannot call its registration function {registrar} "
+                    f"with a recording {parameter!r}: {type(exc).__name__}: "
+                    f"{_describe(exc, MAX_TOOL_MESSAGE)}"
+                ) from exc
+            self._registered[key] = recorded
+        function = recorded.get(binding.qualname)
+        if function is None:
+            raise ToolCallError(
+                f"Tool {binding.name!r}: its registration function {registrar} did not register "
+                f"{binding.qualname} (it registered {', '.join(sorted(recorded)) or 'nothing'}); "
+                "the generated modules are out of step with the source, regenerate them"
+            )
+        if not callable(function):
+            raise ToolCallError(f"Tool {binding.name!r}: {binding.function} is not callable")
+        return function
 
     # --- one call ------------------------------------------------------------------------------
 
@@ -251,7 +400,7 @@ class ToolCaller:
         self,
         prepared: _PreparedTool,
         arguments: dict[str, Any],
-        make_context: Callable[[], Context[Any, Any]],
+        contexts: _Contexts,
     ) -> tuple[list[Any], dict[str, Any]]:
         name = prepared.binding.name
         try:
@@ -288,6 +437,10 @@ class ToolCaller:
                         f"{_format_path([parameter.key])}: nested too deeply to convert"
                     )
                     continue
+            elif parameter.context is not None:
+                # Like the frameworks: a Context parameter gets the request's context even when
+                # it has a default (`ctx: Context | None = None`).
+                value = contexts.get(parameter.context)
             elif parameter.default is not _EMPTY:
                 if not isinstance(parameter.default, FieldInfo):
                     if parameter.kind is inspect.Parameter.POSITIONAL_ONLY:
@@ -301,7 +454,7 @@ class ToolCaller:
                 conversion_problems.append(f"arguments: {parameter.key!r} is required")
                 continue
             else:
-                value = self._inject(prepared, parameter, make_context)
+                value = self._inject(prepared, parameter)
             if parameter.kind is inspect.Parameter.POSITIONAL_ONLY:
                 args.append(value)
             else:
@@ -318,12 +471,11 @@ class ToolCaller:
             kwargs.update({key: value for key, value in arguments.items() if key not in named})
         return args, kwargs
 
-    def _inject(
-        self,
-        prepared: _PreparedTool,
-        parameter: _Parameter,
-        make_context: Callable[[], Context[Any, Any]],
-    ) -> Any:
+    def _has_factory(self, annotation: Any) -> bool:
+        candidates = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        return any(candidate in self._dependencies for candidate in candidates or [annotation])
+
+    def _inject(self, prepared: _PreparedTool, parameter: _Parameter) -> Any:
         annotation = parameter.annotation
         candidates = [arg for arg in typing.get_args(annotation) if arg is not type(None)] or [
             annotation
@@ -332,11 +484,6 @@ class ToolCaller:
             factory = self._dependencies.get(candidate)
             if factory is not None:
                 return factory()
-        for candidate in candidates:
-            # MCPServer's Context, over this request: progress, logging and elicitation work;
-            # what needs an MCPServer instance (resources) raises a clear error.
-            if isinstance(candidate, type) and issubclass(candidate, Context):
-                return make_context()
         if type(None) in typing.get_args(annotation):
             return None
         for candidate in candidates:
@@ -376,6 +523,14 @@ class ToolCaller:
             if outcome.finished and outcome.error is None and inspect.isawaitable(outcome.value):
                 awaitable, outcome = outcome.value, _Outcome()
                 await self._await_bounded(outcome, awaitable, deadline)
+        if (
+            outcome.finished
+            and outcome.error is None
+            and prepared.rules is not None
+            and prepared.rules.materializes_generators
+            and (inspect.isgenerator(outcome.value) or inspect.isasyncgen(outcome.value))
+        ):
+            outcome = await self._collect(outcome.value, deadline)
         if not outcome.finished:
             raise ToolCallError(f"Tool {name!r} did not finish within {timeout:g} s")
         if outcome.error is not None:
@@ -384,8 +539,30 @@ class ToolCaller:
             raised = f"{type(error).__name__}: {message}" if message else type(error).__name__
             logger.warning("tool %r raised %s", name, _clip(raised, 500))
             logger.info("traceback of tool %r", name, exc_info=error)
-            raise ToolCallError(f"Tool {name!r} raised {raised}")
+            rules = prepared.rules
+            assert rules is not None
+            raise ToolCallError(rules.failure(error, _describe_exception))
         return outcome.value
+
+    async def _collect(self, generator: Any, deadline: float | None) -> _Outcome:
+        """A generator's items as a list, collected under the call's deadline."""
+        outcome = _Outcome()
+        if inspect.isasyncgen(generator):
+
+            async def items() -> list[Any]:
+                return [item async for item in generator]
+
+            await self._await_bounded(outcome, items(), deadline)
+            return outcome
+        try:
+            with anyio.move_on_after(None if deadline is None else deadline - anyio.current_time()):
+                await anyio.to_thread.run_sync(
+                    outcome.run_sync, functools.partial(list, generator), abandon_on_cancel=True
+                )
+        finally:
+            if not outcome.finished:
+                _abandon(outcome)
+        return outcome
 
     async def _await_bounded(
         self, outcome: _Outcome, awaitable: Awaitable[Any], deadline: float | None
@@ -486,18 +663,85 @@ class ToolCaller:
 
 
 def _import_function(binding: ToolBinding) -> Callable[..., Any]:
+    return _import_attribute(binding, binding.module, binding.qualname, binding.function)
+
+
+def _import_attribute(
+    binding: ToolBinding, module: str, qualname: str, path: str
+) -> Callable[..., Any]:
     try:
-        target: Any = importlib.import_module(binding.module)
-        for attribute in binding.qualname.split("."):
+        target: Any = importlib.import_module(module)
+        for attribute in qualname.split("."):
             target = getattr(target, attribute)
     except Exception as exc:
-        logger.error("cannot import tool %r from %s", binding.name, binding.function, exc_info=True)
+        logger.error("cannot import tool %r from %s", binding.name, path, exc_info=True)
         raise ToolCallError(
-            f"Tool {binding.name!r}: cannot import {binding.function}: {type(exc).__name__}: {exc}"
+            f"Tool {binding.name!r}: cannot import {path}: {type(exc).__name__}: {exc}"
         ) from exc
     if not callable(target):
-        raise ToolCallError(f"Tool {binding.name!r}: {binding.function} is not callable")
+        raise ToolCallError(f"Tool {binding.name!r}: {path} is not callable")
     return target  # type: ignore[no-any-return]
+
+
+class _Contexts:
+    """The framework contexts a call can hand to its tool, made on demand."""
+
+    def __init__(self, sdk: Callable[[], Context[Any, Any]], fastmcp: Any) -> None:
+        self._sdk = sdk
+        self._fastmcp = fastmcp
+
+    def get(self, kind: str) -> Any:
+        if kind == "sdk":
+            # MCPServer's Context, over this request: progress, logging and elicitation work;
+            # what needs an MCPServer instance (resources) raises a clear error.
+            return self._sdk()
+        return self._fastmcp
+
+
+def _framework_context(annotation: Any) -> str | None:
+    """``"sdk"`` or ``"fastmcp"`` when ``annotation`` (or an ``Optional`` of it) is that
+    framework's ``Context``, which the server supplies like the framework does."""
+    # fastmcp is never imported for this: a tool annotated with its Context has imported it.
+    fastmcp_module = sys.modules.get("fastmcp.server.context")
+    fastmcp_context = getattr(fastmcp_module, "Context", None)
+    candidates = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+    for candidate in candidates or [annotation]:
+        if not isinstance(candidate, type):
+            continue
+        if issubclass(candidate, Context):
+            return "sdk"
+        if isinstance(fastmcp_context, type) and issubclass(candidate, fastmcp_context):
+            return "fastmcp"
+    return None
+
+
+def _is_fastmcp_dependency(default: Any) -> bool:
+    """Whether ``default`` is a fastmcp dependency marker (``Depends(...)``, ``CurrentContext()``),
+    which fastmcp resolves through its own injection system (the ``uncalled_for`` package)."""
+    dependencies = sys.modules.get("uncalled_for")  # imported by fastmcp, never by us
+    dependency = getattr(dependencies, "Dependency", None)
+    return isinstance(dependency, type) and isinstance(default, dependency)
+
+
+class _CleanRules:
+    """Flavor ``"clean"``: mcp-codegen's own rules (README, "Serving the generated schemas")."""
+
+    materializes_generators = False
+
+    def __init__(self, caller: ToolCaller, prepared: _PreparedTool) -> None:
+        self._caller = caller
+        self._prepared = prepared
+
+    def convert(self, value: Any) -> types.CallToolResult:
+        return self._caller._normalize(self._prepared, value)
+
+    def failure(self, error: BaseException, describe: Callable[[BaseException], str]) -> str:
+        message = describe(error)
+        raised = f"{type(error).__name__}: {message}" if message else type(error).__name__
+        return f"Tool {self._prepared.binding.name!r} raised {raised}"
+
+    def scope(self, request: Any) -> contextlib.AbstractAsyncContextManager[Any]:
+        return contextlib.nullcontext()
 
 
 def _type_hints(function: Callable[..., Any]) -> dict[str, Any]:
@@ -631,6 +875,12 @@ def _checked_for_the_wire(tool: str, result: types.CallToolResult) -> types.Call
     """A result the tool built itself, once it is known to serialize as the transport will."""
     if result.structured_content is not None:
         _json_text(tool, result.structured_content)  # NaN would silently become null on the wire
+    return _serializable_on_the_wire(tool, result)
+
+
+def _serializable_on_the_wire(tool: str, result: types.CallToolResult) -> types.CallToolResult:
+    """``result``, once it is known to serialize as the transport will (NaN becomes null there,
+    as in the frameworks); a ``ToolCallError`` instead of a response that cannot be written."""
     try:
         result.model_dump_json(by_alias=True, exclude_none=True)
     except RecursionError:
@@ -638,6 +888,10 @@ def _checked_for_the_wire(tool: str, result: types.CallToolResult) -> types.Call
     except ValueError as exc:  # PydanticSerializationError is a ValueError
         raise _unserializable(tool, _describe(exc, MAX_TOOL_MESSAGE)) from None
     return result
+
+
+def _describe_exception(exc: BaseException) -> str:
+    return _describe(exc, MAX_TOOL_MESSAGE)
 
 
 def _describe(exc: BaseException, limit: int) -> str:

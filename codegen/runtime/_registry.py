@@ -21,6 +21,8 @@ if TYPE_CHECKING:  # typing costs milliseconds to import; annotations are string
 
 #: The generated-module format this runtime reads (docs/module-format.md).
 SUPPORTED_FORMAT = 1
+#: The values of ``FLAVOR`` this runtime knows how to serve (docs/flavors.md).
+FLAVORS = ("clean", "mcp", "fastmcp")
 _PRIVATE_KEY = "x-codegen"
 _ModuleType = type(sys)
 
@@ -30,9 +32,25 @@ class GeneratedModuleError(Exception):
 
 
 class ToolBinding:
-    """Where a tool's function lives and how its return value is boxed. Read-only."""
+    """Where a tool's function lives and how its results are shaped. Read-only.
 
-    __slots__ = ("box_field", "column", "function", "line", "module_path", "name")
+    ``flavor`` is the generating module's ``FLAVOR``: whose rules shape the tool's results.
+    ``registrar`` / ``registrar_parameter`` are set for a tool defined inside a registration
+    function; ``result_meta`` is the ``_meta`` every boxed result carries (flavor "fastmcp").
+    """
+
+    __slots__ = (
+        "box_field",
+        "column",
+        "flavor",
+        "function",
+        "line",
+        "module_path",
+        "name",
+        "registrar",
+        "registrar_parameter",
+        "result_meta",
+    )
 
     name: str
     function: str
@@ -40,6 +58,10 @@ class ToolBinding:
     module_path: str
     line: int
     column: int
+    flavor: str
+    registrar: str | None
+    registrar_parameter: str | None
+    result_meta: dict[str, Any] | None
 
     def __init__(
         self,
@@ -49,6 +71,11 @@ class ToolBinding:
         module_path: str,
         line: int,
         column: int,
+        *,
+        flavor: str = "clean",
+        registrar: str | None = None,
+        registrar_parameter: str | None = None,
+        result_meta: dict[str, Any] | None = None,
     ) -> None:
         for slot, value in (
             ("name", name),
@@ -57,6 +84,14 @@ class ToolBinding:
             ("module_path", module_path),
             ("line", line),
             ("column", column),
+            ("flavor", flavor),
+            ("registrar", registrar),
+            ("registrar_parameter", registrar_parameter),
+            # A private copy: the caller's dict stays the caller's.
+            (
+                "result_meta",
+                None if result_meta is None else marshal.loads(marshal.dumps(result_meta)),
+            ),
         ):
             object.__setattr__(self, slot, value)
 
@@ -73,7 +108,8 @@ class ToolBinding:
 
     @property
     def qualname(self) -> str:
-        """Qualified name of the function inside its module."""
+        """Qualified name of the function inside its module (``reg.<locals>.fn`` for a tool
+        defined inside a registration function)."""
         return self.function.partition(":")[2]
 
     def _key(self) -> tuple[object, ...]:
@@ -83,10 +119,13 @@ class ToolBinding:
         return isinstance(other, ToolBinding) and self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash(tuple(getattr(self, slot) for slot in self.__slots__ if slot != "result_meta"))
 
     def __repr__(self) -> str:
-        return f"ToolBinding(name={self.name!r}, function={self.function!r}, box_field={self.box_field!r})"
+        return (
+            f"ToolBinding(name={self.name!r}, function={self.function!r}, "
+            f"box_field={self.box_field!r}, flavor={self.flavor!r})"
+        )
 
 
 class ToolRegistry:
@@ -104,12 +143,14 @@ class ToolRegistry:
         tools: list[dict[str, Any]],
         private: list[dict[str, Any]],
         module_paths: list[str],
+        flavors: list[str],
         owned: bool,
     ) -> None:
         self._origin = origin
         self._manifest = manifest
         self._private = private
         self._module_paths = module_paths
+        self._flavors = flavors
         self._index = {tool["name"]: position for position, tool in enumerate(tools)}
         # The canonical data is this snapshot; marshal copies literal-only data in C, far
         # cheaper than copy.deepcopy. When the registry alone holds `tools` (loaded from files,
@@ -138,8 +179,9 @@ class ToolRegistry:
 
     @property
     def flavor(self) -> str:
-        """``FLAVOR`` from the manifest."""
-        return str(self._manifest.get("FLAVOR", ""))
+        """``FLAVOR`` from the manifest (``"clean"`` when absent); each tool's own module
+        ``FLAVOR`` is in its ``binding``."""
+        return str(self._manifest.get("FLAVOR", "clean"))
 
     @property
     def modules(self) -> tuple[str, ...]:
@@ -185,6 +227,10 @@ class ToolRegistry:
             module_path=self._module_paths[position],
             line=private.get("line", 0),
             column=private.get("column", 0),
+            flavor=self._flavors[position],
+            registrar=private.get("registrar"),
+            registrar_parameter=private.get("registrar_parameter"),
+            result_meta=private.get("result_meta"),
         )
 
     def __repr__(self) -> str:
@@ -285,6 +331,16 @@ def _check_manifest(manifest: dict[str, Any], path: str) -> None:
         raise GeneratedModuleError(f"{path}: MODULES must be a tuple of relative paths")
     if not isinstance(manifest.get("TOOL_COUNT"), int):
         raise GeneratedModuleError(f"{path}: TOOL_COUNT must be an integer")
+    _check_flavor(manifest.get("FLAVOR", "clean"), path)
+
+
+def _check_flavor(flavor: object, path: str) -> str:
+    if not isinstance(flavor, str) or flavor not in FLAVORS:
+        raise GeneratedModuleError(
+            f"{path}: FLAVOR {flavor!r} is not one this runtime serves ({', '.join(FLAVORS)}); "
+            "regenerate the schemas with this version of mcp-codegen"
+        )
+    return flavor
 
 
 def _build(
@@ -299,6 +355,7 @@ def _build(
     tools: list[dict[str, Any]] = []
     private: list[dict[str, Any]] = []
     module_paths: list[str] = []
+    flavors: list[str] = []
     seen: dict[str, str] = {}
     for relative in manifest["MODULES"]:
         namespace = read(relative)
@@ -306,6 +363,7 @@ def _build(
             raise GeneratedModuleError(
                 f"{relative}: generated format {namespace.get('FORMAT')!r} is not supported"
             )
+        flavor = _check_flavor(namespace.get("FLAVOR", manifest.get("FLAVOR", "clean")), relative)
         module_tools = namespace.get("TOOLS")
         if not isinstance(module_tools, tuple | list):
             raise GeneratedModuleError(f"{relative}: TOOLS must be a tuple of tool dicts")
@@ -323,6 +381,7 @@ def _build(
                 tools.append({key: value for key, value in tool.items() if key != _PRIVATE_KEY})
                 private.append(tool[_PRIVATE_KEY])
             module_paths.append(relative)
+            flavors.append(flavor)
     if len(tools) != manifest["TOOL_COUNT"]:
         raise GeneratedModuleError(
             f"{manifest_path}: TOOL_COUNT is {manifest['TOOL_COUNT']} but the modules hold "
@@ -334,6 +393,7 @@ def _build(
         tools=tools,
         private=private,
         module_paths=module_paths,
+        flavors=flavors,
         owned=owned,
     )
 
@@ -354,4 +414,24 @@ def _check_tool(tool: object, relative: str) -> str:
     box = private.get("box")
     if box is not None and not (isinstance(box, dict) and isinstance(box.get("field"), str)):
         raise GeneratedModuleError(f"{relative}: tool {name!r} has a malformed x-codegen.box")
+    registrar = private.get("registrar")
+    parameter = private.get("registrar_parameter")
+    if (registrar is None) != (parameter is None) or (
+        registrar is not None
+        and not (
+            isinstance(registrar, str)
+            and ":" in registrar
+            and isinstance(parameter, str)
+            and parameter.isidentifier()
+        )
+    ):
+        raise GeneratedModuleError(
+            f"{relative}: tool {name!r} needs both x-codegen.registrar ('module:function') and "
+            "x-codegen.registrar_parameter (a parameter name), or neither"
+        )
+    result_meta = private.get("result_meta")
+    if result_meta is not None and not isinstance(result_meta, dict):
+        raise GeneratedModuleError(
+            f"{relative}: tool {name!r} has a malformed x-codegen.result_meta"
+        )
     return name

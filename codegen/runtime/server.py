@@ -72,6 +72,11 @@ def build_server(
     ) -> types.CallToolResult:
         nonlocal caller
         if params.name not in registry:
+            unknown = _unknown_tool_text(registry.flavor, params.name)
+            if unknown is not None:  # what the flavor's framework answers: a tool result
+                return types.CallToolResult(
+                    content=[types.TextContent(type="text", text=unknown)], is_error=True
+                )
             # The spec reports an unknown tool as a protocol error, not as a tool result.
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         if caller is None:
@@ -95,6 +100,16 @@ def build_server(
         on_call_tool=call_tool,
         get_tool_input_schema=input_schema,
     )
+
+
+def _unknown_tool_text(flavor: str, name: str) -> str | None:
+    """The ``isError`` text the flavor's framework sends for an unknown tool; ``None`` in flavor
+    ``"clean"``, which answers with the JSON-RPC error the MCP specification describes."""
+    if flavor == "mcp":
+        return f"Unknown tool: {name}"  # MCPServer: ToolError(f"Unknown tool: {name}")
+    if flavor == "fastmcp":
+        return f"Unknown tool: {name!r}"
+    return None
 
 
 async def serve_stdio(
