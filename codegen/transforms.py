@@ -188,9 +188,17 @@ def inline_refs(schema: Schema) -> Schema:
     root = expand(root)
     if missing:
         raise ValueError(f"dangling $ref {missing[0]!r}: no such definition")
-    kept = {name: expand(defs[name]) for name in sorted(keep)}
-    if kept:
-        root["$defs"] = kept
+    expanded = {name: expand(defs[name]) for name in keep}
+    # Keep only the recursive definitions this schema reaches (a shared pool may hold more).
+    reachable: set[str] = set()
+    pending = _references(root, set()) & expanded.keys()
+    while pending:
+        name = pending.pop()
+        if name not in reachable:
+            reachable.add(name)
+            pending |= _references(expanded[name], set()) & expanded.keys()
+    if reachable:
+        root["$defs"] = {name: expanded[name] for name in sorted(reachable)}
     return root
 
 

@@ -176,3 +176,14 @@ def test_order_keys_is_stable_and_keeps_property_order() -> None:
     assert list(ordered) == ["type", "properties", "required", "$defs", "zzz"]
     assert list(ordered["properties"]) == ["b", "a"]
     assert ordered == schema
+
+
+def test_only_reachable_recursive_definitions_are_kept() -> None:
+    defs = {
+        "A": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}},
+        "B": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},
+    }
+    out = inline_refs({"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}}, "$defs": defs})
+    assert set(out["$defs"]) == {"A"}  # B is recursive too, but nothing here refers to it
+    unused = inline_refs({"type": "object", "properties": {}, "$defs": defs})
+    assert "$defs" not in unused
