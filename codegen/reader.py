@@ -16,16 +16,24 @@ WIRE_EXCLUDED = frozenset({"x-codegen"})
 
 
 class GeneratedModuleError(ValueError):
-    """A generated file that is not a pure literal module."""
+    """A generated file that is not a pure literal module, with the position of the problem."""
+
+    def __init__(self, path: str, line: int, column: int, message: str) -> None:
+        self.path, self.line, self.column, self.message = path, line, column, message
+        where = f"{path}:{line}:{column}" if line else path
+        super().__init__(f"{where}: {message}")
 
 
 def parse_literal_module(text: str, filename: str = "<generated>") -> dict[str, Any]:
-    """The ``NAME = <literal>`` assignments of a generated module, as Python values."""
+    """The ``NAME = <literal>`` assignments of a generated module, as Python values.
+
+    Nothing is imported or executed; anything but literal assignments is refused.
+    """
     try:
         tree = ast.parse(text, filename=filename)
     except SyntaxError as exc:
         raise GeneratedModuleError(
-            f"{filename}:{exc.lineno}: not valid Python: {exc.msg}"
+            filename, exc.lineno or 1, exc.offset or 1, f"not valid Python: {exc.msg}"
         ) from None
     values: dict[str, Any] = {}
     for node in tree.body:
@@ -35,14 +43,21 @@ def parse_literal_module(text: str, filename: str = "<generated>") -> dict[str, 
             and isinstance(node.targets[0], ast.Name)
         ):
             raise GeneratedModuleError(
-                f"{filename}:{node.lineno}: generated modules hold only literal assignments; "
-                "was the file edited by hand? Regenerate it"
+                filename,
+                node.lineno,
+                node.col_offset + 1,
+                "generated modules hold only literal assignments; was the file edited by hand? "
+                "Regenerate it",
             )
+        name = node.targets[0].id
         try:
-            values[node.targets[0].id] = ast.literal_eval(node.value)
-        except ValueError:
+            values[name] = ast.literal_eval(node.value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             raise GeneratedModuleError(
-                f"{filename}:{node.lineno}: {node.targets[0].id} is not a literal; regenerate the file"
+                filename,
+                node.lineno,
+                node.col_offset + 1,
+                f"{name} is not a literal; regenerate the file",
             ) from None
     return values
 
@@ -59,7 +74,9 @@ def read_tree(output: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     for relative in manifest.get("MODULES", ()):
         path = output / relative
         if not path.is_file():
-            raise GeneratedModuleError(f"{path}: listed in the manifest but missing; regenerate")
+            raise GeneratedModuleError(
+                str(path), 0, 0, "listed in the manifest but missing; regenerate"
+            )
         modules.append(parse_literal_module(path.read_text(encoding="utf-8"), str(path)))
     return manifest, modules
 

@@ -6,7 +6,6 @@ Generated modules are parsed with ``ast`` and each top-level assignment's value 
 
 from __future__ import annotations
 
-import ast
 import subprocess
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from pathlib import Path, PurePosixPath
 from codegen.diff.model import JSON
 from codegen.errors import CodegenError, Diagnostic
 from codegen.layout import HEADER_PREFIX, MANIFEST
+from codegen.reader import GeneratedModuleError, parse_literal_module
 
 
 @dataclass(frozen=True)
@@ -51,29 +51,12 @@ def to_json(value: object) -> JSON:
 def parse_module(text: str, path: str) -> dict[str, JSON]:
     """The literal top-level assignments of a generated module, by name."""
     try:
-        tree = ast.parse(text, filename=path)
-    except SyntaxError as exc:
+        values = parse_literal_module(text, path)
+    except GeneratedModuleError as error:
         raise CodegenError(
-            [Diagnostic(path, exc.lineno or 1, exc.offset or 1, f"cannot parse: {exc.msg}")]
+            [Diagnostic(error.path, error.line, error.column, error.message)]
         ) from None
-    values: dict[str, JSON] = {}
-    for node in tree.body:
-        if not (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-        ):
-            message = "generated modules hold only `NAME = <literal>` lines; was it edited by hand?"
-            raise CodegenError([Diagnostic(path, node.lineno, node.col_offset + 1, message)])
-        name = node.targets[0].id
-        try:
-            values[name] = to_json(ast.literal_eval(node.value))
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            message = f"{name} is not a literal; generated modules hold only literals"
-            raise CodegenError(
-                [Diagnostic(path, node.lineno, node.col_offset + 1, message)]
-            ) from None
-    return values
+    return {name: to_json(value) for name, value in values.items()}
 
 
 def _tools_of(

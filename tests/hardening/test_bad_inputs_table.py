@@ -393,7 +393,7 @@ CASES = [
     Case(
         "generated_file_edited_into_code",
         {},
-        "generated/pkg/good.py:4: generated modules hold only literal assignments; was the file "
+        "generated/pkg/good.py:4:1: generated modules hold only literal assignments; was the file "
         "edited by hand? Regenerate it",
         command="export",
         prepare=lambda root: insert_line(root / "generated/pkg/good.py", 4, "import os"),
