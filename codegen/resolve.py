@@ -103,41 +103,35 @@ def guard_output_package(output: Path) -> None:
     sys.meta_path.insert(0, _OutputPackageGuard(output))  # type: ignore[arg-type]
 
 
+def _import_failure(module: ScannedModule, exc: BaseException) -> str:
+    """What went wrong while importing ``module``, and how to fix it."""
+    if isinstance(exc, SystemExit):
+        return (
+            f"module {module.module} called sys.exit({exc.code!r}) while being imported; "
+            'guard side effects with `if __name__ == "__main__":`'
+        )
+    if isinstance(exc, OutputImportError):
+        return (
+            f"importing {module.module} imports {exc.name}, the generator's own output: a cycle "
+            "(its schemas would come from the previous output, and a fresh checkout could not "
+            "generate them); import generated modules inside the functions that use them, or "
+            "serve them with codegen.runtime"
+        )
+    return (
+        f"importing {module.module} failed: {type(exc).__name__}: {exc}; "
+        "fix the module so that it imports cleanly"
+    )
+
+
 def import_module(module: ScannedModule) -> types.ModuleType:
     """Import the module by name, making sure the name maps to the scanned file."""
     if module.import_root not in sys.path:
         sys.path.insert(0, module.import_root)
     try:
         loaded = importlib.import_module(module.module)
-    except SystemExit as exc:
+    except BaseException as exc:  # user code may raise anything, even SystemExit
         line, col = _error_position(module, exc)
-        raise _located_error(
-            module,
-            line,
-            col,
-            f"module {module.module} called sys.exit({exc.code!r}) while being imported; "
-            'guard side effects with `if __name__ == "__main__":`',
-        ) from None
-    except OutputImportError as exc:
-        line, col = _error_position(module, exc)
-        raise _located_error(
-            module,
-            line,
-            col,
-            f"importing {module.module} imports {exc.name}, the generator's own output: a cycle "
-            "(its schemas would come from the previous output, and a fresh checkout could not "
-            "generate them); import generated modules inside the functions that use them, or "
-            "serve them with codegen.runtime",
-        ) from None
-    except BaseException as exc:
-        line, col = _error_position(module, exc)
-        raise _located_error(
-            module,
-            line,
-            col,
-            f"importing {module.module} failed: {type(exc).__name__}: {exc}; "
-            "fix the module so that it imports cleanly",
-        ) from None
+        raise _located_error(module, line, col, _import_failure(module, exc)) from None
     loaded_file = getattr(loaded, "__file__", None)
     if loaded_file is None or Path(loaded_file).resolve() != Path(module.path).resolve():
         raise _located_error(

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -61,3 +64,18 @@ class Project:
             for p in sorted(out.rglob("*"))
             if p.is_file() and "__pycache__" not in p.parts
         }
+
+
+BOOKSHOP_MODULES = ("catalog", "members", "orders", "reports")
+
+
+def example_tools() -> list[tuple[Callable[..., Any], dict[str, Any]]]:
+    """Every ``@tool`` function of the bookshop example with its decorator options, in order."""
+    tools = []
+    for name in BOOKSHOP_MODULES:
+        module = importlib.import_module(f"examples.bookshop.{name}")
+        for value in vars(module).values():
+            options = getattr(value, "__mcp_codegen_tool__", None)
+            if options is not None and value.__module__ == module.__name__:
+                tools.append((value, dict(options)))
+    return tools

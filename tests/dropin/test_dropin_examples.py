@@ -14,7 +14,6 @@ flavors (docs/flavors.md) are applied to the oracle too, because no framework ca
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import typing
 from collections.abc import Callable
@@ -32,26 +31,10 @@ from dropin_support import (
     sdk_client_tools,
 )
 
+from codegen.scan import SHORTHAND_ANNOTATIONS
+from tests.support import example_tools
+
 pytestmark = pytest.mark.slow
-
-MODULES = ("catalog", "members", "orders", "reports")
-SHORTHANDS = {
-    "read_only": "readOnlyHint",
-    "destructive": "destructiveHint",
-    "idempotent": "idempotentHint",
-    "open_world": "openWorldHint",
-}
-
-
-def _example_tools() -> list[tuple[Callable[..., Any], dict[str, Any]]]:
-    tools = []
-    for name in MODULES:
-        module = importlib.import_module(f"examples.bookshop.{name}")
-        for value in vars(module).values():
-            options = getattr(value, "__mcp_codegen_tool__", None)
-            if options is not None and value.__module__ == module.__name__:
-                tools.append((value, dict(options)))
-    return tools
 
 
 def _hidden(function: Callable[..., Any], flavor: str) -> list[str]:
@@ -106,12 +89,14 @@ def _oracle(flavor: str) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str,
 
         server = fastmcp.FastMCP("bookshop")
     options_by_name = {}
-    for function, options in _example_tools():
+    for function, options in example_tools():
         arguments: dict[str, Any] = {
             key: options[key] for key in ("name", "title", "description", "meta") if key in options
         }
         annotations = dict(options.get("annotations") or {})
-        annotations.update({SHORTHANDS[k]: options[k] for k in SHORTHANDS if k in options})
+        annotations.update(
+            {SHORTHAND_ANNOTATIONS[k]: options[k] for k in SHORTHAND_ANNOTATIONS if k in options}
+        )
         if annotations:
             arguments["annotations"] = ToolAnnotations.model_validate(annotations)
         if "icons" in options:

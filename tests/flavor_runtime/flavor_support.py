@@ -24,6 +24,7 @@ import jsonschema
 
 from codegen.config import load_config
 from codegen.pipeline import generate
+from tests.runtime.runtime_support import resolve_earlier_results
 from tests.support import REPO
 
 HERE = Path(__file__).resolve().parent
@@ -244,13 +245,13 @@ Caller = Callable[[str, dict[str, Any]], Any]
 
 async def call_in_order(call: Caller, calls: list[Call]) -> list[dict[str, Any]]:
     """Make the calls one after another; each answer as `outcome` or `protocol_error` gives it.
-    Arguments may refer to earlier structured results (`resolve_earlier`)."""
+    Arguments may refer to earlier structured results (`resolve_earlier_results`)."""
     from mcp.shared.exceptions import MCPError
 
     answers: list[dict[str, Any]] = []
     earlier: dict[str, Any] = {}
     for name, arguments in calls:
-        arguments = resolve_earlier(arguments, earlier)
+        arguments = resolve_earlier_results(arguments, earlier)
         try:
             result = await call(name, arguments)
         except MCPError as error:
@@ -264,20 +265,6 @@ async def call_in_order(call: Caller, calls: list[Call]) -> list[dict[str, Any]]
         if "structuredContent" in answer:
             earlier[name] = answer["structuredContent"]
     return answers
-
-
-def resolve_earlier(value: Any, earlier: dict[str, Any]) -> Any:
-    """``{"$result": TOOL, "path": [...]}`` -> that value of TOOL's earlier structured content."""
-    if isinstance(value, dict) and "$result" in value:
-        target = earlier[value["$result"]]
-        for key in value["path"]:
-            target = target[key]
-        return target
-    if isinstance(value, dict):
-        return {key: resolve_earlier(item, earlier) for key, item in value.items()}
-    if isinstance(value, list):
-        return [resolve_earlier(item, earlier) for item in value]
-    return value
 
 
 def sdk_client_calls(server: Any, calls: list[Call]) -> list[dict[str, Any]]:

@@ -15,7 +15,6 @@ rule that no framework can express (docs/flavors.md), the oracle gets the same r
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import typing
 from collections.abc import Callable
@@ -32,29 +31,13 @@ from flavor_support import (
     runtime_calls,
 )
 
+from codegen.scan import SHORTHAND_ANNOTATIONS
 from tests.runtime.runtime_support import EXAMPLE_CALLS
+from tests.support import example_tools
 
 pytestmark = pytest.mark.slow
 
-MODULES = ("catalog", "members", "orders", "reports")
-SHORTHANDS = {
-    "read_only": "readOnlyHint",
-    "destructive": "destructiveHint",
-    "idempotent": "idempotentHint",
-    "open_world": "openWorldHint",
-}
 TABLE = {name: [arguments] for name, arguments in EXAMPLE_CALLS.items()}
-
-
-def _example_tools() -> list[tuple[Callable[..., Any], dict[str, Any]]]:
-    tools = []
-    for name in MODULES:
-        module = importlib.import_module(f"examples.bookshop.{name}")
-        for value in vars(module).values():
-            options = getattr(value, "__mcp_codegen_tool__", None)
-            if options is not None and value.__module__ == module.__name__:
-                tools.append((value, dict(options)))
-    return tools
 
 
 def _sdk_context_now() -> Any:
@@ -136,13 +119,15 @@ def _oracle(
         hidden_types = (Settings, ConfigPaths, Context)  # fastmcp does not know the SDK's Context
     arguments_by_tool = dict(calls)
     options_by_name = {}
-    for function, options in _example_tools():
+    for function, options in example_tools():
         name = options.get("name", function.__name__)
         decorator: dict[str, Any] = {
             key: options[key] for key in ("name", "title", "description", "meta") if key in options
         }
         annotations = dict(options.get("annotations") or {})
-        annotations.update({SHORTHANDS[k]: options[k] for k in SHORTHANDS if k in options})
+        annotations.update(
+            {SHORTHAND_ANNOTATIONS[k]: options[k] for k in SHORTHAND_ANNOTATIONS if k in options}
+        )
         if annotations:
             decorator["annotations"] = ToolAnnotations.model_validate(annotations)
         if "icons" in options:
