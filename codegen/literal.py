@@ -65,33 +65,54 @@ def python_literal(value: Any, depth: int = 0) -> str:
 
     Lists of scalars stay on one line when they fit, so ``required`` and ``enum`` read naturally.
     """
+    out: list[str] = []
+    _write(value, depth, out)
+    return "".join(out)
+
+
+def _write(value: Any, depth: int, out: list[str]) -> None:
+    """Append the literal's text to ``out`` (one join at the end, whatever the nesting)."""
     scalar = _scalar(value)
     if scalar is not None:
-        return scalar
-    pad, inner = INDENT * depth, INDENT * (depth + 1)
-    if type(value) is dict:
+        out.append(scalar)
+        return
+    pad = INDENT * depth
+    inner = pad + INDENT
+    kind = type(value)
+    if kind is dict:
         if not value:
-            return "{}"
-        lines = []
+            out.append("{}")
+            return
+        out.append("{\n")
         for key, item in value.items():
             if type(key) is not str:
                 raise TypeError(f"dict key {key!r} is not a string")
-            lines.append(f"{inner}{string_literal(key)}: {python_literal(item, depth + 1)},")
-        return "{\n" + "\n".join(lines) + f"\n{pad}}}"
-    if type(value) in (list, tuple):
-        open_, close = ("[", "]") if type(value) is list else ("(", ")")
+            out.append(f"{inner}{string_literal(key)}: ")
+            _write(item, depth + 1, out)
+            out.append(",\n")
+        out.append(pad + "}")
+        return
+    if kind is list or kind is tuple:
+        open_, close = ("[", "]") if kind is list else ("(", ")")
         if not value:
-            return open_ + close
+            out.append(open_ + close)
+            return
         flat = [_scalar(item) for item in value]
         if all(item is not None for item in flat):
             one_line = (
                 open_
-                + ", ".join(flat)
-                + ("," if type(value) is tuple and len(flat) == 1 else "")
+                + ", ".join(flat)  # type: ignore[arg-type]
+                + ("," if kind is tuple and len(flat) == 1 else "")
                 + close
             )
             if len(one_line) + len(inner) <= INLINE_WIDTH:
-                return one_line
-        lines = [f"{inner}{python_literal(item, depth + 1)}," for item in value]
-        return open_ + "\n" + "\n".join(lines) + f"\n{pad}{close}"
+                out.append(one_line)
+                return
+        out.append(open_ + "\n")
+        for item in value:
+            out.append(inner)
+            _write(item, depth + 1, out)
+            out.append(",\n")
+        out.append(pad + close)
+        return
     raise TypeError(f"{type(value).__name__} value {value!r:.80} cannot be rendered as a literal")
