@@ -154,7 +154,7 @@ def _add_optional_commands(commands: argparse._SubParsersAction) -> None:  # typ
     )
     serve.set_defaults(handler=cmd_serve, serve_args=[])
     try:
-        from codegen.diff.cli import add_parser as add_diff
+        from codegen.diff.options import add_parser as add_diff
     except ImportError:
         pass
     else:

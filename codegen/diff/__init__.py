@@ -1,20 +1,31 @@
-"""``mcp-codegen diff``: classify schema changes between two revisions of the generated tree."""
+"""``mcp-codegen diff``: classify schema changes between two revisions of the generated tree.
 
-from codegen.diff.classify import compare_tools, diff_sides
-from codegen.diff.model import Change, ChangeKind, Severity
-from codegen.diff.reader import Side, ToolEntry, read_directory, read_revision
-from codegen.diff.report import DiffReport, build_report
+Attributes load on first use, so registering the ``diff`` command costs nothing until it runs.
+"""
 
-__all__ = [
-    "Change",
-    "ChangeKind",
-    "DiffReport",
-    "Severity",
-    "Side",
-    "ToolEntry",
-    "build_report",
-    "compare_tools",
-    "diff_sides",
-    "read_directory",
-    "read_revision",
-]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "Change": "codegen.diff.model",
+    "ChangeKind": "codegen.diff.model",
+    "Severity": "codegen.diff.model",
+    "compare_tools": "codegen.diff.classify",
+    "diff_sides": "codegen.diff.classify",
+    "Side": "codegen.diff.reader",
+    "ToolEntry": "codegen.diff.reader",
+    "read_directory": "codegen.diff.reader",
+    "read_revision": "codegen.diff.reader",
+    "DiffReport": "codegen.diff.report",
+    "build_report": "codegen.diff.report",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'codegen.diff' has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name]), name)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from codegen.config import Config, load_config
+from codegen.diff.options import DESCRIPTION, add_arguments, add_parser
 from codegen.diff.reader import (
     GitError,
     Side,
@@ -20,74 +21,15 @@ from codegen.diff.reader import (
     toplevel,
 )
 from codegen.diff.render import (
-    FORMATS,
     render_github,
     render_json,
     render_markdown,
     render_terminal,
 )
-from codegen.diff.report import FAIL_ON, DiffReport, build_report, write_changelog
+from codegen.diff.report import DiffReport, build_report, write_changelog
 from codegen.errors import CodegenError, Diagnostic, ExitCode
 
-DESCRIPTION = """\
-Compare the generated tool schemas of BASE and HEAD and classify every change as breaking,
-unknown (undecidable, never assumed compatible), compatible or notable. Each side is a git
-revision or a directory of generated modules. BASE defaults to the merge-base of HEAD with the
-default branch; HEAD defaults to the working tree. Old revisions are read from git objects with
-ast.literal_eval: no old code is imported.
-
-Exit status: 0 when nothing fails --fail-on, 1 when something does, 2 on usage or read errors."""
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The ``diff`` options, shared by ``mcp-codegen diff`` and ``main``."""
-    parser.add_argument("base", nargs="?", metavar="BASE", help="git revision or directory")
-    parser.add_argument("head", nargs="?", metavar="HEAD", help="git revision or directory")
-    # SUPPRESS: a sub-command default would overwrite ``mcp-codegen --config PATH diff``.
-    parser.add_argument(
-        "--config",
-        metavar="PATH",
-        default=argparse.SUPPRESS,
-        help="pyproject.toml (default: the nearest one)",
-    )
-    parser.add_argument(
-        "--output", metavar="DIR", help="generated output directory (default: from the config)"
-    )
-    parser.add_argument("--format", choices=FORMATS, default="terminal", help="report format")
-    parser.add_argument(
-        "--color",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="colour the terminal format (auto: when stdout is a TTY and NO_COLOR is unset)",
-    )
-    parser.add_argument(
-        "--fail-on",
-        choices=FAIL_ON,
-        default="breaking",
-        help="exit 1 on breaking or unknown changes (default), on any change, or never",
-    )
-    parser.add_argument(
-        "--write-changelog",
-        nargs="?",
-        const="CHANGELOG.md",
-        metavar="PATH",
-        help="add an entry for the proposed version to PATH (default: CHANGELOG.md at the root)",
-    )
-    parser.add_argument(
-        "--date", metavar="YYYY-MM-DD", help="date for the changelog entry (default: none)"
-    )
-
-
-def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Register ``diff`` on the ``mcp-codegen`` sub-command parser."""
-    parser = subparsers.add_parser(
-        "diff",
-        help="classify schema changes between two revisions",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    add_arguments(parser)
-    parser.set_defaults(handler=run)
+__all__ = ["DESCRIPTION", "add_arguments", "add_parser", "main", "run"]
 
 
 def _git_root(config: Config) -> Path:

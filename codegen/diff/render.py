@@ -6,9 +6,8 @@ import json
 from collections.abc import Callable
 
 from codegen.diff.model import Change, Severity
+from codegen.diff.options import FORMATS  # noqa: F401 - re-exported
 from codegen.diff.report import DiffReport, escape_markdown
-
-FORMATS = ("terminal", "markdown", "json", "github")
 
 _COLOURS = {
     Severity.BREAKING: "\033[1;31m",  # bold red

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from codegen.diff.classify import diff_sides
 from codegen.diff.model import Change, Severity
+from codegen.diff.options import FAIL_ON  # noqa: F401 - re-exported
 from codegen.diff.reader import Side
 from codegen.errors import Diagnostic
 
@@ -24,7 +25,6 @@ BUMP_FOR = {
     Severity.COMPATIBLE: "minor",
     Severity.NOTABLE: "patch",
 }
-FAIL_ON = ("breaking", "any", "never")
 
 
 @dataclass(frozen=True)
