@@ -9,6 +9,7 @@ from codegen.config import Config
 from codegen.errors import Diagnostic
 from codegen.model import (
     JSON,
+    TOOL_NAME,
     InspectedModule,
     InspectedTool,
     ModuleDefinition,
@@ -18,8 +19,7 @@ from codegen.model import (
     ToolDefinition,
 )
 from codegen.resolve import registrar_of
-from codegen.scan import TOOL_NAME
-from codegen.transforms import box_output, clean
+from codegen.transforms import Memo, box_output, clean
 
 MAX_DESCRIPTION_BYTES = 100_000
 MODEL_API_NAME_LIMIT = 64
@@ -54,7 +54,9 @@ def _check_schema(schema: Any, what: str, *, metaschema: bool) -> str | None:
     return None
 
 
-def build_input_schema(tool: ScannedTool, inspected: InspectedTool) -> JSON:
+def build_input_schema(
+    tool: ScannedTool, inspected: InspectedTool, memo: Memo | None = None
+) -> JSON:
     if "input_schema" in tool.options:
         return copy.deepcopy(tool.options["input_schema"])
     raw = inspected.input_schema
@@ -69,7 +71,7 @@ def build_input_schema(tool: ScannedTool, inspected: InspectedTool) -> JSON:
         else {**prop, "description": inspected.parameter_descriptions[name]}
         for name, prop in raw.get("properties", {}).items()
     }
-    schema = clean(raw)
+    schema = clean(raw, memo)
     # Built in KEY_ORDER already; the subschemas were ordered by ``clean``.
     root: dict[str, JSON] = {"type": "object", "properties": schema["properties"]}
     if schema.get("required"):
@@ -81,7 +83,7 @@ def build_input_schema(tool: ScannedTool, inspected: InspectedTool) -> JSON:
 
 
 def build_output_schema(
-    tool: ScannedTool, inspected: InspectedTool, config: Config
+    tool: ScannedTool, inspected: InspectedTool, config: Config, memo: Memo | None = None
 ) -> tuple[JSON, str | None]:
     """The output schema and the box field (``None`` when not boxed)."""
     if "output_schema" in tool.options:
@@ -89,7 +91,7 @@ def build_output_schema(
     if inspected.output_schema is None:
         return None, None
     field = tool.options.get("box_field", config.box_field)
-    schema, boxed = box_output(clean(inspected.output_schema), field, config.box_marker)
+    schema, boxed = box_output(clean(inspected.output_schema, memo), field, config.box_marker)
     return schema, field if boxed else None
 
 
@@ -161,7 +163,11 @@ def _has_lone_surrogate(value: JSON) -> bool:
 
 
 def assemble_tool(
-    module: ScannedModule, tool: ScannedTool, inspected: InspectedTool, config: Config
+    module: ScannedModule,
+    tool: ScannedTool,
+    inspected: InspectedTool,
+    config: Config,
+    memo: Memo | None = None,
 ) -> tuple[ToolDefinition | None, list[Diagnostic]]:
     problems = _metadata_problems(module, tool)
     name = tool.name
@@ -211,8 +217,8 @@ def assemble_tool(
             extra={**_registrar_keys(module, tool), **flavored["x-codegen"]},
         ), problems
 
-    input_schema = build_input_schema(tool, inspected)
-    output_schema, box_field = build_output_schema(tool, inspected, config)
+    input_schema = build_input_schema(tool, inspected, memo)
+    output_schema, box_field = build_output_schema(tool, inspected, config, memo)
     for schema, what, key in (
         (input_schema, "inputSchema", "input_schema"),
         (output_schema, "outputSchema", "output_schema"),
@@ -266,13 +272,14 @@ def assemble_module(
     module = inspected.module
     diagnostics = list(inspected.diagnostics)
     by_name = {t.name: t for t in inspected.tools}
+    memo = Memo()  # the module's tools share raw definitions and output schemas
     tools = []
     for scanned in module.tools:
         inspected_tool = by_name.get(scanned.name)
         if inspected_tool is None:
             continue  # its failure is already among the module's diagnostics
         diagnostics.extend(inspected_tool.diagnostics)
-        definition, problems = assemble_tool(module, scanned, inspected_tool, config)
+        definition, problems = assemble_tool(module, scanned, inspected_tool, config, memo)
         diagnostics.extend(problems)
         if definition is not None:
             tools.append(definition)

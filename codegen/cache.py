@@ -83,6 +83,11 @@ class BuildCache:
             _sources_key(files),
         )
 
+    @staticmethod
+    def exists(config: Config) -> bool:
+        """Whether a stored build exists at all (a cheap test before computing the key)."""
+        return (config.root / CACHE_DIR / _FILE).is_file()
+
     def load(self) -> Any | None:
         try:
             with (self.directory / _FILE).open("rb") as handle:

@@ -1,8 +1,9 @@
-"""Stage 2 driver: run resolve + schema for every module in isolated worker processes.
+"""Stage 1-2 driver: scan and inspect every source in isolated worker processes.
 
 A crash, ``sys.exit``/``os._exit``, a hang or stdout noise in user code becomes a diagnostic; the
-generator process never imports user modules. Workers start before the scan, so their interpreter
-and pydantic start-up overlaps with parsing, and modules stream to them as they are scanned.
+generator process never imports user modules, nor libcst. Sources are handed out as workers
+finish them (each worker holds at most ``PREFETCH``), so one slow module does not hold up the
+others; when a worker dies, the module it was on is blamed and the rest are handed to a new one.
 """
 
 from __future__ import annotations
@@ -17,26 +18,33 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from codegen.config import Config
 from codegen.errors import Diagnostic
-from codegen.model import InspectedModule, ScannedModule
+from codegen.model import InspectedModule, ScannedModule, SourceFile
 from codegen.worker import write_message
 
 _PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
 MAX_WORKERS = 4
+#: Sources queued in a worker beyond the one it is on: it never waits for the next one, and at
+#: the end no worker sits on a backlog while another is idle.
+PREFETCH = 1
+#: How long a worker may take to start (interpreter, libcst, pydantic) before it is given up on.
+#: ``import_timeout`` counts from when it is ready: a slow start is not the first module's fault.
+STARTUP_TIMEOUT_S = 120.0
 
 
 class _Worker:
     def __init__(self, config: Config) -> None:
-        self.modules: dict[str, ScannedModule] = {}
-        self.pending: list[str] = []
-        self.tool_load = 0
+        self.assigned: dict[str, SourceFile] = {}  # relative path -> source, until done
         self.current: str | None = None
-        self.results: dict[str, InspectedModule] = {}
+        self.ready = False
         self.finished = False
+        self.closed_input = False
         self.dependencies: list[str] = []
         self.buffer = b""
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
@@ -52,6 +60,8 @@ class _Worker:
             cwd=config.root,
             env=env,
         )
+        assert self.process.stdout is not None
+        os.set_blocking(self.process.stdout.fileno(), False)
         self.outbox: queue.Queue[object] = queue.Queue()
         self.outbox.put(
             {
@@ -60,6 +70,7 @@ class _Worker:
                 "permissive_fallback": config.permissive_fallback,
                 "output": str(config.output),
                 "flavor": config.flavor,
+                "decorators": list(config.decorators),
             }
         )
         # A writer thread, so a worker stuck in user code can never block the generator.
@@ -79,171 +90,203 @@ class _Worker:
         except (BrokenPipeError, OSError, ValueError):
             pass
 
-    def submit(self, module: ScannedModule) -> None:
-        self.modules[module.module] = module
-        self.pending.append(module.module)
-        self.tool_load += len(module.tools)
-        self.outbox.put(module)
+    def submit(self, source: SourceFile) -> None:
+        self.assigned[source.relative_path] = source
+        self.outbox.put(source)
 
-    def feed(self, data: bytes) -> None:
+    def close_input(self) -> None:
+        if not self.closed_input:
+            self.closed_input = True
+            self.outbox.put(None)
+
+    def feed(self, data: bytes) -> list[tuple[object, ...]]:
+        """Complete events in what the worker has written so far."""
         self.buffer += data
         self.last_progress = time.monotonic()
+        events = []
         offset = 0
         while len(self.buffer) - offset >= 8:
             (size,) = struct.unpack_from(">Q", self.buffer, offset)
             if len(self.buffer) - offset < 8 + size:
                 break
-            event = pickle.loads(self.buffer[offset + 8 : offset + 8 + size])
+            events.append(pickle.loads(self.buffer[offset + 8 : offset + 8 + size]))
             offset += 8 + size
-            self._handle(event)
         self.buffer = self.buffer[offset:]
-
-    def _handle(self, event: tuple[object, ...]) -> None:
-        if event[0] == "start":
-            self.current = event[1]  # type: ignore[assignment]
-        elif event[0] == "done":
-            _, name, tools, diagnostics = event
-            self.results[name] = InspectedModule(  # type: ignore[index]
-                module=self.modules[name],  # type: ignore[index]
-                tools=tuple(tools),  # type: ignore[arg-type]
-                diagnostics=tuple(diagnostics),  # type: ignore[arg-type]
-            )
-            self.pending.remove(name)  # type: ignore[arg-type]
-            self.current = None
-        elif event[0] == "dependencies":
-            self.dependencies = list(event[1])  # type: ignore[arg-type]
-        elif event[0] == "finished":
-            self.finished = True
+        return events
 
     def stderr_tail(self) -> str:
         self.stderr.seek(0)
         lines = self.stderr.read().decode("utf-8", "replace").strip().splitlines()
         return "\n".join(lines[-8:])
 
-    def fail_remaining(self, reason: str) -> None:
-        """Blame the module being inspected; the ones queued after it were never reached."""
-        culprit = self.current or (self.pending[0] if self.pending else None)
-        for name in list(self.pending):
-            module = self.modules[name]
-            message = (
-                reason
-                if name == culprit
-                else (
-                    f"not inspected: the worker stopped while inspecting {culprit}; fix that first"
-                )
-            )
-            self.results[name] = InspectedModule(
-                module=module,
-                tools=(),
-                diagnostics=(Diagnostic(module.relative_path, 1, 1, message),),
-            )
-        self.pending.clear()
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        self.stderr.close()
 
 
 class InspectSession:
-    """Worker processes that inspect modules as they are submitted."""
+    """Worker processes that scan and inspect the sources handed to ``run``.
+
+    ``on_scanned`` gets each source's ``ScannedModule`` (sources without tools are skipped) and
+    ``on_result`` each inspected module, as they arrive.
+    """
 
     def __init__(
         self,
         config: Config,
-        expected_modules: int,
+        on_scanned: Callable[[ScannedModule], None] = lambda module: None,
         on_result: Callable[[InspectedModule], None] = lambda result: None,
+        workers: int | None = None,
     ) -> None:
+        """Start the workers now: their interpreter and imports overlap whatever comes next."""
         self.config = config
+        self.on_scanned = on_scanned
         self.on_result = on_result
-        count = max(1, min(expected_modules, os.cpu_count() or 1, MAX_WORKERS))
-        self.workers = [_Worker(config) for _ in range(count)] if expected_modules else []
-        self.order: list[str] = []
-        self.delivered: set[str] = set()
+        self.workers: list[_Worker] = []
+        self.retired: list[_Worker] = []
+        self.queue: deque[SourceFile] = deque()
+        self.scanned: dict[str, ScannedModule] = {}
+        self.selector = selectors.DefaultSelector()
+        count = workers if workers is not None else min(os.cpu_count() or 1, MAX_WORKERS)
+        for _ in range(max(1, count)):
+            self._start_worker(dispatch=False)
 
-    def submit(self, module: ScannedModule) -> None:
-        worker = min(self.workers, key=lambda w: w.tool_load)
-        self.order.append(module.module)
-        worker.submit(module)
-        self._drain()
-
-    def _drain(self) -> None:
-        """Read what the workers have sent so far, without waiting; deliver finished modules."""
+    def run(self, sources: list[SourceFile]) -> None:
+        """Scan and inspect every source; returns when all are delivered."""
+        self.queue.extend(sources)
+        for _ in range(PREFETCH + 1):  # round-robin, so a short list is shared out evenly
+            for worker in self.workers:
+                if self.queue:
+                    worker.submit(self.queue.popleft())
         for worker in self.workers:
-            stdout = worker.process.stdout
-            if stdout is None or worker.finished or stdout.closed:
-                continue
-            os.set_blocking(stdout.fileno(), False)
-            data = stdout.read(1 << 20)
-            if data:
-                worker.feed(data)
-                self._deliver(worker)
+            self._dispatch(worker)
+        self._loop()
 
-    def _deliver(self, worker: _Worker) -> None:
-        for name in [n for n in worker.results if n not in self.delivered]:
-            self.delivered.add(name)
-            self.on_result(worker.results[name])
+    def _start_worker(self, dispatch: bool = True) -> None:
+        worker = _Worker(self.config)
+        self.workers.append(worker)
+        self.selector.register(worker.process.stdout, selectors.EVENT_READ, worker)  # type: ignore[arg-type]
+        if dispatch:
+            self._dispatch(worker)
 
-    def dependencies(self) -> list[str]:
-        """Files the workers imported (valid after ``results``)."""
-        return sorted({f for worker in self.workers for f in worker.dependencies})
+    def _dispatch(self, worker: _Worker) -> None:
+        while self.queue and len(worker.assigned) <= PREFETCH:
+            worker.submit(self.queue.popleft())
+        if not self.queue:
+            worker.close_input()
 
-    def close(self) -> None:
-        for worker in self.workers:
-            if worker.process.poll() is None:
-                worker.process.kill()
-            worker.process.wait()
-            worker.stderr.close()
-
-    def results(self) -> list[InspectedModule]:
-        """Wait for every submitted module; the result keeps submission order."""
-        try:
-            self._collect()
-        finally:
-            self.close()
-        collected: dict[str, InspectedModule] = {}
-        for worker in self.workers:
-            collected.update(worker.results)
-        return [collected[name] for name in self.order]
-
-    def _collect(self) -> None:
+    def _loop(self) -> None:
+        selector = self.selector
         timeout_s = self.config.import_timeout
-        selector = selectors.DefaultSelector()
-        for worker in self.workers:
-            worker.outbox.put(None)
-            worker.last_progress = time.monotonic()
-            assert worker.process.stdout is not None
-            os.set_blocking(worker.process.stdout.fileno(), False)
-            selector.register(worker.process.stdout, selectors.EVENT_READ, worker)
-        active = set(self.workers)
-        while active:
-            now = time.monotonic()
-            wait = min(w.last_progress + timeout_s - now for w in active)
+        while active := [w for w in self.workers if not w.finished]:
+            wait = min(w.last_progress + _limit(w, timeout_s) - time.monotonic() for w in active)
             for key, _ in selector.select(timeout=max(0.01, wait)):
                 worker: _Worker = key.data
                 data = key.fileobj.read(1 << 20)  # type: ignore[union-attr]
                 if data:
-                    worker.feed(data)
-                    self._deliver(worker)
+                    for event in worker.feed(data):
+                        self._handle(worker, event)
                     continue
                 selector.unregister(key.fileobj)
-                active.discard(worker)
                 code = worker.process.wait()
-                if not worker.finished or worker.pending:
-                    worker.fail_remaining(
-                        f"importing {worker.current or 'the module'} ended the generator's worker "
+                if not worker.finished or worker.assigned:
+                    self._lost(
+                        worker,
+                        f"importing {self._module_name(worker)} ended the generator's worker "
                         f"process (exit code {code}); a tool module must not call os._exit() or "
-                        f"crash the interpreter when imported{_tail(worker)}"
+                        f"crash the interpreter when imported{_tail(worker)}",
                     )
-                    self._deliver(worker)
-            for worker in list(active):
-                if time.monotonic() - worker.last_progress <= timeout_s:
+            for worker in [w for w in self.workers if not w.finished]:
+                if time.monotonic() - worker.last_progress <= _limit(worker, timeout_s):
                     continue
+                selector.unregister(worker.process.stdout)  # type: ignore[arg-type]
                 worker.process.kill()
                 worker.process.wait()
-                worker.fail_remaining(
-                    f"inspecting {worker.current or 'the module'} did not finish within "
+                self._lost(
+                    worker,
+                    f"inspecting {self._module_name(worker)} did not finish within "
                     f"{timeout_s:g} s; remove the blocking call from import time or raise "
-                    f"`import_timeout` in [tool.mcp-codegen]{_tail(worker)}"
+                    f"`import_timeout` in [tool.mcp-codegen]{_tail(worker)}",
                 )
-                self._deliver(worker)
-                selector.unregister(worker.process.stdout)  # type: ignore[arg-type]
-                active.discard(worker)
+
+    def _module_name(self, worker: _Worker) -> str:
+        source = worker.assigned.get(worker.current or "")
+        return source.module if source is not None else "the module"
+
+    def _handle(self, worker: _Worker, event: tuple[object, ...]) -> None:
+        kind = event[0]
+        if kind == "ready":
+            worker.ready = True
+        elif kind == "start":
+            worker.current = event[1]  # type: ignore[assignment]
+        elif kind == "scanned":
+            key, module = event[1], event[2]
+            if isinstance(module, ScannedModule):
+                source = worker.assigned[key]  # type: ignore[index]
+                # Where the module lives comes from the generator's own reading, never the worker.
+                module = replace(module, **source.location())
+                self.scanned[source.relative_path] = module
+                self.on_scanned(module)
+        elif kind == "done":
+            _, key, tools, diagnostics = event
+            worker.assigned.pop(key)  # type: ignore[call-overload]
+            worker.current = None
+            module = self.scanned.get(key)  # type: ignore[call-overload]
+            if module is not None and module.inspectable:
+                self.on_result(
+                    InspectedModule(
+                        module=module,
+                        tools=tuple(tools),  # type: ignore[arg-type]
+                        diagnostics=tuple(diagnostics),  # type: ignore[arg-type]
+                    )
+                )
+            self._dispatch(worker)
+        elif kind == "dependencies":
+            worker.dependencies = list(event[1])  # type: ignore[arg-type]
+        elif kind == "finished":
+            worker.finished = True
+
+    def _lost(self, worker: _Worker, reason: str) -> None:
+        """A worker died or hung: blame its current source, hand the others to a new worker."""
+        worker.finished = True
+        self.workers.remove(worker)
+        self.retired.append(worker)
+        culprit = worker.current or next(iter(worker.assigned), None)
+        others = [source for key, source in worker.assigned.items() if key != culprit]
+        self.queue.extendleft(reversed(others))  # first in line again, in their order
+        source = worker.assigned.get(culprit or "")
+        if source is not None:
+            module = self.scanned.get(source.relative_path)
+            if module is None:  # it died while scanning
+                module = self.scanned[source.relative_path] = ScannedModule.failed(source, reason)
+                self.on_scanned(module)
+            else:
+                diagnostic = Diagnostic(source.relative_path, 1, 1, reason)
+                self.on_result(InspectedModule(module=module, tools=(), diagnostics=(diagnostic,)))
+        worker.assigned.clear()
+        worker.stop()
+        if self.queue and not any(not w.closed_input for w in self.workers):
+            self._start_worker()
+        elif self.queue:
+            for other in self.workers:
+                if not other.closed_input:
+                    self._dispatch(other)
+
+    def dependencies(self) -> list[str]:
+        """Files the workers imported (valid after ``run``)."""
+        return sorted({f for worker in self.workers for f in worker.dependencies})
+
+    def close(self) -> None:
+        for worker in [*self.workers, *self.retired]:
+            if not worker.stderr.closed:
+                worker.stop()
+        self.selector.close()
+
+
+def _limit(worker: _Worker, timeout_s: float) -> float:
+    return timeout_s if worker.ready else max(timeout_s, STARTUP_TIMEOUT_S)
 
 
 def _tail(worker: _Worker) -> str:

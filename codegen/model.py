@@ -1,5 +1,6 @@
 """The data types passed between pipeline stages. Each boundary has one type; all are frozen.
 
+sources   -> SourceFile     (a candidate file's bytes and import name, read once by the generator)
 scan      -> ScannedModule  (static facts from libcst: no user code runs)
 inspect   -> InspectedModule (raw pydantic schemas, computed in an isolated child process)
 assemble  -> ToolDefinition  (MCP tool dicts after the schema transforms)
@@ -9,6 +10,7 @@ write     -> WriteReport     (what changed on disk, or would change)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +25,32 @@ class Position:
 
     line: int
     column: int
+
+
+#: What a tool name may be (MCP: 1-128 characters of A-Z a-z 0-9 _ - .).
+TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One source file as the generator read it: what is scanned is what the header hashes."""
+
+    path: str  # absolute path of the source file
+    relative_path: str  # relative to the project root, "/" separators
+    module: str  # dotted import name
+    import_root: str  # directory that must be on sys.path to import ``module``
+    sha256: str
+    data: bytes
+
+    def location(self) -> dict[str, str]:
+        """The fields a ``ScannedModule`` of this source takes from it, never from a worker."""
+        return {
+            "path": self.path,
+            "relative_path": self.relative_path,
+            "module": self.module,
+            "import_root": self.import_root,
+            "sha256": self.sha256,
+        }
 
 
 @dataclass(frozen=True)
@@ -62,6 +90,20 @@ class ScannedModule:
     sha256: str
     tools: tuple[ScannedTool, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
+
+    @classmethod
+    def failed(cls, source: SourceFile, message: str) -> ScannedModule:
+        """A source whose scan could not finish: no tools, one diagnostic at its start."""
+        return cls(
+            **source.location(),
+            tools=(),
+            diagnostics=(Diagnostic(source.relative_path, 1, 1, message),),
+        )
+
+    @property
+    def inspectable(self) -> bool:
+        """Imported and inspected only when the scan found tools and no errors."""
+        return bool(self.tools) and not any(d.severity == "error" for d in self.diagnostics)
 
 
 @dataclass(frozen=True)

@@ -1,19 +1,31 @@
-"""The one module that knows the stage order: scan -> inspect -> assemble -> render -> write.
+"""The one module that knows the stage order: sources -> scan -> inspect -> assemble -> render ->
+write.
 
-Stages overlap in time but not in data: files are scanned while worker processes inspect the
-modules already scanned, and each inspected module is assembled and rendered as it arrives.
+Stages overlap in time but not in data: worker processes scan and inspect the sources (each in
+that order), while this process assembles and renders each inspected module as it arrives.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from codegen.cache import BuildCache
 from codegen.config import Config
 from codegen.errors import Diagnostic
-from codegen.model import InspectedModule, ModuleDefinition, RenderedFile, WriteReport
-from codegen.sources import discover_sources
-from codegen.write import apply, compare, target_problems
+from codegen.model import (
+    InspectedModule,
+    ModuleDefinition,
+    RenderedFile,
+    ScannedModule,
+    WriteReport,
+)
+from codegen.reader import GeneratedModuleError
+from codegen.sources import discover_sources, load_source, may_define_tools
+from codegen.write import apply, compare, target_problems, verify_literal_module
+
+if TYPE_CHECKING:
+    from codegen.isolate import InspectSession
 
 
 @dataclass(frozen=True)
@@ -21,6 +33,9 @@ class BuildResult:
     files: tuple[RenderedFile, ...] = ()
     definitions: tuple[ModuleDefinition, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default=())
+    #: Every file was rendered and checked to be a literal-only module by this build (a build
+    #: taken from the cache was not, so writing it checks again).
+    verified: bool = False
 
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
@@ -48,42 +63,71 @@ def build(config: Config, *, use_cache: bool = True) -> BuildResult:
 
     With ``use_cache``, an unchanged project (see ``codegen.cache``) reuses the last build.
     """
+    sessions: list[InspectSession] = []
+    if not use_cache or not BuildCache.exists(config):
+        # Nothing to reuse: start the workers first, their start-up overlaps discovery.
+        sessions.append(_start_session(config))
+    try:
+        return _build(config, use_cache, sessions)
+    finally:
+        for session in sessions:
+            session.close()
+
+
+def _start_session(config: Config) -> InspectSession:
+    from codegen.isolate import InspectSession
+
+    return InspectSession(config)
+
+
+def _build(config: Config, use_cache: bool, sessions: list[InspectSession]) -> BuildResult:
     diagnostics: list[Diagnostic] = []
     files, problems = discover_sources(config)
     diagnostics.extend(problems)
     cache = BuildCache(config, files) if use_cache and not problems else None
     if cache is not None and (cached := cache.load()) is not None:
-        return _with_target_checks(cached, config)
-    # Imported here, not at the top: a cache hit must not pay for libcst, pydantic or jinja2.
+        return _with_target_checks(replace(cached, verified=False), config)
+    # Imported here, not at the top: a cache hit must not pay for jinja2 or the worker machinery.
     from codegen.assemble import assemble_module, duplicate_names
-    from codegen.isolate import InspectSession
     from codegen.render import render_manifest, render_module
-    from codegen.scan import scan_file
 
+    if not sessions:
+        sessions.append(_start_session(config))
+    session = sessions[0]
+    sources = []
+    for path in files:
+        try:
+            source = load_source(path, config)
+        except OSError as exc:
+            diagnostics.append(
+                Diagnostic(config.relative(path), 0, 0, f"cannot read the source: {exc.strerror}")
+            )
+            continue
+        if may_define_tools(source, config.decorators):
+            sources.append(source)
+
+    found: dict[str, ScannedModule] = {}
     built: dict[str, tuple[ModuleDefinition, RenderedFile | None]] = {}
 
-    def assemble_and_render(inspected: InspectedModule) -> None:
-        definition, found = assemble_module(inspected, config)
-        diagnostics.extend(found)
-        rendered = None
-        if definition.tools and not _has_errors(found):
-            rendered = render_module(definition, config)
-        built[inspected.module.module] = (definition, rendered)
+    def record_scan(module: ScannedModule) -> None:
+        found[module.relative_path] = module
+        diagnostics.extend(module.diagnostics)
 
-    scanned = []
-    session = InspectSession(config, expected_modules=len(files), on_result=assemble_and_render)
-    try:
-        for path in files:
-            module = scan_file(path, config)
-            if module is None:
-                continue
-            scanned.append(module)
-            diagnostics.extend(module.diagnostics)
-            if module.tools and not _has_errors(module.diagnostics):
-                session.submit(module)  # inspected while the remaining files are scanned
-        session.results()
-    finally:
-        session.close()
+    def assemble_and_render(inspected: InspectedModule) -> None:
+        definition, problems = assemble_module(inspected, config)
+        diagnostics.extend(problems)
+        rendered = None
+        if definition.tools and not _has_errors(problems):
+            rendered = render_module(definition, config)
+            diagnostics.extend(_unsafe(rendered))  # checked now, while the workers still run
+        built[inspected.module.relative_path] = (definition, rendered)
+
+    # Workers scan each source, then import and inspect it; modules are assembled and rendered
+    # here as they arrive.
+    session.on_scanned = record_scan
+    session.on_result = assemble_and_render
+    session.run(sources)
+    scanned = [found[s.relative_path] for s in sources if s.relative_path in found]
 
     diagnostics.extend(duplicate_names(scanned))
     if not scanned and not _has_errors(diagnostics):
@@ -99,15 +143,38 @@ def build(config: Config, *, use_cache: bool = True) -> BuildResult:
         )
     if _has_errors(diagnostics):
         return BuildResult(diagnostics=_sorted(diagnostics))
-    definitions = [built[m.module][0] for m in scanned if m.module in built]
-    modules = [r for m in scanned if m.module in built and (r := built[m.module][1]) is not None]
-    rendered = [*modules, render_manifest(modules, sum(len(d.tools) for d in definitions), config)]
+    done = [built[m.relative_path] for m in scanned if m.relative_path in built]
+    definitions = [definition for definition, _ in done]
+    modules = [rendered for _, rendered in done if rendered is not None]
+    manifest = render_manifest(modules, sum(len(d.tools) for d in definitions), config)
+    if problems := _unsafe(manifest):
+        return BuildResult(diagnostics=_sorted([*diagnostics, *problems]))
     result = BuildResult(
-        files=tuple(rendered), definitions=tuple(definitions), diagnostics=_sorted(diagnostics)
+        files=(*modules, manifest),
+        definitions=tuple(definitions),
+        diagnostics=_sorted(diagnostics),
+        verified=True,
     )
     if cache is not None:
         cache.store(result, session.dependencies())
     return _with_target_checks(result, config)
+
+
+def _unsafe(file: RenderedFile) -> list[Diagnostic]:
+    """The last line of defence: a rendered module must be literal assignments only."""
+    try:
+        verify_literal_module(file.content, file.relative_path)
+    except GeneratedModuleError as exc:
+        return [
+            Diagnostic(
+                file.relative_path,
+                exc.line,
+                exc.column,
+                f"internal error: the rendered module is not literal-only ({exc.message}); "
+                "nothing was written; please report this",
+            )
+        ]
+    return []
 
 
 def _with_target_checks(result: BuildResult, config: Config) -> BuildResult:
@@ -123,7 +190,7 @@ def generate(config: Config, *, use_cache: bool = True) -> tuple[BuildResult, Wr
     result = build(config, use_cache=use_cache)
     if result.errors:
         return result, None
-    return result, apply(list(result.files), config.output)
+    return result, apply(list(result.files), config.output, verify=not result.verified)
 
 
 def check(config: Config, *, use_cache: bool = True) -> tuple[BuildResult, WriteReport | None]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import fnmatch
-import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache, partial
 from pathlib import Path
@@ -14,8 +13,15 @@ from libcst.helpers import get_full_name_for_node
 
 from codegen.config import Config
 from codegen.errors import Diagnostic
-from codegen.model import JSON, Position, ScannedModule, ScannedParameter, ScannedTool
-from codegen.sources import module_name_for, source_sha256
+from codegen.model import (
+    JSON,
+    Position,
+    ScannedModule,
+    ScannedParameter,
+    ScannedTool,
+    SourceFile,
+)
+from codegen.sources import load_source, may_define_tools
 
 #: ``ToolAnnotations(...)`` keyword names (snake_case) and the seed-001 shorthands, to MCP wire names.
 ANNOTATION_KEYS = {
@@ -36,29 +42,11 @@ _NOT_LITERAL = object()
 ANNOTATIONS_AS_WRITTEN = "annotations_as_written"
 
 
-def _decorator_patterns_hint(patterns: Sequence[str]) -> tuple[str, ...]:
-    """Plain words that a file must contain to possibly match (a cheap pre-filter)."""
-    words = []
-    for pattern in patterns:
-        last = pattern.rsplit(".", 1)[-1]
-        if any(ch in last for ch in "*?["):
-            return ()
-        words.append(last)
-    return tuple(words)
-
-
-def scan_file(path: Path, config: Config) -> ScannedModule | None:
-    """Scan one file; ``None`` when it defines no tools. Problems come back as diagnostics."""
-    relative = config.relative(path)
-    data = path.read_bytes()
-    module, import_root = module_name_for(path)
-    base = {
-        "path": str(path),
-        "relative_path": relative,
-        "module": module,
-        "import_root": str(import_root),
-        "sha256": source_sha256(data),
-    }
+def scan_source(source: SourceFile, patterns: Sequence[str]) -> ScannedModule | None:
+    """Scan one source file; ``None`` when it defines no tools. Problems come back as diagnostics."""
+    relative = source.relative_path
+    data = source.data
+    base = source.location()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -76,9 +64,6 @@ def scan_file(path: Path, config: Config) -> ScannedModule | None:
                 ),
             ),
         )
-    words = _decorator_patterns_hint(config.decorators)
-    if words and ("@" not in text or not any(w in text for w in words)):
-        return None
     try:
         # CPython's parser first: its syntax error positions are the ones users know.
         positions = _PositionIndex(ast.parse(data, filename=relative), data)
@@ -107,14 +92,21 @@ def scan_file(path: Path, config: Config) -> ScannedModule | None:
                 ),
             ),
         )
-    imported = partial(_imported_constant, module, Path(import_root), path.name == "__init__.py")
-    visitor = _ToolVisitor(
-        relative, config.decorators, tree, _import_aliases(tree), positions, imported
-    )
-    tree.visit(visitor)
+    is_package = Path(source.path).name == "__init__.py"
+    imported = partial(_imported_constant, source.module, Path(source.import_root), is_package)
+    visitor = _ToolVisitor(relative, patterns, tree, _import_aliases(tree), positions, imported)
+    visitor.walk(tree.body)
     if not visitor.tools and not visitor.diagnostics:
         return None
     return ScannedModule(**base, tools=tuple(visitor.tools), diagnostics=tuple(visitor.diagnostics))
+
+
+def scan_file(path: Path, config: Config) -> ScannedModule | None:
+    """Read and scan one file (``scan_source`` is what the generator's workers run)."""
+    source = load_source(path, config)
+    if not may_define_tools(source, config.decorators):
+        return None
+    return scan_source(source, config.decorators)
 
 
 def scan(files: Iterable[Path], config: Config) -> list[ScannedModule]:
@@ -270,7 +262,7 @@ class _PositionIndex:
         for statement in body:
             if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
                 self.functions.append(statement)
-            for attribute in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for attribute in ("body", "handlers", "orelse", "finalbody", "cases"):  # source order
                 children = getattr(statement, attribute, None)
                 if isinstance(children, list):
                     nested = [c for c in children if isinstance(c, ast.stmt)]
@@ -310,19 +302,31 @@ class _PositionIndex:
         return Position(line, len(text[:offset].decode("utf-8", "replace")) + 1)
 
 
-_STATEMENT_CONTAINERS = (
-    cst.Module,
-    cst.BaseCompoundStatement,
-    cst.BaseSuite,
-    cst.Else,
-    cst.ExceptHandler,
-    cst.ExceptStarHandler,
-    cst.Finally,
-    cst.MatchCase,
-)
+def _suite(node: cst.BaseSuite | None) -> Sequence[cst.BaseStatement]:
+    """The statements of a block (a one-line suite holds only small statements)."""
+    return node.body if isinstance(node, cst.IndentedBlock) else ()
 
 
-class _ToolVisitor(cst.CSTVisitor):
+def _nested_blocks(statement: cst.BaseCompoundStatement) -> list[Sequence[cst.BaseStatement]]:
+    """The blocks of a compound statement, in source order (as ``_PositionIndex`` visits them)."""
+    blocks = [_suite(statement.body)] if not isinstance(statement, cst.Match) else []
+    if isinstance(statement, cst.Try | cst.TryStar):
+        blocks += [_suite(handler.body) for handler in statement.handlers]
+    if isinstance(statement, cst.Match):
+        blocks += [_suite(case.body) for case in statement.cases]
+    orelse = getattr(statement, "orelse", None)
+    while isinstance(orelse, cst.If):  # elif chains
+        blocks.append(_suite(orelse.body))
+        orelse = orelse.orelse
+    if isinstance(orelse, cst.Else):
+        blocks.append(_suite(orelse.body))
+    finalbody = getattr(statement, "finalbody", None)
+    if isinstance(finalbody, cst.Finally):
+        blocks.append(_suite(finalbody.body))
+    return blocks
+
+
+class _ToolVisitor:
     def __init__(
         self,
         relative: str,
@@ -332,7 +336,6 @@ class _ToolVisitor(cst.CSTVisitor):
         positions: _PositionIndex,
         imported: Callable[[str], object] | None = None,
     ) -> None:
-        super().__init__()
         self.relative = relative
         self.imported = imported
         self.patterns = tuple(patterns)
@@ -351,20 +354,21 @@ class _ToolVisitor(cst.CSTVisitor):
         return self._constants
 
     # -- scopes -----------------------------------------------------------------------------
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        # Tools are statements: descend through statement bodies only, never into expressions
-        # (a full walk visits ~6x more nodes and tripled the scan time).
-        if not isinstance(node, _STATEMENT_CONTAINERS):
-            return False
-        return super().on_visit(node)
+    def walk(self, statements: Sequence[cst.BaseStatement]) -> None:
+        """Tools are statements: visit statement blocks only, never expressions (a generic
+        libcst visitor walks every node, several times the work)."""
+        for statement in statements:
+            if isinstance(statement, cst.FunctionDef):
+                self._function(statement)
+            elif isinstance(statement, cst.ClassDef):
+                self.scope.append(statement.name.value)
+                self.walk(_suite(statement.body))
+                self.scope.pop()
+            elif isinstance(statement, cst.BaseCompoundStatement):
+                for block in _nested_blocks(statement):
+                    self.walk(block)
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self.scope.append(node.name.value)
-
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self.scope.pop()
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+    def _function(self, node: cst.FunctionDef) -> None:
         located = self.positions.next_function(node.name.value)
         qualname = ".".join([*self.scope, node.name.value])
         for index, decorator in enumerate(node.decorators):
@@ -372,8 +376,7 @@ class _ToolVisitor(cst.CSTVisitor):
                 self._record(node, located, located.decorator_list[index], decorator, qualname)
                 break
         self.scope.extend([node.name.value, "<locals>"])
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.walk(_suite(node.body))
         del self.scope[-2:]
 
     # -- helpers ----------------------------------------------------------------------------
@@ -633,6 +636,3 @@ class _ToolVisitor(cst.CSTVisitor):
         if params.star_kwarg is not None:
             add(params.star_kwarg, "VAR_KEYWORD")
         return tuple(found)
-
-
-TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")

@@ -6,12 +6,12 @@ schemas returned here are raw pydantic output plus defaults; ``transforms`` clea
 
 from __future__ import annotations
 
-import copy
 import inspect
 import json
 import math
 import types
 import typing
+from dataclasses import dataclass
 from typing import Annotated, Any, NotRequired, Union
 
 import docstring_parser
@@ -24,6 +24,7 @@ from typing_extensions import TypedDict
 from codegen.errors import Diagnostic
 from codegen.model import JSON, InspectedTool, ScannedModule
 from codegen.resolve import ResolvedParameter, ResolvedTool, ResolveFailure
+from codegen.transforms import referenced_definitions
 
 #: Output types that are MCP content already: they get no output schema (seed 000's blocklist).
 CONTENT_TYPE_NAMES = frozenset(
@@ -188,13 +189,24 @@ def _input_field(param: ResolvedParameter) -> tuple[Any, Any, FieldInfo | None]:
     return annotation, default, field_info
 
 
-def input_schema(
-    tool: ResolvedTool, injected: frozenset[str], warnings: list[Diagnostic], path: str
-) -> tuple[JSON, dict[str, JSON]]:
-    """Raw input schema and the JSON defaults of optional parameters."""
+@dataclass
+class _InputPlan:
+    """The parameters of one tool as a TypedDict, before pydantic describes it."""
+
+    arguments: Any  # the TypedDict class
+    fields: dict[str, Any]  # its field types
+    defaults: dict[str, Any]
+    annotations: dict[str, Any]
+    positions: dict[str, Any]
+    warnings: list[Diagnostic]
+
+
+def _plan_input(tool: ResolvedTool, injected: frozenset[str], path: str) -> _InputPlan:
+    """The TypedDict of the tool's parameters (injected ones left out) and their defaults."""
     fields: dict[str, Any] = {}
     defaults: dict[str, Any] = {}
     annotations: dict[str, Any] = {}
+    warnings: list[Diagnostic] = []
     positions = {p.name: p.position for p in tool.scanned.parameters}
     for param in tool.parameters:
         if param.kind in ("VAR_POSITIONAL", "VAR_KEYWORD"):
@@ -254,37 +266,72 @@ def input_schema(
     # Building pydantic's validator and serializer costs as much as the schema; only defaults that
     # are not plainly JSON values of exactly their annotated type need them.
     arguments.__pydantic_config__ = _SCHEMA_ONLY  # type: ignore[attr-defined]
-    adapter = TypeAdapter(arguments)
-    json_defaults: dict[str, JSON] = {
+    return _InputPlan(arguments, fields, defaults, annotations, positions, warnings)
+
+
+def _split_defaults(plan: _InputPlan) -> tuple[dict[str, JSON], dict[str, Any]]:
+    """Defaults that are plainly JSON already, and the others (to validate and serialise)."""
+    plain: dict[str, JSON] = {
         name: value
-        for name, value in defaults.items()
-        if _plain_json_default(value, annotations[name])
+        for name, value in plan.defaults.items()
+        if _plain_json_default(value, plan.annotations[name])
     }
-    checked = {name: value for name, value in defaults.items() if name not in json_defaults}
+    return plain, {name: value for name, value in plan.defaults.items() if name not in plain}
+
+
+def _defaults_type(plan: _InputPlan, checked: dict[str, Any]) -> Any:
+    """A TypedDict of just the checked fields: the same field types, so the same errors and the
+    same JSON, without building a validator for every parameter."""
+    return TypedDict(  # type: ignore[operator]
+        f"{plan.arguments.__name__}Defaults", {name: plan.fields[name] for name in checked}
+    )
+
+
+def _input_defaults(plan: _InputPlan, path: str) -> dict[str, JSON]:
+    """The defaults as JSON; those that are not plain JSON are validated against their type."""
+    json_defaults, checked = _split_defaults(plan)
+    if not checked:
+        return json_defaults
+    adapter = TypeAdapter(_defaults_type(plan, checked))
     problems = []
-    if checked:
-        try:
-            adapter.validate_python(checked)
-        except pydantic.ValidationError as exc:
-            for error in exc.errors():
-                if error["type"] == "missing" or not error["loc"]:
-                    continue
-                name = str(error["loc"][0])
-                pos = positions[name]
-                problems.append(
-                    Diagnostic(
-                        path,
-                        pos.line,
-                        pos.column,
-                        f"default of {name!r} violates its own type: {error['msg']}; fix the "
-                        "default or the annotation",
-                    )
+    try:
+        adapter.validate_python(checked)
+    except pydantic.ValidationError as exc:
+        for error in exc.errors():
+            if error["type"] == "missing" or not error["loc"]:
+                continue
+            name = str(error["loc"][0])
+            pos = plan.positions[name]
+            problems.append(
+                Diagnostic(
+                    path,
+                    pos.line,
+                    pos.column,
+                    f"default of {name!r} violates its own type: {error['msg']}; fix the "
+                    "default or the annotation",
                 )
-    if checked and not problems:
-        json_defaults.update(_json_defaults(adapter, checked, positions, path))
+            )
     if problems:
         raise ResolveFailure(problems)
-    return adapter.json_schema(mode="validation"), json_defaults
+    json_defaults.update(_json_defaults(adapter, checked, plan.positions, path))
+    return json_defaults
+
+
+def input_schema(
+    tool: ResolvedTool,
+    injected: frozenset[str],
+    warnings: list[Diagnostic],
+    path: str,
+    batch: ModuleSchemas | None = None,
+) -> tuple[JSON, dict[str, JSON]]:
+    """Raw input schema and the JSON defaults of optional parameters."""
+    prepared = batch.inputs.get(id(tool)) if batch is not None else None
+    plan = prepared[0] if prepared is not None else _plan_input(tool, injected, path)
+    warnings.extend(plan.warnings)
+    defaults = _input_defaults(plan, path)
+    if prepared is not None:
+        return prepared[1], defaults
+    return TypeAdapter(plan.arguments).json_schema(mode="validation"), defaults
 
 
 def Optional_(annotation: Any) -> Any:
@@ -306,7 +353,8 @@ def output_schema(tool: ResolvedTool) -> JSON:
     """Serialization-mode schema of the return type; ``None`` when the tool has none.
 
     Tools of one module often share a return type (``str``, one result model), so schemas are
-    cached per annotation object for the life of the worker.
+    cached per annotation object for the life of the worker. Raw schemas are never mutated
+    (the transforms build new ones), so tools that share an annotation share its schema.
     """
     annotation = tool.return_annotation
     if has_no_output_schema(annotation):
@@ -319,7 +367,120 @@ def output_schema(tool: ResolvedTool) -> JSON:
         cached = _OUTPUT_CACHE[annotation] = _schema_only_adapter(annotation).json_schema(
             mode="serialization"
         )
-    return copy.deepcopy(cached)
+    return cached
+
+
+@dataclass
+class ModuleSchemas:
+    """Raw input schemas of a module's tools, described by pydantic in one pass.
+
+    One ``TypeAdapter`` over a tuple of every tool's parameter TypedDict builds each shared type
+    (a dataclass, a model used by many tools) once and generates one JSON Schema whose ``$defs``
+    the tools share; each tool gets its own root and the definitions it reaches. Tools missing
+    here are described one by one (``input_schema``), which is also how errors get positions.
+    """
+
+    inputs: dict[int, tuple[_InputPlan, JSON]]
+
+
+def _reachable(root: JSON, defs: dict[str, JSON], memo: dict[str, set[str]]) -> set[str]:
+    """Names of the definitions ``root`` refers to, directly or through other definitions."""
+    found: set[str] = set()
+    pending = list(referenced_definitions(root, set()) & defs.keys())
+    while pending:
+        name = pending.pop()
+        if name in found:
+            continue
+        found.add(name)
+        if name not in memo:
+            memo[name] = referenced_definitions(defs[name], set()) & defs.keys()
+        pending.extend(memo[name])
+    return found
+
+
+def _described_together(types_: list[Any], mode: str) -> list[JSON] | None:
+    """Each type's raw JSON Schema (with the ``$defs`` it reaches) from one pydantic pass.
+
+    ``None`` when the pass fails or pydantic had to qualify a definition name because two types
+    share a short name: described one by one, each would get the short name.
+    """
+    try:
+        combined = TypeAdapter(tuple[tuple(types_)], config=_SCHEMA_ONLY).json_schema(mode=mode)  # type: ignore[misc]
+    except Exception:
+        return None
+    defs: dict[str, JSON] = combined.get("$defs", {})
+    items = combined.get("prefixItems")
+    if (
+        any("__" in name for name in defs)
+        or not isinstance(items, list)
+        or len(items) != len(types_)
+    ):
+        return None
+    memo: dict[str, set[str]] = {}
+    schemas = []
+    for item in items:
+        reached = _reachable(item, defs, memo)
+        schema = dict(item)
+        if reached:
+            schema["$defs"] = {name: defs[name] for name in sorted(reached)}
+        schemas.append(schema)
+    return schemas
+
+
+def _unwrap_root(schema: JSON) -> JSON | None:
+    """``{"$ref": X, "$defs": {X: body, ...}}`` as ``body`` with the other definitions it needs."""
+    ref = schema.get("$ref")
+    defs = schema.get("$defs", {})
+    name = ref[len("#/$defs/") :] if isinstance(ref, str) and ref.startswith("#/$defs/") else None
+    if name is None or name not in defs or len(schema) != 2:
+        return None
+    body = defs[name]
+    if name in referenced_definitions(
+        body, set()
+    ):  # a TypedDict of parameters cannot refer to itself
+        return None
+    # The root and its property dicts are this tool's own: ``inspect_tool`` adds defaults to them.
+    root = {**body, "properties": {k: dict(v) for k, v in body.get("properties", {}).items()}}
+    rest = {n: d for n, d in defs.items() if n != name}
+    if rest:
+        root["$defs"] = rest
+    return root
+
+
+def describe_module(
+    module: ScannedModule, tools: list[ResolvedTool], injected: frozenset[str]
+) -> ModuleSchemas:
+    """Describe the tools' inputs, and their not yet cached outputs, in one pass each."""
+    plans: dict[int, _InputPlan] = {}
+    for tool in tools:
+        if "input_schema" in tool.scanned.options:
+            continue
+        try:
+            plans[id(tool)] = _plan_input(tool, injected, module.relative_path)
+        except Exception:  # described one by one, which reports the problem with a position
+            continue
+    inputs: dict[int, tuple[_InputPlan, JSON]] = {}
+    if len(plans) > 1:
+        described = _described_together([p.arguments for p in plans.values()], "validation")
+        for (key, plan), schema in zip(plans.items(), described or (), strict=False):
+            root = _unwrap_root(schema)
+            if root is not None:
+                inputs[key] = (plan, root)
+    pending = []
+    for tool in tools:
+        annotation = tool.return_annotation
+        if "output_schema" in tool.scanned.options or has_no_output_schema(annotation):
+            continue
+        try:
+            if annotation not in _OUTPUT_CACHE and annotation not in pending:
+                pending.append(annotation)
+        except TypeError:  # unhashable: described one by one
+            continue
+    if len(pending) > 1:
+        described = _described_together(pending, "serialization")
+        for annotation, schema in zip(pending, described or (), strict=False):
+            _OUTPUT_CACHE[annotation] = schema
+    return ModuleSchemas(inputs)
 
 
 def inspect_tool(
@@ -327,8 +488,13 @@ def inspect_tool(
     tool: ResolvedTool,
     injected: frozenset[str],
     permissive_fallback: bool,
+    batch: ModuleSchemas | None = None,
 ) -> InspectedTool:
-    """Compute raw schemas for one resolved tool; failures become diagnostics."""
+    """Compute raw schemas for one resolved tool; failures become diagnostics.
+
+    ``batch`` (from ``describe_module``) holds input schemas already described with the rest of
+    the module; a tool without one there is described on its own.
+    """
     scanned = tool.scanned
     path = module.relative_path
     warnings: list[Diagnostic] = []
@@ -337,7 +503,7 @@ def inspect_tool(
     raw_output: JSON = None
     if "input_schema" not in scanned.options:
         try:
-            schema, defaults = input_schema(tool, injected, warnings, path)
+            schema, defaults = input_schema(tool, injected, warnings, path, batch)
             for name, value in defaults.items():
                 schema["properties"][name]["default"] = value
             raw_input = schema

@@ -6,10 +6,12 @@ Kept apart from ``scan`` so that a build-cache hit never has to import libcst.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 
 from codegen.config import Config
 from codegen.errors import Diagnostic
+from codegen.model import SourceFile
 
 _SKIPPED_DIRS = {"__pycache__", "node_modules", ".git", ".nox", ".venv", "venv", ".tox"}
 
@@ -66,3 +68,40 @@ def module_name_for(path: Path) -> tuple[str, Path]:
         parts.insert(0, directory.name)
         directory = directory.parent
     return ".".join(parts), directory
+
+
+def load_source(path: Path, config: Config) -> SourceFile:
+    """Read a source file once: its bytes, hash and import name travel together from here on."""
+    data = path.read_bytes()
+    module, import_root = module_name_for(path)
+    return SourceFile(
+        path=str(path),
+        relative_path=config.relative(path),
+        module=module,
+        import_root=str(import_root),
+        sha256=source_sha256(data),
+        data=data,
+    )
+
+
+def decorator_words(patterns: Sequence[str]) -> tuple[str, ...]:
+    """Plain words that a file must contain to possibly match (a cheap pre-filter)."""
+    words = []
+    for pattern in patterns:
+        last = pattern.rsplit(".", 1)[-1]
+        if any(ch in last for ch in "*?["):
+            return ()
+        words.append(last)
+    return tuple(words)
+
+
+def may_define_tools(source: SourceFile, patterns: Sequence[str]) -> bool:
+    """False only when the file cannot contain a matching decorator (no ``@`` or no name)."""
+    words = decorator_words(patterns)
+    if not words:
+        return True
+    try:
+        text = source.data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True  # the scanner reports it with a position
+    return "@" in text and any(word in text for word in words)

@@ -7,7 +7,6 @@ never touched, and a property that happens to be named ``title`` is a property, 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -131,17 +130,19 @@ def _ref_name(ref: str) -> str | None:
     return None
 
 
-def _references(node: Any, found: set[str]) -> set[str]:
+def referenced_definitions(node: Any, found: set[str]) -> set[str]:
+    """Add to ``found`` the names of the local definitions (``#/$defs/...``) that ``node``
+    refers to anywhere in its schema positions; returns ``found``."""
     if isinstance(node, dict):
         if isinstance(node.get("$ref"), str) and (name := _ref_name(node["$ref"])) is not None:
             found.add(name)
-        map_subschemas(node, lambda sub: (_references(sub, found), sub)[1])
+        map_subschemas(node, lambda sub: (referenced_definitions(sub, found), sub)[1])
     return found
 
 
 def recursive_definitions(defs: dict[str, Schema]) -> set[str]:
     """Names of definitions that can reach themselves through ``$ref``s."""
-    edges = {name: _references(body, set()) & defs.keys() for name, body in defs.items()}
+    edges = {name: referenced_definitions(body, set()) & defs.keys() for name, body in defs.items()}
     recursive = set()
     for start in defs:
         stack, seen = list(edges[start]), set()
@@ -156,17 +157,46 @@ def recursive_definitions(defs: dict[str, Schema]) -> set[str]:
     return recursive
 
 
-def inline_refs(schema: Schema) -> Schema:
+class Memo:
+    """Results for schema objects shared between the tools of one module.
+
+    A module's tools share their raw definitions (``$defs`` bodies) and, per return annotation,
+    their raw output schemas: each is then cleaned once. Entries hold the object they describe,
+    so an id is never mistaken for a later object's.
+    """
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple[str, int], tuple[object, Schema]] = {}
+
+    def get(self, kind: str, key: object) -> Schema | None:
+        entry = self._entries.get((kind, id(key)))
+        return entry[1] if entry is not None and entry[0] is key else None
+
+    def put(self, kind: str, key: object, value: Schema) -> Schema:
+        self._entries[(kind, id(key))] = (key, value)
+        return value
+
+
+def inline_refs(schema: Schema, memo: Memo | None = None) -> Schema:
     """Inline non-recursive ``$ref``s and drop their ``$defs``.
 
     Recursive definitions stay under a root ``$defs`` (every other ``$ref`` is gone); a root that
-    is itself a ``$ref`` is unwrapped so the root keeps ``type: object``.
+    is itself a ``$ref`` is unwrapped so the root keeps ``type: object``. Nothing is mutated: the
+    result shares unchanged data values with the input. A definition body seen before through
+    ``memo`` (from the same pool, so with the same recursive set) is not expanded again.
     """
     defs: dict[str, Schema] = {}
     for key in ("definitions", "$defs"):
         defs.update(schema.get(key) or {})
     keep = recursive_definitions(defs)
     missing: list[str] = []
+
+    def expand_definition(body: Schema) -> Schema:
+        if memo is None:
+            return expand(body)
+        if (expanded := memo.get("inline", body)) is None:
+            expanded = memo.put("inline", body, expand(body))
+        return expanded
 
     def expand(node: Schema) -> Schema:
         ref = node.get("$ref")
@@ -175,8 +205,9 @@ def inline_refs(schema: Schema) -> Schema:
                 missing.append(ref)
             elif name not in keep:
                 siblings = {k: v for k, v in node.items() if k != "$ref"}
-                node = {**expand(copy.deepcopy(defs[name])), **siblings}
-                return map_subschemas(node, expand) if siblings else node
+                if not siblings:
+                    return expand_definition(defs[name])
+                return map_subschemas({**expand_definition(defs[name]), **siblings}, expand)
             else:
                 return {"$ref": f"#/$defs/{name}", **{k: v for k, v in node.items() if k != "$ref"}}
         return map_subschemas(node, expand)
@@ -184,19 +215,19 @@ def inline_refs(schema: Schema) -> Schema:
     root = {k: v for k, v in schema.items() if k not in ("$defs", "definitions")}
     root_ref = root.get("$ref")
     if isinstance(root_ref, str) and (name := _ref_name(root_ref)) in defs:
-        root = {**copy.deepcopy(defs[name]), **{k: v for k, v in root.items() if k != "$ref"}}
+        root = {**defs[name], **{k: v for k, v in root.items() if k != "$ref"}}
     root = expand(root)
     if missing:
         raise ValueError(f"dangling $ref {missing[0]!r}: no such definition")
     expanded = {name: expand(defs[name]) for name in keep}
     # Keep only the recursive definitions this schema reaches (a shared pool may hold more).
     reachable: set[str] = set()
-    pending = _references(root, set()) & expanded.keys()
+    pending = referenced_definitions(root, set()) & expanded.keys()
     while pending:
         name = pending.pop()
         if name not in reachable:
             reachable.add(name)
-            pending |= _references(expanded[name], set()) & expanded.keys()
+            pending |= referenced_definitions(expanded[name], set()) & expanded.keys()
     if reachable:
         root["$defs"] = {name: expanded[name] for name in sorted(reachable)}
     return root
@@ -229,17 +260,20 @@ def box_output(schema: Schema, field: str, marker: bool) -> tuple[Schema, bool]:
     return boxed, True
 
 
-def _tidy(schema: Schema) -> Schema:
+def _tidy(schema: Schema, memo: Memo | None = None) -> Schema:
     """``order_keys(prune_titles(drop_schema_keyword(s)))`` in one walk instead of three."""
 
     def walk(node: Schema) -> Schema:
-        node = map_subschemas(node, walk)
+        if memo is not None and (done := memo.get("tidy", node)) is not None:
+            return done
+        tidied = map_subschemas(node, walk)
         kept = [
             item
-            for item in node.items()
+            for item in tidied.items()
             if item[0] != "$schema" and not (item[0] == "title" and isinstance(item[1], str))
         ]
-        return dict(sorted(kept, key=_rank))
+        result = dict(sorted(kept, key=_rank))
+        return memo.put("tidy", node, result) if memo is not None else result
 
     return walk(schema)
 
@@ -248,9 +282,14 @@ def _rank(item: tuple[str, Any]) -> tuple[int, str]:
     return _RANK.get(item[0], len(_RANK)), item[0]
 
 
-def clean(schema: Schema) -> Schema:
+def clean(schema: Schema, memo: Memo | None = None) -> Schema:
     """The standard pipeline for inferred schemas: inline refs, then prune, drop and order.
 
     Ordering comes last because inlining merges a ``$ref``'s siblings after the definition's keys.
+    With ``memo``, a schema object cleaned before is not cleaned again.
     """
-    return _tidy(inline_refs(schema))
+    if memo is None:
+        return _tidy(inline_refs(schema))
+    if (cleaned := memo.get("clean", schema)) is None:
+        cleaned = memo.put("clean", schema, _tidy(inline_refs(schema, memo), memo))
+    return cleaned

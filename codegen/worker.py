@@ -1,10 +1,16 @@
-"""The child process that imports user code: ``python -m codegen.worker``.
+"""The child process that scans sources and imports user code: ``python -m codegen.worker``.
 
-Protocol (pickles, each prefixed by an 8-byte big-endian length):
-- in, on stdin: a settings dict, then one ``ScannedModule`` per message, then ``None``; a dict
-  among them adds settings (the flavor);
-- out, on the original stdout: ``("ready",)``, then ``("start", module)``, ``("tool", module)``
-  for each tool and ``("done", module, tools, diagnostics)`` per module, and ``("finished",)``.
+Each source is scanned (libcst; no user code) and then, when it defines tools, imported and
+inspected. Scanning here rather than in the generator spreads the parse over the workers, and
+every source is scanned before its own module is imported.
+
+Protocol (pickles, each prefixed by an 8-byte big-endian length), keyed by the source's relative
+path:
+- in, on stdin: a settings dict, then one ``SourceFile`` per message, then ``None``;
+- out, on the original stdout: ``("ready",)``, then per source ``("start", path)``,
+  ``("scanned", path, ScannedModule | None)``, ``("progress", path)`` while it works and
+  ``("done", path, tools, diagnostics)``; at the end ``("dependencies", files)`` and
+  ``("finished",)``.
 
 The original stdout and stdin are moved out of reach first: anything user code prints, even from
 C, lands on stderr, and a module that reads stdin at import gets EOF instead of hanging.
@@ -16,11 +22,12 @@ import os
 import pickle
 import struct
 import sys
+import time
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from codegen.errors import Diagnostic
-from codegen.model import InspectedTool, ScannedModule
+from codegen.model import InspectedTool, ScannedModule, ScannedTool, SourceFile
 
 
 def write_message(stream: BinaryIO, message: object) -> None:
@@ -45,45 +52,62 @@ def _inspect_module(
     flavor: str = "clean",
 ) -> tuple[list[InspectedTool], list[Diagnostic]]:
     from codegen.resolve import ResolveFailure, import_module, resolve_tool
-    from codegen.schema import inspect_tool
+    from codegen.schema import describe_module, inspect_tool
 
     try:
         loaded = import_module(module)
     except ResolveFailure as failure:
         return [], failure.diagnostics
     tools, diagnostics = [], []
-    framework_tools = []  # flavors "mcp"/"fastmcp": the framework describes them, all at once
+    resolved_tools = []
     for tool in module.tools:
-        write_message(events, ("tool", module.module))
+        _progress(events, module.relative_path)
         try:
-            resolved = resolve_tool(module, loaded, tool)
-            if flavor != "clean":
-                framework_tools.append(resolved)
-                continue
-            tools.append(inspect_tool(module, resolved, injected, permissive_fallback))
+            resolved_tools.append((tool, resolve_tool(module, loaded, tool)))
         except ResolveFailure as failure:
             diagnostics.extend(failure.diagnostics)
-        except RecursionError:
-            diagnostics.append(
-                Diagnostic(
-                    module.relative_path,
-                    tool.position.line,
-                    tool.position.column,
-                    f"the types of {tool.name!r} nest too deeply to describe",
-                )
-            )
         except Exception as exc:
-            diagnostics.append(
-                Diagnostic(
-                    module.relative_path,
-                    tool.position.line,
-                    tool.position.column,
-                    f"cannot build the schema of {tool.name!r}: {type(exc).__name__}: {exc}",
-                )
-            )
-    if framework_tools:
-        tools.extend(_framework_module(module, framework_tools, injected, flavor, diagnostics))
+            diagnostics.append(_cannot_build(module, tool, exc))
+    if flavor != "clean":  # flavors "mcp"/"fastmcp": the framework describes them, all at once
+        framework_tools = [resolved for _, resolved in resolved_tools]
+        if framework_tools:
+            tools.extend(_framework_module(module, framework_tools, injected, flavor, diagnostics))
+        return tools, diagnostics
+    try:
+        batch = describe_module(module, [resolved for _, resolved in resolved_tools], injected)
+    except Exception:  # each tool is then described on its own, with its own diagnostics
+        batch = None
+    for tool, resolved in resolved_tools:
+        _progress(events, module.relative_path)
+        try:
+            tools.append(inspect_tool(module, resolved, injected, permissive_fallback, batch))
+        except ResolveFailure as failure:
+            diagnostics.extend(failure.diagnostics)
+        except Exception as exc:
+            diagnostics.append(_cannot_build(module, tool, exc))
     return tools, diagnostics
+
+
+_PROGRESS_EVERY_S = 0.1
+_last_progress = 0.0
+
+
+def _progress(events: BinaryIO, key: str) -> None:
+    """Tell the generator this worker is alive (what ``import_timeout`` measures), at most every
+    ``_PROGRESS_EVERY_S``: a message per tool would cost more than some tools do."""
+    global _last_progress
+    now = time.monotonic()
+    if now - _last_progress >= _PROGRESS_EVERY_S:
+        _last_progress = now
+        write_message(events, ("progress", key))
+
+
+def _cannot_build(module: ScannedModule, tool: ScannedTool, exc: Exception) -> Diagnostic:
+    if isinstance(exc, RecursionError):
+        message = f"the types of {tool.name!r} nest too deeply to describe"
+    else:
+        message = f"cannot build the schema of {tool.name!r}: {type(exc).__name__}: {exc}"
+    return Diagnostic(module.relative_path, tool.position.line, tool.position.column, message)
 
 
 def _framework_module(
@@ -142,6 +166,17 @@ def _preload(flavor: str) -> None:
         pass
 
 
+def _scan(scan_source: Any, source: SourceFile, decorators: list[str]) -> ScannedModule | None:
+    """``scan_source``, with a failure of the parser itself reported at the file."""
+    try:
+        return scan_source(source, decorators)
+    except RecursionError:
+        message = "the source nests too deeply to parse; split the deepest expression"
+    except Exception as exc:
+        message = f"cannot scan the source: {type(exc).__name__}: {exc}"
+    return ScannedModule.failed(source, message)
+
+
 def main() -> None:
     events = os.fdopen(os.dup(1), "wb")
     requests = os.fdopen(os.dup(0), "rb")
@@ -153,25 +188,31 @@ def main() -> None:
         if entry not in sys.path:
             sys.path.insert(0, entry)
     injected = frozenset(settings["injected"])
-    # Pay for pydantic while the parent is still scanning sources.
     if settings.get("output"):
         from codegen.resolve import guard_output_package
 
         guard_output_package(Path(settings["output"]))
     import codegen.schema  # noqa: F401
+    from codegen.scan import scan_source
 
     _preload(settings.get("flavor", "clean"))
     write_message(events, ("ready",))
-    while (module := read_message(requests)) is not None:
-        write_message(events, ("start", module.module))
-        tools, diagnostics = _inspect_module(
-            module,
-            injected,
-            settings["permissive_fallback"],
-            events,
-            settings.get("flavor", "clean"),
-        )
-        write_message(events, ("done", module.module, tools, diagnostics))
+    while (source := read_message(requests)) is not None:
+        key = source.relative_path
+        write_message(events, ("start", key))
+        module = _scan(scan_source, source, settings["decorators"])
+        write_message(events, ("scanned", key, module))
+        tools: list[InspectedTool] = []
+        diagnostics: list[Diagnostic] = []
+        if module is not None and module.inspectable:
+            tools, diagnostics = _inspect_module(
+                module,
+                injected,
+                settings["permissive_fallback"],
+                events,
+                settings.get("flavor", "clean"),
+            )
+        write_message(events, ("done", key, tools, diagnostics))
     # Every file this process imported: the build cache's dependency set.
     loaded = [
         f for m in list(sys.modules.values()) if isinstance(f := getattr(m, "__file__", None), str)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import difflib
+import dis
 import errno
 import os
 import shutil
@@ -161,14 +162,76 @@ def compare(files: list[RenderedFile], output: Path) -> WriteReport:
 
 
 def verify_literal_module(content: str, name: str) -> None:
-    """Refuse to write anything but ``NAME = <literal>`` statements (a last line of defence)."""
+    """Refuse to write anything but ``NAME = <literal>`` statements (a last line of defence).
+
+    The fast path compiles the module and reads its bytecode: it may only load constants, build
+    containers from them and bind names, so running it can do nothing else. Whatever that check
+    does not vouch for (a syntax error, an opcode it does not know on a newer Python) is parsed
+    assignment by assignment instead, which accepts it or raises ``GeneratedModuleError`` with
+    the position of the problem.
+    """
+    if builds_literals_only(content, name):
+        return
     from codegen.reader import parse_literal_module
 
     parse_literal_module(content, name)
 
 
-def apply(files: list[RenderedFile], output: Path) -> WriteReport:
+def _opcodes(*names: str) -> frozenset[int]:
+    return frozenset(dis.opmap[n] for n in names if n in dis.opmap)
+
+
+#: Load a constant, build a container from the stack, bind a name, end the module. No call,
+#: attribute, subscript, operator, import or name lookup can run in code made of these alone.
+_LITERAL_OPCODES = _opcodes(
+    "CACHE",
+    "RESUME",
+    "NOP",
+    "EXTENDED_ARG",
+    "LOAD_CONST",
+    "LOAD_SMALL_INT",
+    "RETURN_CONST",
+    "RETURN_VALUE",
+    "STORE_NAME",
+    "BUILD_TUPLE",
+    "BUILD_LIST",
+    "BUILD_SET",
+    "BUILD_MAP",
+    "BUILD_CONST_KEY_MAP",
+    "LIST_APPEND",
+    "LIST_EXTEND",
+    "LIST_TO_TUPLE",
+    "SET_ADD",
+    "SET_UPDATE",
+    "MAP_ADD",
+    "DICT_UPDATE",
+)
+_CONSTANT_TYPES = (str, int, float, bool, type(None))
+
+
+def _constant(value: object) -> bool:
+    if type(value) in (tuple, frozenset):
+        return all(_constant(item) for item in value)  # type: ignore[attr-defined]
+    return type(value) in _CONSTANT_TYPES
+
+
+def builds_literals_only(content: str, name: str) -> bool:
+    """True when the compiled module does nothing but bind names to literal values."""
+    try:
+        code = compile(content, name, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    # Code units are two bytes, opcode then argument; inline caches are CACHE units.
+    return set(code.co_code[::2]) <= _LITERAL_OPCODES and all(
+        _constant(value) for value in code.co_consts
+    )
+
+
+def apply(files: list[RenderedFile], output: Path, *, verify: bool = True) -> WriteReport:
     """Replace the generated files under ``output`` in one step. Call after ``target_problems``.
+
+    Each changed file is first checked to be literal assignments only, unless ``verify`` is
+    false because the caller rendered and checked every file itself.
 
     Raises ``CodegenError`` when the file system refuses; the previous tree is then unchanged.
     """
@@ -184,7 +247,7 @@ def apply(files: list[RenderedFile], output: Path) -> WriteReport:
             changed = set(report.stale) | set(report.missing)
             if changed or report.orphaned:
                 for file in files:
-                    if file.relative_path in changed:
+                    if verify and file.relative_path in changed:
                         verify_literal_module(file.content, file.relative_path)
                 try:
                     _build_staging(files, output, changed, set(report.orphaned))

@@ -8,7 +8,9 @@ import pytest
 from pydantic import BaseModel, Field, TypeAdapter
 
 from codegen.transforms import (
+    Memo,
     box_output,
+    clean,
     drop_schema_keyword,
     inline_refs,
     order_keys,
@@ -187,3 +189,51 @@ def test_only_reachable_recursive_definitions_are_kept() -> None:
     assert set(out["$defs"]) == {"A"}  # B is recursive too, but nothing here refers to it
     unused = inline_refs({"type": "object", "properties": {}, "$defs": defs})
     assert "$defs" not in unused
+
+
+def _shared_pool() -> list[dict]:
+    """Tools that share definition bodies, as the worker's module pass returns them."""
+    defs = {
+        "Item": {
+            "title": "Item",
+            "type": "object",
+            "properties": {
+                "sku": {"title": "Sku", "type": "string"},
+                "tag": {"$ref": "#/$defs/Tag"},
+            },
+            "required": ["sku", "tag"],
+        },
+        "Tag": {"title": "Tag", "enum": ["a", "title"], "type": "string"},
+        "Node": {
+            "title": "Node",
+            "type": "object",
+            "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+        },
+    }
+    tools = [
+        {"type": "object", "properties": {"item": {"$ref": "#/$defs/Item"}}, "$defs": defs},
+        {
+            "type": "object",
+            "properties": {
+                "first": {"$ref": "#/$defs/Item", "description": "The first."},
+                "tree": {"$ref": "#/$defs/Node"},
+            },
+            "$defs": defs,
+        },
+        {"$ref": "#/$defs/Item", "$defs": defs},
+    ]
+    return tools
+
+
+def test_a_shared_memo_gives_the_same_schemas_and_mutates_nothing() -> None:
+    tools = _shared_pool()
+    before = copy.deepcopy(tools)
+    memo = Memo()
+    with_memo = [clean(tool, memo) for tool in tools]
+    assert with_memo == [clean(tool) for tool in copy.deepcopy(before)]
+    assert tools == before  # the shared raw bodies are untouched
+    assert with_memo[1]["properties"]["first"]["description"] == "The first."
+    assert "description" not in with_memo[0]["properties"]["item"]  # no sibling leaked back
+    assert set(with_memo[1]["$defs"]) == {"Node"} and "$defs" not in with_memo[0]
+    # The second clean of the same object is the memo's answer.
+    assert clean(tools[0], memo) is with_memo[0]

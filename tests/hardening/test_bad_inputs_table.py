@@ -166,6 +166,11 @@ CASES = [
         config='sources = ["pkg"]\nimport_timeout = 1\n',
     ),
     Case(
+        "source_nests_too_deeply",
+        tool_file(IMPORT_TOOL, "X = 1" + " + 1" * 3000, "@tool", "def f(x: int) -> int: ..."),
+        "pkg/bad.py:1:1: the source nests too deeply to parse; split the deepest expression",
+    ),
+    Case(
         "imports_the_output_package",
         tool_file(IMPORT_TOOL, "import generated", "@tool", "def f(x: int) -> int: ..."),
         f"pkg/bad.py:2:1: {CYCLE}",

@@ -28,6 +28,7 @@ from codegen.literal import comment_text, python_literal, string_literal
 from codegen.model import ModuleDefinition, Position, RenderedFile, ScannedModule, ToolDefinition
 from codegen.reader import parse_literal_module
 from codegen.render import render_manifest, render_module
+from codegen.write import builds_literals_only
 from tests.support import Project
 
 #: Pieces that have broken code generators: quotes, escapes, line breaks of every kind (Python's,
@@ -131,6 +132,8 @@ def assert_literal_module(content: str, names: list[str], comment_lines: int) ->
         if token.type == tokenize.COMMENT
     ]
     assert [c.start for c in comments] == [(line, 0) for line in range(1, comment_lines + 1)]
+    # The writer's fast check vouches for it too (it would fall back to parsing otherwise).
+    assert builds_literals_only(content, "<generated>")
     return parse_literal_module(content)
 
 

@@ -1,0 +1,91 @@
+"""The scanner finds tools in every kind of statement block, at their own positions."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from codegen.config import load_config
+from codegen.scan import scan_file
+
+BLOCKS = """
+from codegen.decorators import tool
+
+try:
+    @tool
+    def in_try() -> int:
+        return 1
+except ImportError:
+    def helper() -> None: ...
+
+    @tool
+    def in_except() -> int:
+        return 2
+else:
+    @tool
+    def in_else() -> int:
+        return 3
+finally:
+    @tool
+    def in_finally() -> int:
+        return 4
+
+if MODE == "a":
+    @tool
+    def in_if() -> int:
+        return 5
+elif MODE == "b":
+    @tool
+    def in_elif() -> int:
+        return 6
+else:
+    @tool
+    def in_if_else() -> int:
+        return 7
+
+match MODE:
+    case "a":
+        @tool
+        def in_case() -> int:
+            return 8
+
+for _ in range(1):
+    pass
+else:
+    @tool
+    def in_for_else() -> int:
+        return 9
+
+with open(__file__) as handle:
+    class Holder:
+        @tool
+        def in_class(self) -> int:
+            return 10
+"""
+
+
+def test_tools_in_every_block_are_found_in_source_order(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.mcp-codegen]\nsources = ["blocks.py"]\n')
+    source = tmp_path / "blocks.py"
+    source.write_text(textwrap.dedent(BLOCKS).lstrip("\n"))
+    module = scan_file(source, load_config(tmp_path / "pyproject.toml"))
+    assert module is not None
+    assert module.diagnostics == ()
+    found = [(t.name, t.qualname, t.position.line) for t in module.tools]
+    lines = source.read_text().splitlines()
+    expected = [
+        (name, qualname, next(i for i, text in enumerate(lines, 1) if f"def {name}(" in text))
+        for name, qualname in [
+            ("in_try", "in_try"),
+            ("in_except", "in_except"),
+            ("in_else", "in_else"),
+            ("in_finally", "in_finally"),
+            ("in_if", "in_if"),
+            ("in_elif", "in_elif"),
+            ("in_if_else", "in_if_else"),
+            ("in_case", "in_case"),
+            ("in_for_else", "in_for_else"),
+            ("in_class", "Holder.in_class"),
+        ]
+    ]
+    assert found == expected
