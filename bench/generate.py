@@ -2,7 +2,8 @@
 
 Usage:  python bench/generate.py [--tools 1000] [--repeat 5]
 
-Each measurement is a fresh `python -m codegen ...` process (wall time, as a user sees it).
+Each measurement is a fresh `python -m codegen ...` process: wall time, as a user sees it, and
+the CPU time of that process and its workers (steadier than wall time on a shared machine).
 Sources and the generator are precompiled first (`compileall`), as an installed tool would be:
 these machines set PYTHONDONTWRITEBYTECODE=1, which would otherwise recompile on every run.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -27,19 +29,23 @@ sys.path.insert(0, str(HERE))
 from synthetic import write_package  # noqa: E402
 
 
-def _run(cwd: Path, *args: str) -> float:
+def _run(cwd: Path, *args: str) -> tuple[float, float]:
+    """Wall time, and CPU time of the command with all its worker processes."""
     env = dict(os.environ, PYTHONPATH=str(REPO))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "codegen", *args], cwd=cwd, env=env, capture_output=True, text=True
     )
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):
         raise SystemExit(f"mcp-codegen {' '.join(args)} failed:\n{done.stderr}")
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
 
 
-def measure(tools: int, repeat: int) -> list[tuple[str, float, float]]:
+def measure(tools: int, repeat: int) -> list[tuple[str, float, float, float]]:
     with tempfile.TemporaryDirectory(prefix="mcp-codegen-bench-") as tmp:
         root = Path(tmp)
         write_package(root, tools)
@@ -57,10 +63,12 @@ def measure(tools: int, repeat: int) -> list[tuple[str, float, float]]:
             ("check --no-cache (full re-inference)", uncached),
             ("check (unchanged, build cache)", cached),
         ]
-        return [
-            (name, statistics.median(times), tools / statistics.median(times))
-            for name, times in rows
-        ]
+        result = []
+        for name, runs in rows:
+            wall = statistics.median(w for w, _ in runs)
+            cpu = statistics.median(c for _, c in runs)
+            result.append((name, wall, tools / wall, cpu))
+        return result
 
 
 def main() -> None:
@@ -73,9 +81,9 @@ def main() -> None:
         f"{options.tools} synthetic tools, {options.repeat} runs each, median wall time, "
         f"{os.cpu_count()} CPUs"
     )
-    print(f"{'command':<42} {'median s':>9} {'tools/s':>9}")
-    for name, seconds, rate in rows:
-        print(f"{name:<42} {seconds:>9.2f} {rate:>9.0f}")
+    print(f"{'command':<42} {'median s':>9} {'tools/s':>9} {'CPU s':>7}")
+    for name, seconds, rate, cpu in rows:
+        print(f"{name:<42} {seconds:>9.2f} {rate:>9.0f} {cpu:>7.2f}")
 
 
 if __name__ == "__main__":
