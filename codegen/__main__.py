@@ -1,5 +1,9 @@
 import sys
 
-from codegen.cli import main
+from codegen.prestart import start_early
+
+start_early(sys.argv[1:])  # before the CLI's imports: the workers' start-up overlaps them
+
+from codegen.cli import main  # noqa: E402
 
 sys.exit(main())

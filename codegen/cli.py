@@ -9,6 +9,8 @@ from pathlib import Path
 
 from codegen import __version__
 from codegen.errors import CodegenError, Diagnostic, ExitCode
+from codegen.prestart import discard as discard_early
+from codegen.prestart import start_early
 
 
 def _print_diagnostics(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) -> None:
@@ -31,7 +33,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if report is None:
         print(f"mcp-codegen: {len(result.errors)} error(s); nothing was written", file=sys.stderr)
         return ExitCode.USAGE
-    tools = sum(len(d.tools) for d in result.definitions)
+    tools = result.tool_count
     out = config.relative(config.output)
     for path in report.written:
         print(f"wrote {out}/{path}")
@@ -177,6 +179,14 @@ def _command_index(argv: list[str]) -> int | None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    start_early(argv)  # a no-op when ``python -m codegen`` already did it
+    try:
+        return _main(argv)
+    finally:
+        discard_early()  # workers that no build adopted (a cache hit, an error)
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser()
     command = _command_index(argv)
     if command is not None and argv[command] == "serve":

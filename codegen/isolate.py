@@ -14,22 +14,19 @@ import queue
 import selectors
 import struct
 import subprocess
-import sys
-import tempfile
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
+from typing import IO
 
 from codegen.config import Config
 from codegen.errors import Diagnostic
 from codegen.model import InspectedModule, ScannedModule, SourceFile
+from codegen.prestart import spawn_worker, take, worker_count
 from codegen.worker import write_message
 
-_PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
-MAX_WORKERS = 4
 #: Sources queued in a worker beyond the one it is on: it never waits for the next one, and at
 #: the end no worker sits on a backlog while another is idle.
 PREFETCH = 1
@@ -39,7 +36,9 @@ STARTUP_TIMEOUT_S = 120.0
 
 
 class _Worker:
-    def __init__(self, config: Config) -> None:
+    def __init__(
+        self, config: Config, started: tuple[subprocess.Popen[bytes], IO[bytes]] | None = None
+    ) -> None:
         self.assigned: dict[str, SourceFile] = {}  # relative path -> source, until done
         self.current: str | None = None
         self.ready = False
@@ -47,19 +46,7 @@ class _Worker:
         self.closed_input = False
         self.dependencies: list[str] = []
         self.buffer = b""
-        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(
-            [_PACKAGE_PARENT, *filter(None, [env.get("PYTHONPATH")])]
-        )
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "codegen.worker"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.stderr,
-            cwd=config.root,
-            env=env,
-        )
+        self.process, self.stderr = started or spawn_worker(config.root)
         assert self.process.stdout is not None
         os.set_blocking(self.process.stdout.fileno(), False)
         self.outbox: queue.Queue[object] = queue.Queue()
@@ -149,9 +136,10 @@ class InspectSession:
         self.queue: deque[SourceFile] = deque()
         self.scanned: dict[str, ScannedModule] = {}
         self.selector = selectors.DefaultSelector()
-        count = workers if workers is not None else min(os.cpu_count() or 1, MAX_WORKERS)
-        for _ in range(max(1, count)):
-            self._start_worker(dispatch=False)
+        early = take(config.root)  # started at interpreter start-up (codegen.prestart)
+        count = max(1, workers if workers is not None else worker_count(), len(early))
+        for index in range(count):
+            self._start_worker(dispatch=False, started=early[index] if index < len(early) else None)
 
     def run(self, sources: list[SourceFile]) -> None:
         """Scan and inspect every source; returns when all are delivered."""
@@ -164,8 +152,12 @@ class InspectSession:
             self._dispatch(worker)
         self._loop()
 
-    def _start_worker(self, dispatch: bool = True) -> None:
-        worker = _Worker(self.config)
+    def _start_worker(
+        self,
+        dispatch: bool = True,
+        started: tuple[subprocess.Popen[bytes], IO[bytes]] | None = None,
+    ) -> None:
+        worker = _Worker(self.config, started)
         self.workers.append(worker)
         self.selector.register(worker.process.stdout, selectors.EVENT_READ, worker)  # type: ignore[arg-type]
         if dispatch:

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class BuildResult:
     files: tuple[RenderedFile, ...] = ()
+    tool_count: int = 0
+    #: The assembled modules (not kept by the build cache: a cached build has only its files).
     definitions: tuple[ModuleDefinition, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default=())
     #: Every file was rendered and checked to be a literal-only module by this build (a build
@@ -44,10 +46,6 @@ class BuildResult:
     @property
     def warnings(self) -> tuple[Diagnostic, ...]:
         return tuple(d for d in self.diagnostics if d.severity == "warning")
-
-    @property
-    def tool_count(self) -> int:
-        return sum(len(d.tools) for d in self.definitions)
 
 
 def _has_errors(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> bool:
@@ -144,19 +142,20 @@ def _build(config: Config, use_cache: bool, sessions: list[InspectSession]) -> B
     if _has_errors(diagnostics):
         return BuildResult(diagnostics=_sorted(diagnostics))
     done = [built[m.relative_path] for m in scanned if m.relative_path in built]
-    definitions = [definition for definition, _ in done]
+    tool_count = sum(len(definition.tools) for definition, _ in done)
     modules = [rendered for _, rendered in done if rendered is not None]
-    manifest = render_manifest(modules, sum(len(d.tools) for d in definitions), config)
+    manifest = render_manifest(modules, tool_count, config)
     if problems := _unsafe(manifest):
         return BuildResult(diagnostics=_sorted([*diagnostics, *problems]))
     result = BuildResult(
         files=(*modules, manifest),
-        definitions=tuple(definitions),
+        tool_count=tool_count,
+        definitions=tuple(definition for definition, _ in done),
         diagnostics=_sorted(diagnostics),
         verified=True,
     )
     if cache is not None:
-        cache.store(result, session.dependencies())
+        cache.store(replace(result, definitions=()), session.dependencies())
     return _with_target_checks(result, config)
 
 

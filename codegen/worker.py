@@ -183,18 +183,20 @@ def main() -> None:
     os.dup2(2, 1)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
+    # The libraries first, before the settings arrive: a worker started early (codegen.prestart)
+    # imports them while the generator is still reading its configuration. Installed libraries
+    # load before the project's directories go on sys.path.
+    import codegen.schema  # noqa: F401
+    from codegen.resolve import guard_output_package
+    from codegen.scan import scan_source
+
     settings = read_message(requests)
     for entry in reversed(settings["sys_path"]):
         if entry not in sys.path:
             sys.path.insert(0, entry)
     injected = frozenset(settings["injected"])
     if settings.get("output"):
-        from codegen.resolve import guard_output_package
-
         guard_output_package(Path(settings["output"]))
-    import codegen.schema  # noqa: F401
-    from codegen.scan import scan_source
-
     _preload(settings.get("flavor", "clean"))
     write_message(events, ("ready",))
     while (source := read_message(requests)) is not None:

@@ -1,0 +1,114 @@
+"""Start the worker processes first thing, when ``generate``/``check`` will surely need them.
+
+A worker spends ~0.4 s importing libcst and pydantic before it can scan anything; started at
+interpreter start-up (``python -m codegen``) that overlaps the generator's own imports and
+configuration instead of following them. Only the standard library is imported here. Workers
+are started only when no build cache can answer (``--no-cache``, or no stored build next to the
+configuration); ``codegen.isolate`` adopts them, and ``discard`` stops any that were not used.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import IO
+
+PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
+CACHE_FILE = Path(".mcp-codegen-cache") / "build.pickle"
+MAX_WORKERS = 4
+_COMMANDS = ("generate", "check")
+
+_started: dict[str, list[tuple[subprocess.Popen[bytes], IO[bytes]]]] = {}
+_decided = False
+
+
+def worker_count() -> int:
+    return min(os.cpu_count() or 1, MAX_WORKERS)
+
+
+def spawn_worker(cwd: Path) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
+    """``python -m codegen.worker`` with pipes on stdin/stdout and stderr kept in a file."""
+    stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([PACKAGE_PARENT, *filter(None, [env.get("PYTHONPATH")])])
+    process = subprocess.Popen(
+        [sys.executable, "-m", "codegen.worker"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        cwd=cwd,
+        env=env,
+    )
+    return process, stderr
+
+
+def _option(argv: list[str], name: str) -> str | None:
+    for index, token in enumerate(argv):
+        if token == name and index + 1 < len(argv):
+            return argv[index + 1]
+        if token.startswith(name + "="):
+            return token.split("=", 1)[1]
+    return None
+
+
+def _project_root(argv: list[str]) -> Path | None:
+    config = _option(argv, "--config")
+    if config is not None:
+        return Path(config).resolve().parent
+    start = Path.cwd()
+    for directory in (start, *start.parents):
+        if (directory / "pyproject.toml").is_file():
+            return directory
+    return None
+
+
+def _command(argv: list[str]) -> str | None:
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token == "--config":
+            skip = True
+        elif not token.startswith("-"):
+            return token
+    return None
+
+
+def start_early(argv: list[str]) -> None:
+    """Start the workers now if the command line is a ``generate`` or ``check`` that must build.
+
+    A guess, made once: whatever it gets wrong costs only time (unused workers are stopped,
+    missing ones are started later).
+    """
+    global _decided
+    if _decided:
+        return
+    _decided = True
+    if _command(argv) not in _COMMANDS or "--help" in argv or "-h" in argv:
+        return
+    root = _project_root(argv)
+    if root is None or ("--no-cache" not in argv and (root / CACHE_FILE).is_file()):
+        return
+    try:
+        _started[str(root.resolve())] = [spawn_worker(root) for _ in range(worker_count())]
+    except OSError:
+        discard()
+
+
+def take(root: Path) -> list[tuple[subprocess.Popen[bytes], IO[bytes]]]:
+    """The workers started early for this project root (each handed out once)."""
+    return _started.pop(str(root.resolve()), [])
+
+
+def discard() -> None:
+    """Stop workers that were started early but never used."""
+    for workers in _started.values():
+        for process, stderr in workers:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            stderr.close()
+    _started.clear()
