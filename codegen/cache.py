@@ -14,15 +14,15 @@ import os
 import pickle
 import sys
 import tempfile
+from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from codegen import __version__
 from codegen.config import Config
+from codegen.layout import CACHE_DIR, CACHE_FILE
 
-CACHE_DIR = ".mcp-codegen-cache"
-_FILE = "build.pickle"
 _STDLIB = str(Path(os.__file__).resolve().parent)
 
 
@@ -44,10 +44,10 @@ def _generator_key() -> tuple[tuple[str, int, int], ...]:
     return tuple(found)
 
 
-def _sources_key(files: list[Path]) -> str:
+def _sources_key(contents: Mapping[Path, bytes]) -> str:
     digest = hashlib.sha256()
-    for path in files:
-        digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    for path, data in contents.items():
+        digest.update(str(path).encode() + b"\0" + data + b"\0")
     return digest.hexdigest()
 
 
@@ -72,7 +72,8 @@ def fingerprint(paths: list[str], root: Path) -> dict[str, Any]:
 class BuildCache:
     """One stored build per project (the last successful one)."""
 
-    def __init__(self, config: Config, files: list[Path]) -> None:
+    def __init__(self, config: Config, contents: Mapping[Path, bytes]) -> None:
+        """``contents``: every source file's bytes, in discovery order."""
         self.config = config
         self.directory = config.root / CACHE_DIR
         self.key = (
@@ -80,17 +81,12 @@ class BuildCache:
             sys.version,
             _generator_key(),
             _config_key(config),
-            _sources_key(files),
+            _sources_key(contents),
         )
-
-    @staticmethod
-    def exists(config: Config) -> bool:
-        """Whether a stored build exists at all (a cheap test before computing the key)."""
-        return (config.root / CACHE_DIR / _FILE).is_file()
 
     def load(self) -> Any | None:
         try:
-            with (self.directory / _FILE).open("rb") as handle:
+            with (self.directory / CACHE_FILE).open("rb") as handle:
                 stored = pickle.load(handle)
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
             return None
@@ -115,6 +111,6 @@ class BuildCache:
             fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=".build.")
             with os.fdopen(fd, "wb") as handle:
                 pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, self.directory / _FILE)
+            os.replace(temporary, self.directory / CACHE_FILE)
         except OSError:
             return

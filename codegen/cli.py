@@ -9,8 +9,8 @@ from pathlib import Path
 
 from codegen import __version__
 from codegen.errors import CodegenError, Diagnostic, ExitCode
+from codegen.prestart import command_index, start_early
 from codegen.prestart import discard as discard_early
-from codegen.prestart import start_early
 
 
 def _print_diagnostics(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) -> None:
@@ -163,20 +163,6 @@ def _add_optional_commands(commands: argparse._SubParsersAction) -> None:  # typ
         add_diff(commands)
 
 
-def _command_index(argv: list[str]) -> int | None:
-    """Position of the command word: the first argument that is not a global option."""
-    index = 0
-    while index < len(argv):
-        token = argv[index]
-        if token == "--config":
-            index += 2
-            continue
-        if not token.startswith("-"):
-            return index
-        index += 1
-    return None
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     start_early(argv)  # a no-op when ``python -m codegen`` already did it
@@ -188,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str]) -> int:
     parser = build_parser()
-    command = _command_index(argv)
+    command = command_index(argv)
     if command is not None and argv[command] == "serve":
         # Everything after `serve` belongs to the runtime's own parser, --help included.
         args = parser.parse_args(argv[: command + 1])

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import CodegenError, Diagnostic
+from codegen.layout import nearest_config
 
 #: Decorator patterns matched (with fnmatch) against a decorator's dotted name, with any call stripped:
 #: ``@tool``, ``@tool()``, ``@mcp.tool`` and ``@app.tool(...)`` all match by default.
@@ -74,10 +75,9 @@ _SCHEMA: dict[str, tuple[tuple[type, ...], str]] = {
 
 def find_config(start: Path) -> Path:
     """Return the nearest ``pyproject.toml`` at or above ``start``."""
-    for directory in (start, *start.parents):
-        candidate = directory / "pyproject.toml"
-        if candidate.is_file():
-            return candidate
+    found = nearest_config(start)
+    if found is not None:
+        return found
     raise CodegenError(
         [Diagnostic(str(start), 0, 0, "no pyproject.toml found here or above; pass --config PATH")]
     )

@@ -125,7 +125,6 @@ class InspectSession:
         config: Config,
         on_scanned: Callable[[ScannedModule], None] = lambda module: None,
         on_result: Callable[[InspectedModule], None] = lambda result: None,
-        workers: int | None = None,
     ) -> None:
         """Start the workers now: their interpreter and imports overlap whatever comes next."""
         self.config = config
@@ -137,7 +136,7 @@ class InspectSession:
         self.scanned: dict[str, ScannedModule] = {}
         self.selector = selectors.DefaultSelector()
         early = take(config.root)  # started at interpreter start-up (codegen.prestart)
-        count = max(1, workers if workers is not None else worker_count(), len(early))
+        count = max(worker_count(), len(early))
         for index in range(count):
             self._start_worker(dispatch=False, started=early[index] if index < len(early) else None)
 

@@ -8,7 +8,6 @@ that order), while this process assembles and renders each inspected module as i
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from codegen.cache import BuildCache
 from codegen.config import Config
@@ -21,11 +20,8 @@ from codegen.model import (
     WriteReport,
 )
 from codegen.reader import GeneratedModuleError
-from codegen.sources import discover_sources, load_source, may_define_tools
+from codegen.sources import discover_sources, load_source, may_define_tools, read_sources
 from codegen.write import apply, compare, target_problems, verify_literal_module
-
-if TYPE_CHECKING:
-    from codegen.isolate import InspectSession
 
 
 @dataclass(frozen=True)
@@ -61,54 +57,26 @@ def build(config: Config, *, use_cache: bool = True) -> BuildResult:
 
     With ``use_cache``, an unchanged project (see ``codegen.cache``) reuses the last build.
     """
-    sessions: list[InspectSession] = []
-    if not use_cache or not BuildCache.exists(config):
-        # Nothing to reuse: start the workers first, their start-up overlaps discovery.
-        sessions.append(_start_session(config))
-    try:
-        return _build(config, use_cache, sessions)
-    finally:
-        for session in sessions:
-            session.close()
-
-
-def _start_session(config: Config) -> InspectSession:
-    from codegen.isolate import InspectSession
-
-    return InspectSession(config)
-
-
-def _build(config: Config, use_cache: bool, sessions: list[InspectSession]) -> BuildResult:
     diagnostics: list[Diagnostic] = []
     files, problems = discover_sources(config)
-    diagnostics.extend(problems)
-    cache = BuildCache(config, files) if use_cache and not problems else None
+    contents, unreadable = read_sources(files, config)
+    diagnostics.extend([*problems, *unreadable])
+    cache = BuildCache(config, contents) if use_cache and not diagnostics else None
     if cache is not None and (cached := cache.load()) is not None:
         return _with_target_checks(replace(cached, verified=False), config)
     # Imported here, not at the top: a cache hit must not pay for jinja2 or the worker machinery.
     from codegen.assemble import assemble_module, duplicate_names
+    from codegen.isolate import InspectSession
     from codegen.render import render_manifest, render_module
 
-    if not sessions:
-        sessions.append(_start_session(config))
-    session = sessions[0]
-    sources = []
-    for path in files:
-        try:
-            source = load_source(path, config)
-        except OSError as exc:
-            diagnostics.append(
-                Diagnostic(config.relative(path), 0, 0, f"cannot read the source: {exc.strerror}")
-            )
-            continue
-        if may_define_tools(source, config.decorators):
-            sources.append(source)
-
-    found: dict[str, ScannedModule] = {}
+    sources = [
+        source
+        for path, data in contents.items()
+        if may_define_tools(source := load_source(path, config, data), config.decorators)
+    ]
     built: dict[str, tuple[ModuleDefinition, RenderedFile | None]] = {}
 
     def record_scan(module: ScannedModule) -> None:
-        found[module.relative_path] = module
         diagnostics.extend(module.diagnostics)
 
     def assemble_and_render(inspected: InspectedModule) -> None:
@@ -122,10 +90,12 @@ def _build(config: Config, use_cache: bool, sessions: list[InspectSession]) -> B
 
     # Workers scan each source, then import and inspect it; modules are assembled and rendered
     # here as they arrive.
-    session.on_scanned = record_scan
-    session.on_result = assemble_and_render
-    session.run(sources)
-    scanned = [found[s.relative_path] for s in sources if s.relative_path in found]
+    session = InspectSession(config, on_scanned=record_scan, on_result=assemble_and_render)
+    try:
+        session.run(sources)
+    finally:
+        session.close()
+    scanned = [m for s in sources if (m := session.scanned.get(s.relative_path)) is not None]
 
     diagnostics.extend(duplicate_names(scanned))
     if not scanned and not _has_errors(diagnostics):

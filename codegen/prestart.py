@@ -16,8 +16,9 @@ import tempfile
 from pathlib import Path
 from typing import IO
 
+from codegen.layout import CACHE_DIR, CACHE_FILE, nearest_config
+
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
-CACHE_FILE = Path(".mcp-codegen-cache") / "build.pickle"
 MAX_WORKERS = 4
 _COMMANDS = ("generate", "check")
 
@@ -56,24 +57,21 @@ def _option(argv: list[str], name: str) -> str | None:
 
 def _project_root(argv: list[str]) -> Path | None:
     config = _option(argv, "--config")
-    if config is not None:
-        return Path(config).resolve().parent
-    start = Path.cwd()
-    for directory in (start, *start.parents):
-        if (directory / "pyproject.toml").is_file():
-            return directory
-    return None
+    found = Path(config).resolve() if config is not None else nearest_config(Path.cwd().resolve())
+    return found.parent if found is not None else None
 
 
-def _command(argv: list[str]) -> str | None:
-    skip = False
-    for token in argv:
-        if skip:
-            skip = False
-        elif token == "--config":
-            skip = True
-        elif not token.startswith("-"):
-            return token
+def command_index(argv: list[str]) -> int | None:
+    """Position of the command word: the first argument that is not a global option."""
+    index = 0
+    while index < len(argv):
+        token = argv[index]
+        if token == "--config":
+            index += 2
+            continue
+        if not token.startswith("-"):
+            return index
+        index += 1
     return None
 
 
@@ -87,10 +85,11 @@ def start_early(argv: list[str]) -> None:
     if _decided:
         return
     _decided = True
-    if _command(argv) not in _COMMANDS or "--help" in argv or "-h" in argv:
+    command = command_index(argv)
+    if command is None or argv[command] not in _COMMANDS or "--help" in argv or "-h" in argv:
         return
     root = _project_root(argv)
-    if root is None or ("--no-cache" not in argv and (root / CACHE_FILE).is_file()):
+    if root is None or ("--no-cache" not in argv and (root / CACHE_DIR / CACHE_FILE).is_file()):
         return
     try:
         _started[str(root.resolve())] = [spawn_worker(root) for _ in range(worker_count())]

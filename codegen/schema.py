@@ -201,6 +201,22 @@ class _InputPlan:
     warnings: list[Diagnostic]
 
 
+_UNSUPPORTED_KINDS = {
+    "VAR_POSITIONAL": (
+        "variadic parameter *{name} cannot be described by a schema; pass input_schema= in the "
+        "decorator, or set permissive_fallback = true"
+    ),
+    "VAR_KEYWORD": (
+        "variadic parameter **{name} cannot be described by a schema; pass input_schema= in the "
+        "decorator, or set permissive_fallback = true"
+    ),
+    "POSITIONAL_ONLY": (
+        "positional-only parameter {name!r} cannot be passed by name in a tools/call; remove "
+        "the `/` marker"
+    ),
+}
+
+
 def _plan_input(tool: ResolvedTool, injected: frozenset[str], path: str) -> _InputPlan:
     """The TypedDict of the tool's parameters (injected ones left out) and their defaults."""
     fields: dict[str, Any] = {}
@@ -209,31 +225,11 @@ def _plan_input(tool: ResolvedTool, injected: frozenset[str], path: str) -> _Inp
     warnings: list[Diagnostic] = []
     positions = {p.name: p.position for p in tool.scanned.parameters}
     for param in tool.parameters:
-        if param.kind in ("VAR_POSITIONAL", "VAR_KEYWORD"):
-            raise ResolveFailure(
-                [
-                    Diagnostic(
-                        path,
-                        positions[param.name].line,
-                        positions[param.name].column,
-                        f"variadic parameter {'*' if param.kind == 'VAR_POSITIONAL' else '**'}"
-                        f"{param.name} cannot be described by a schema; pass input_schema= in "
-                        "the decorator, or set permissive_fallback = true",
-                    )
-                ]
-            )
-        if param.kind == "POSITIONAL_ONLY":
-            raise ResolveFailure(
-                [
-                    Diagnostic(
-                        path,
-                        positions[param.name].line,
-                        positions[param.name].column,
-                        f"positional-only parameter {param.name!r} cannot be passed by name "
-                        "in a tools/call; remove the `/` marker",
-                    )
-                ]
-            )
+        unsupported = _UNSUPPORTED_KINDS.get(param.kind)
+        if unsupported is not None:
+            pos = positions[param.name]
+            message = unsupported.format(name=param.name)
+            raise ResolveFailure([Diagnostic(path, pos.line, pos.column, message)])
         if param.annotation is not inspect.Parameter.empty and is_injected(
             param.annotation, injected
         ):
@@ -269,30 +265,22 @@ def _plan_input(tool: ResolvedTool, injected: frozenset[str], path: str) -> _Inp
     return _InputPlan(arguments, fields, defaults, annotations, positions, warnings)
 
 
-def _split_defaults(plan: _InputPlan) -> tuple[dict[str, JSON], dict[str, Any]]:
-    """Defaults that are plainly JSON already, and the others (to validate and serialise)."""
-    plain: dict[str, JSON] = {
+def _input_defaults(plan: _InputPlan, path: str) -> dict[str, JSON]:
+    """The defaults as JSON; those that are not plain JSON are validated against their type."""
+    json_defaults: dict[str, JSON] = {
         name: value
         for name, value in plan.defaults.items()
         if _plain_json_default(value, plan.annotations[name])
     }
-    return plain, {name: value for name, value in plan.defaults.items() if name not in plain}
-
-
-def _defaults_type(plan: _InputPlan, checked: dict[str, Any]) -> Any:
-    """A TypedDict of just the checked fields: the same field types, so the same errors and the
-    same JSON, without building a validator for every parameter."""
-    return TypedDict(  # type: ignore[operator]
-        f"{plan.arguments.__name__}Defaults", {name: plan.fields[name] for name in checked}
-    )
-
-
-def _input_defaults(plan: _InputPlan, path: str) -> dict[str, JSON]:
-    """The defaults as JSON; those that are not plain JSON are validated against their type."""
-    json_defaults, checked = _split_defaults(plan)
+    checked = {name: value for name, value in plan.defaults.items() if name not in json_defaults}
     if not checked:
         return json_defaults
-    adapter = TypeAdapter(_defaults_type(plan, checked))
+    # Validated through a TypedDict of just these fields: the same field types, so the same errors
+    # and the same JSON, without building a validator for every parameter.
+    subset = TypedDict(  # type: ignore[operator]
+        f"{plan.arguments.__name__}Defaults", {name: plan.fields[name] for name in checked}
+    )
+    adapter = TypeAdapter(subset)
     problems = []
     try:
         adapter.validate_python(checked)

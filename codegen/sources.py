@@ -70,9 +70,24 @@ def module_name_for(path: Path) -> tuple[str, Path]:
     return ".".join(parts), directory
 
 
-def load_source(path: Path, config: Config) -> SourceFile:
-    """Read a source file once: its bytes, hash and import name travel together from here on."""
-    data = path.read_bytes()
+def read_sources(files: list[Path], config: Config) -> tuple[dict[Path, bytes], list[Diagnostic]]:
+    """Every source's bytes, read once (the build cache's key and the scan share them)."""
+    contents: dict[Path, bytes] = {}
+    problems = []
+    for path in files:
+        try:
+            contents[path] = path.read_bytes()
+        except OSError as exc:
+            problems.append(
+                Diagnostic(config.relative(path), 0, 0, f"cannot read the source: {exc.strerror}")
+            )
+    return contents, problems
+
+
+def load_source(path: Path, config: Config, data: bytes | None = None) -> SourceFile:
+    """A source file with its bytes (read now unless given), hash and import name."""
+    if data is None:
+        data = path.read_bytes()
     module, import_root = module_name_for(path)
     return SourceFile(
         path=str(path),

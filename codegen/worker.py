@@ -166,8 +166,10 @@ def _preload(flavor: str) -> None:
         pass
 
 
-def _scan(scan_source: Any, source: SourceFile, decorators: list[str]) -> ScannedModule | None:
+def _scan(source: SourceFile, decorators: list[str]) -> ScannedModule | None:
     """``scan_source``, with a failure of the parser itself reported at the file."""
+    from codegen.scan import scan_source
+
     try:
         return scan_source(source, decorators)
     except RecursionError:
@@ -186,9 +188,9 @@ def main() -> None:
     # The libraries first, before the settings arrive: a worker started early (codegen.prestart)
     # imports them while the generator is still reading its configuration. Installed libraries
     # load before the project's directories go on sys.path.
+    import codegen.scan
     import codegen.schema  # noqa: F401
     from codegen.resolve import guard_output_package
-    from codegen.scan import scan_source
 
     settings = read_message(requests)
     for entry in reversed(settings["sys_path"]):
@@ -202,7 +204,7 @@ def main() -> None:
     while (source := read_message(requests)) is not None:
         key = source.relative_path
         write_message(events, ("start", key))
-        module = _scan(scan_source, source, settings["decorators"])
+        module = _scan(source, settings["decorators"])
         write_message(events, ("scanned", key, module))
         tools: list[InspectedTool] = []
         diagnostics: list[Diagnostic] = []
