@@ -31,8 +31,7 @@ from dropin_support import (
     sdk_client_tools,
 )
 
-from codegen.scan import SHORTHAND_ANNOTATIONS
-from tests.support import example_tools
+from tests.support import example_tools, framework_decorator
 
 pytestmark = pytest.mark.slow
 
@@ -78,8 +77,6 @@ def _shown(function: Callable[..., Any], hidden: list[str]) -> Callable[..., Any
 
 def _oracle(flavor: str) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     """What the real framework lists for the bookshop, and each tool's codegen options."""
-    from mcp.types import Icon, ToolAnnotations
-
     if flavor == "mcp":
         from mcp.server.mcpserver import MCPServer
 
@@ -90,19 +87,7 @@ def _oracle(flavor: str) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str,
         server = fastmcp.FastMCP("bookshop")
     options_by_name = {}
     for function, options in example_tools():
-        arguments: dict[str, Any] = {
-            key: options[key] for key in ("name", "title", "description", "meta") if key in options
-        }
-        annotations = dict(options.get("annotations") or {})
-        annotations.update(
-            {SHORTHAND_ANNOTATIONS[k]: options[k] for k in SHORTHAND_ANNOTATIONS if k in options}
-        )
-        if annotations:
-            arguments["annotations"] = ToolAnnotations.model_validate(annotations)
-        if "icons" in options:
-            arguments["icons"] = [Icon.model_validate(icon) for icon in options["icons"]]
-        if "output_schema" in options and flavor == "fastmcp":
-            arguments["output_schema"] = options["output_schema"]
+        arguments = framework_decorator(options, flavor)
         hidden = _hidden(function, flavor)
         if "input_schema" in options:
             hidden = list(inspect.signature(function).parameters)

@@ -31,9 +31,8 @@ from flavor_support import (
     runtime_calls,
 )
 
-from codegen.scan import SHORTHAND_ANNOTATIONS
 from tests.runtime.runtime_support import EXAMPLE_CALLS
-from tests.support import example_tools
+from tests.support import example_tools, framework_decorator
 
 pytestmark = pytest.mark.slow
 
@@ -103,7 +102,6 @@ def _oracle(
 ) -> tuple[Any, dict[str, dict[str, Any]]]:
     """The real framework server with every bookshop tool, and each tool's codegen options."""
     from mcp.server.mcpserver import Context
-    from mcp.types import Icon, ToolAnnotations
 
     from examples.bookshop.deps import ConfigPaths, Settings
 
@@ -121,19 +119,7 @@ def _oracle(
     options_by_name = {}
     for function, options in example_tools():
         name = options.get("name", function.__name__)
-        decorator: dict[str, Any] = {
-            key: options[key] for key in ("name", "title", "description", "meta") if key in options
-        }
-        annotations = dict(options.get("annotations") or {})
-        annotations.update(
-            {SHORTHAND_ANNOTATIONS[k]: options[k] for k in SHORTHAND_ANNOTATIONS if k in options}
-        )
-        if annotations:
-            decorator["annotations"] = ToolAnnotations.model_validate(annotations)
-        if "icons" in options:
-            decorator["icons"] = [Icon.model_validate(icon) for icon in options["icons"]]
-        if "output_schema" in options and flavor == "fastmcp":
-            decorator["output_schema"] = options["output_schema"]
+        decorator = framework_decorator(options, flavor)
         hints = typing.get_type_hints(function)
         hidden = [p for p, hint in hints.items() if p != "return" and hint in hidden_types]
         baked = arguments_by_tool[name] if "input_schema" in options else None
