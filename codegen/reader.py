@@ -67,7 +67,7 @@ def read_tree(output: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     manifest_path = output / MANIFEST
     if not manifest_path.is_file():
         raise GeneratedModuleError(
-            f"{manifest_path}: no generated manifest; run `mcp-codegen generate` first"
+            str(manifest_path), 0, 0, "no generated manifest; run `mcp-codegen generate` first"
         )
     manifest = parse_literal_module(manifest_path.read_text(encoding="utf-8"), str(manifest_path))
     modules = []

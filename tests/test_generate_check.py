@@ -129,6 +129,17 @@ def test_export_prints_the_tools_list_payload_without_codegen_keys(project: Proj
         Draft202012Validator.check_schema(tool["inputSchema"])
 
 
+def test_export_before_generate_says_what_to_run(project: Project) -> None:
+    project.write("pkg/tools.py", TOOLS)
+    result = project.run("export")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    manifest = project.root / "generated" / "__init__.py"
+    assert result.stderr == (
+        f"mcp-codegen: {manifest}: no generated manifest; run `mcp-codegen generate` first\n"
+    )
+
+
 def test_output_is_byte_identical_across_hash_seeds_and_checkout_paths(tmp_path: Path) -> None:
     copies = []
     for index, seed in enumerate(["0", "1", "42", "12345", "random"]):
