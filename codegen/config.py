@@ -11,6 +11,7 @@ from typing import Any
 
 from codegen.errors import CodegenError, Diagnostic
 from codegen.layout import nearest_config
+from codegen.runtime._registry import FLAVORS  # the flavors the runtime can serve
 
 #: Decorator patterns matched (with fnmatch) against a decorator's dotted name, with any call stripped:
 #: ``@tool``, ``@tool()``, ``@mcp.tool`` and ``@app.tool(...)`` all match by default.
@@ -24,8 +25,6 @@ DEFAULT_INJECTED_TYPES = (
     "mcp.server.session.ServerSession",
     "fastmcp.server.context.Context",
 )
-
-FLAVORS = ("clean", "mcp", "fastmcp")
 
 
 @dataclass(frozen=True)

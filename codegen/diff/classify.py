@@ -198,8 +198,7 @@ def show_types(types: TypeSet) -> str:
 
 
 def _type_effect(old: TypeSet, new: TypeSet) -> Effect | None:
-    lost = any(not _covers(new, name) for name in (ALL_TYPES if old is None else old))
-    gained = any(not _covers(old, name) for name in (ALL_TYPES if new is None else new))
+    lost, gained = _lost(old, new), _lost(new, old)
     if lost and gained:
         return Effect.BOTH
     if lost:
@@ -810,10 +809,6 @@ def _rest(schema: Schema) -> Schema:
 def _ref(schema: JSON) -> str | None:
     ref = schema.get("$ref") if isinstance(schema, dict) else None
     return ref if isinstance(ref, str) else None
-
-
-def _strip_annotations(schema: JSON) -> JSON:
-    return _assertions(schema) if isinstance(schema, dict) else schema
 
 
 def _count_bound(value: JSON) -> Bound:

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 from codegen.diff.model import Change, Severity
-from codegen.diff.options import FORMATS  # noqa: F401 - re-exported
 from codegen.diff.report import DiffReport, escape_markdown
 
 _COLOURS = {
@@ -175,11 +173,3 @@ def render_github(report: DiffReport, path_prefix: str = "") -> str:
         f"{_escape_data(_version_line(report))}"
     )
     return "\n".join(lines) + "\n"
-
-
-RENDERERS: dict[str, Callable[..., str]] = {
-    "terminal": render_terminal,
-    "markdown": render_markdown,
-    "json": render_json,
-    "github": render_github,
-}

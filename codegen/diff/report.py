@@ -9,7 +9,6 @@ from pathlib import Path
 
 from codegen.diff.classify import diff_sides
 from codegen.diff.model import Change, Severity
-from codegen.diff.options import FAIL_ON  # noqa: F401 - re-exported
 from codegen.diff.reader import Side
 from codegen.errors import Diagnostic
 

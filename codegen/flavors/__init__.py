@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from codegen.model import JSON, ScannedModule
     from codegen.resolve import ResolvedTool
 
-FRAMEWORK_FLAVORS = ("mcp", "fastmcp")
-
 
 def build_module_tools(
     flavor: str,

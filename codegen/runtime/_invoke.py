@@ -134,6 +134,18 @@ def abandoned_calls() -> int:
         return len(_abandoned)
 
 
+async def _in_thread_bounded(
+    outcome: _Outcome, call: Callable[[], Any], deadline: float | None
+) -> None:
+    """Run ``call`` in a worker thread until ``deadline``, recording it in ``outcome``."""
+    try:
+        with anyio.move_on_after(None if deadline is None else deadline - anyio.current_time()):
+            await anyio.to_thread.run_sync(outcome.run_sync, call, abandon_on_cancel=True)
+    finally:
+        if not outcome.finished:  # timed out or cancelled: the thread runs on regardless
+            _abandon(outcome)
+
+
 def _abandon(work: _Outcome | asyncio.Task[Any]) -> None:
     with _abandoned_lock:
         _abandoned.add(work)
@@ -213,9 +225,12 @@ class ToolCaller:
         ``request`` and ``params`` back the ``Context`` given to tools that take one. Only a
         cancellation of the calling task propagates.
         """
-        binding = self._registry.binding(name)
+        prepared = self._prepared.get(name)
+        # Looked up outside the ``try``: an unknown name is a KeyError, not an isError result.
+        binding = self._registry.binding(name) if prepared is None else prepared.binding
         try:
-            prepared = self._prepared.get(name) or self._prepare(binding)
+            if prepared is None:
+                prepared = self._prepare(binding)
             rules = prepared.rules
             assert rules is not None
             async with self._scope(prepared, rules, request) as scoped:
@@ -511,15 +526,9 @@ class ToolCaller:
             await self._await_bounded(outcome, prepared.function(*args, **kwargs), deadline)
         else:
             # A worker thread keeps a blocking tool from stalling the server, as MCPServer does.
-            call = functools.partial(prepared.function, *args, **kwargs)
-            try:
-                with anyio.move_on_after(
-                    None if deadline is None else deadline - anyio.current_time()
-                ):
-                    await anyio.to_thread.run_sync(outcome.run_sync, call, abandon_on_cancel=True)
-            finally:
-                if not outcome.finished:  # timed out or cancelled: the thread runs on regardless
-                    _abandon(outcome)
+            await _in_thread_bounded(
+                outcome, functools.partial(prepared.function, *args, **kwargs), deadline
+            )
             if outcome.finished and outcome.error is None and inspect.isawaitable(outcome.value):
                 awaitable, outcome = outcome.value, _Outcome()
                 await self._await_bounded(outcome, awaitable, deadline)
@@ -554,14 +563,7 @@ class ToolCaller:
 
             await self._await_bounded(outcome, items(), deadline)
             return outcome
-        try:
-            with anyio.move_on_after(None if deadline is None else deadline - anyio.current_time()):
-                await anyio.to_thread.run_sync(
-                    outcome.run_sync, functools.partial(list, generator), abandon_on_cancel=True
-                )
-        finally:
-            if not outcome.finished:
-                _abandon(outcome)
+        await _in_thread_bounded(outcome, functools.partial(list, generator), deadline)
         return outcome
 
     async def _await_bounded(
