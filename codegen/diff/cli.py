@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import re
 import sys
@@ -33,7 +34,14 @@ __all__ = ["DESCRIPTION", "add_arguments", "add_parser", "main", "run"]
 
 
 def _git_root(config: Config) -> Path:
-    return toplevel(config.root)
+    return _toplevel(config.root)
+
+
+@functools.lru_cache(maxsize=8)
+def _toplevel(directory: Path) -> Path:
+    """``git rev-parse --show-toplevel``, asked once per directory (both sides and the report
+    need it); a failure is not remembered."""
+    return toplevel(directory)
 
 
 def _output_in_repo(repo: Path, output: Path) -> str:

@@ -141,11 +141,9 @@ def read_directory(output: Path, label: str | None = None) -> Side:
         manifest = parse_module(manifest_file.read_text(encoding="utf-8"), str(manifest_file))
         names = _listed_modules(manifest, str(manifest_file))
     else:
-        names = sorted(
-            path.relative_to(output).as_posix()
-            for path in output.rglob("*.py")
-            if _is_generated(path.read_text(encoding="utf-8", errors="replace"))
-        )
+        from codegen.write import existing_generated  # reads each file's first line only
+
+        names = sorted(existing_generated(output))
 
     def texts() -> Iterable[tuple[str, str, str]]:
         for name in names:
