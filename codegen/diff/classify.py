@@ -954,19 +954,8 @@ def compare_tools(old: Mapping[str, JSON], new: Mapping[str, JSON], name: str) -
         if not _same_value(before, after):
             changes.append(make_change(kind, name, f"/{key}", old=before, new=after))
     changes += _compare_tool_annotations(old, new, name)
-    for key in sorted((set(old) | set(new)) - TOOL_FIELDS_COMPARED):
-        before, after = old.get(key, ABSENT), new.get(key, ABSENT)
-        if not _same_value(before, after):
-            changes.append(
-                make_change(
-                    K.TOOL_METADATA_CHANGED,
-                    name,
-                    f"/{_escape(key)}",
-                    old=before,
-                    new=after,
-                    keyword=key,
-                )
-            )
+    extra = sorted((set(old) | set(new)) - TOOL_FIELDS_COMPARED)
+    changes += _keyed_changes(K.TOOL_METADATA_CHANGED, name, "", old, new, extra)
     walk = _Walk(
         name,
         Direction.INPUT,
@@ -1048,18 +1037,26 @@ def _compare_tool_annotations(
                     new_text=shown(after, key),
                 )
             )
-    for key in sorted(set(before) | set(after)):
+    rest = [key for key in sorted(set(before) | set(after)) if key not in flagged]
+    changes += _keyed_changes(K.ANNOTATION_CHANGED, name, "/annotations", before, after, rest)
+    return changes
+
+
+def _keyed_changes(
+    kind: ChangeKind,
+    name: str,
+    prefix: str,
+    before: Mapping[str, JSON],
+    after: Mapping[str, JSON],
+    keys: list[str],
+) -> list[Change]:
+    """A ``kind`` change at ``prefix/key`` for each of ``keys`` whose value differs."""
+    changes = []
+    for key in keys:
         was, now = before.get(key, ABSENT), after.get(key, ABSENT)
-        if not _same_value(was, now) and key not in flagged:
+        if not _same_value(was, now):
             changes.append(
-                make_change(
-                    K.ANNOTATION_CHANGED,
-                    name,
-                    f"/annotations/{_escape(key)}",
-                    old=was,
-                    new=now,
-                    keyword=key,
-                )
+                make_change(kind, name, f"{prefix}/{_escape(key)}", old=was, new=now, keyword=key)
             )
     return changes
 

@@ -7,13 +7,13 @@ so the runtime serves them without inferring anything: equal to the framework by
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.errors import Diagnostic
+from codegen.flavors.wire import mcp_types as _mcp_types
 from codegen.model import JSON, ScannedModule, ScannedTool
 from codegen.resolve import ResolvedTool
 from codegen.schema import is_injected
@@ -108,18 +108,6 @@ def accepted_options(decorator: Callable[..., Any]) -> frozenset[str]:
         for name, p in inspect.signature(decorator).parameters.items()
         if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and name != "name_or_fn"
     )
-
-
-@functools.cache
-def _mcp_types() -> Any:
-    try:
-        import mcp_types  # SDK 2.x and fastmcp 4.x
-
-        return mcp_types
-    except ImportError:  # SDK 1.x
-        import mcp.types
-
-        return mcp.types
 
 
 def framework_arguments(options: dict[str, JSON], accepted: frozenset[str]) -> dict[str, Any]:

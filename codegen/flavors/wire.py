@@ -10,6 +10,7 @@ dicts returned are the wire form, not a client model re-serialised. Works for th
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -123,6 +124,20 @@ def list_served_tools(server: Any) -> list[dict[str, Any]]:
     return anyio.run(served_tools, server)
 
 
+@functools.cache
+def mcp_types() -> Any:
+    """The module of MCP's protocol types: ``mcp_types`` (SDK 2.x, fastmcp 4.x) or ``mcp.types``
+    (SDK 1.x)."""
+    try:
+        import mcp_types
+
+        return mcp_types
+    except ImportError:
+        import mcp.types
+
+        return mcp.types
+
+
 class _Envelope:
     """JSON-RPC messages in the shape the installed SDK's streams carry (1.x or 2.x)."""
 
@@ -130,16 +145,10 @@ class _Envelope:
         from mcp.shared.message import SessionMessage
 
         self.session_message = SessionMessage
-        try:  # SDK 2.x: the envelopes are plain models in mcp_types
-            import mcp_types
-
-            self.types = mcp_types
-            self.root = False
-        except ImportError:  # SDK 1.x: a JSONRPCMessage root model wraps them
-            import mcp.types
-
-            self.types = mcp.types
-            self.root = True
+        self.types = mcp_types()
+        # SDK 2.x: the envelopes are plain models in mcp_types; SDK 1.x: a JSONRPCMessage root
+        # model in mcp.types wraps them.
+        self.root = self.types.__name__ != "mcp_types"
 
     def _wrap(self, message: Any) -> Any:
         if self.root:
