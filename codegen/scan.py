@@ -467,7 +467,9 @@ class _ToolVisitor:
             ast_args.sort(key=lambda n: (n.lineno, n.col_offset))
         for index, arg in enumerate(call.args if call else ()):
             located_arg = ast_args[index] if index < len(ast_args) else located_decorator
-            located_value = getattr(located_arg, "value", located_arg)
+            located_value = (
+                located_arg.value if isinstance(located_arg, ast.keyword) else located_arg
+            )
             if arg.star:
                 self._error(
                     located_arg,
