@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 import operator
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -239,9 +239,12 @@ def _source(node: ast.AST) -> str:
 class Evaluator:
     """Evaluates expressions of one module; other modules get evaluators of their own."""
 
-    def __init__(self, scope: ModuleScope, relative: str) -> None:
+    def __init__(
+        self, scope: ModuleScope, relative: str, name_file: Callable[[Path], str] = str
+    ) -> None:
         self.scope = scope
         self.relative = relative  # how messages name this module's file
+        self.name_file = name_file  # how messages name other files
         self._values: dict[str, Any] = {}
         self._active: set[tuple[str, str]] = set()
         self._others: dict[str, Evaluator | None] = {}
@@ -296,10 +299,11 @@ class Evaluator:
         if dotted not in self._others:
             path = find_module_file(dotted, self.scope.roots)
             scope = None if path is None else scope_of_file(dotted, path, self.scope.roots)
-            relative = dotted.replace(".", "/") + (
-                "/__init__.py" if path is not None and path.name == "__init__.py" else ".py"
+            self._others[dotted] = (
+                None
+                if scope is None or path is None
+                else Evaluator(scope, self.name_file(path), self.name_file)
             )
-            self._others[dotted] = None if scope is None else Evaluator(scope, relative)
         return self._others[dotted]
 
     def _import(self, dotted: str, local: str) -> Any:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import Diagnostic
+from codegen.layout import project_root, relative_to_root
 from codegen.model import ScannedModule, ScannedTool
 
 
@@ -255,7 +256,7 @@ def _use_site(module: ScannedModule, exc: BaseException) -> tuple[str, int, int]
     from codegen.flavors import registrar
 
     site = (module.relative_path, 1, 1)
-    root = Path(module.path).resolve().parents[len(Path(module.relative_path).parts) - 1]
+    root = project_root(module.path, module.relative_path)
     tb = exc.__traceback__
     while tb is not None:
         code = tb.tb_frame.f_code
@@ -265,10 +266,7 @@ def _use_site(module: ScannedModule, exc: BaseException) -> tuple[str, int, int]
             line = line or tb.tb_lineno
             text = linecache.getline(code.co_filename, line).encode("utf-8")
             character = len(text[: column or 0].decode("utf-8", "replace")) + 1
-            try:
-                path = Path(code.co_filename).resolve().relative_to(root).as_posix()
-            except ValueError:
-                path = code.co_filename
+            path = relative_to_root(Path(code.co_filename), root)
             site = (path, line, character)
         tb = tb.tb_next
     return site

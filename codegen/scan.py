@@ -6,6 +6,7 @@ import ast
 import fnmatch
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 
 import libcst as cst
@@ -14,6 +15,7 @@ from libcst.helpers import get_full_name_for_node
 from codegen.config import Config
 from codegen.constants import Constructed, Enclosing, Evaluator, ModuleScope, Unresolved
 from codegen.errors import Diagnostic
+from codegen.layout import project_root, relative_to_root
 from codegen.model import (
     JSON,
     Position,
@@ -239,6 +241,7 @@ class _PositionIndex:
     def __init__(self, tree: ast.Module, source: bytes) -> None:
         self.tree = tree
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        self.registrars: set[str] = set()  # enclosing functions taking the tool's server
         self._collect(tree.body)
         self.lines = source.splitlines()
         self.cursor = 0
@@ -329,6 +332,7 @@ class _ToolVisitor:
         self._evaluator: Evaluator | None = None
         self._enclosing_cache: dict[int, Enclosing] = {}
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        self.registrars: set[str] = set()  # enclosing functions taking the tool's server
         self.aliases = aliases
         self.positions = positions
         self.scope: list[str] = []
@@ -392,7 +396,8 @@ class _ToolVisitor:
             scope = ModuleScope.read(
                 self.positions.tree, self.source.module, Path(self.source.path), roots
             )
-            self._evaluator = Evaluator(scope, self.relative)
+            root = project_root(self.source.path, self.relative)
+            self._evaluator = Evaluator(scope, self.relative, partial(relative_to_root, root=root))
         enclosing = tuple(self._enclosing(function) for function in self.functions)
         return self._evaluator.evaluate(node, enclosing)
 
@@ -431,7 +436,13 @@ class _ToolVisitor:
 
     def _unresolved(self, key: str, problem: Unresolved) -> str:
         """The message for a decorator argument that depends on run-time values."""
-        if problem.run_time_input:
+        if problem.run_time_input and problem.run_time_input in self.registrars:
+            instead = (
+                "write the value literally or as a module-level constant (the generator calls "
+                f"{problem.run_time_input}() with the server and stand-ins for its other "
+                "parameters, so their values are unknown)"
+            )
+        elif problem.run_time_input:
             function = problem.run_time_input
             instead = (
                 f"write the value literally, or, if {function}() builds the server, list the "
@@ -465,6 +476,10 @@ class _ToolVisitor:
         if ast_call is not None:
             ast_args = [*ast_call.args, *ast_call.keywords]
             ast_args.sort(key=lambda n: (n.lineno, n.col_offset))
+        head = (get_full_name_for_node(call.func if call else decorator.decorator) or "").split(
+            "."
+        )[0]
+        self.registrars = {f.name for f in self.functions if head in self._enclosing(f).parameters}
         for index, arg in enumerate(call.args if call else ()):
             located_arg = ast_args[index] if index < len(ast_args) else located_decorator
             located_value = (
