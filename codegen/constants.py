@@ -246,8 +246,10 @@ class Evaluator:
         self.relative = relative  # how messages name this module's file
         self.name_file = name_file  # how messages name other files
         self._values: dict[str, Any] = {}
+        # Shared by every evaluator reached from this one: a cycle across modules is found, and
+        # each module is read once.
         self._active: set[tuple[str, str]] = set()
-        self._others: dict[str, Evaluator | None] = {}
+        self._others: dict[str, Evaluator | None] = {scope.module: self}
 
     # -- names ------------------------------------------------------------------------------
     def name(self, name: str, enclosing: tuple[Enclosing, ...] = ()) -> Any:
@@ -299,11 +301,12 @@ class Evaluator:
         if dotted not in self._others:
             path = find_module_file(dotted, self.scope.roots)
             scope = None if path is None else scope_of_file(dotted, path, self.scope.roots)
-            self._others[dotted] = (
-                None
-                if scope is None or path is None
-                else Evaluator(scope, self.name_file(path), self.name_file)
-            )
+            other = None
+            if scope is not None and path is not None:
+                other = Evaluator(scope, self.name_file(path), self.name_file)
+                other._active = self._active
+                other._others = self._others
+            self._others[dotted] = other
         return self._others[dotted]
 
     def _import(self, dotted: str, local: str) -> Any:
