@@ -515,19 +515,22 @@ class Evaluator:
         raise Unresolved(
             f"{callee}(...)",
             "calls a function, whose result is known only by running it (the generator "
-            f"evaluates only calls of {', '.join(sorted(CONSTRUCTORS))} and of built-in "
-            "containers)",
+            "evaluates only calls of ToolAnnotations and Icon from the MCP SDK or fastmcp, and "
+            "of built-in containers)",
         )
 
     def _is_mcp_type(self, func: ast.expr) -> bool:
-        """``ToolAnnotations``/``Icon`` not shadowed by a definition of the module itself."""
-        head = _dotted(func)
-        if head is None:
+        """``ToolAnnotations``/``Icon`` imported from the MCP SDK or fastmcp (``from mcp.types
+        import Icon``, ``from mcp import types`` then ``types.Icon``), not a namesake."""
+        dotted = _dotted(func)
+        if dotted is None:
             return False
-        bound = self.scope.bindings.get(head.split(".")[0])
-        return not isinstance(
-            bound, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.expr
-        )
+        head, _, rest = dotted.partition(".")
+        bound = self.scope.bindings.get(head)
+        if not isinstance(bound, ast.alias) or head in self.scope.dynamic:
+            return False
+        origin = self.scope.imported(bound) + (f".{rest}" if rest else "")
+        return origin.split(".")[0] in ("mcp", "fastmcp")
 
 
 def _dotted(node: ast.expr) -> str | None:

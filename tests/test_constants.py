@@ -39,6 +39,11 @@ def evaluate(
         ),
         ("from pkg import base\n", "base.NAME + '!'", "deep!"),
         ("from .base import NAME as N\n", "N", "deep"),
+        (
+            "from mcp import types\n",
+            "types.ToolAnnotations(title='t')",
+            Constructed("ToolAnnotations", (("title", "t"),)),
+        ),
     ],
 )
 def test_constant_expressions_are_evaluated(
@@ -61,6 +66,7 @@ def test_constant_expressions_are_evaluated(
         ("A = [1]\n", "{**A}", "A", "is splatted with ** but is a list"),
         ("A = 1\n", "A + 'x'", "A + 'x'", "combines int and str"),
         ("class Icon:\n    pass\n", "Icon(src='x')", "Icon(...)", "calls a function"),
+        ("from mylib import Icon\n", "Icon(src='x')", "Icon(...)", "calls a function"),
         ("import os\n", "os.environ['X']", "os.environ", "reads the environment"),
         ("from pkg.cycle import B\nA = B\n", "A", "A", "defined in terms of itself"),
         (

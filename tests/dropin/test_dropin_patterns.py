@@ -193,20 +193,19 @@ ERRORS = [
     "literals",
     "published/patterns_errors/runtime_only.py:24:23: decorator argument description= cannot be "
     "known at build time: `Path('README.md').read_text(...)` calls a function, whose result is "
-    "known only by running it (the generator evaluates only calls of Icon, ToolAnnotations and "
-    'of built-in containers); write the value literally (e.g. description="...") or as a '
+    "known only by running it (the generator evaluates only calls of ToolAnnotations and Icon "
+    "from the MCP SDK or fastmcp, and of built-in containers); write the value literally (e.g. "
+    'description="...") or as a '
     "module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:29:23: decorator argument annotations= cannot be "
     "known at build time: `make_annotations(...)` calls a function, whose result is known only "
-    "by running it (the generator evaluates only calls of Icon, ToolAnnotations and of built-in "
-    "containers); write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
+    "by running it (the generator evaluates only calls of ToolAnnotations and Icon from the MCP SDK or fastmcp, and of built-in containers); write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
     "or as a module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:34:23: decorator argument annotations= cannot be "
     "known at build time: `_ANNOTATIONS` is a module-level constant "
     "(published/patterns_errors/runtime_only.py:16:16), but its value `make_annotations('read')` "
     "is not constant: `make_annotations(...)` calls a function, whose result is known only by "
-    "running it (the generator evaluates only calls of Icon, ToolAnnotations and of built-in "
-    "containers); write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
+    "running it (the generator evaluates only calls of ToolAnnotations and Icon from the MCP SDK or fastmcp, and of built-in containers); write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
     "or as a module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:39:16: decorator argument name= cannot be known at "
     "build time: `TOOL_PREFIX` is imported from published.patterns_errors.settings, where "
