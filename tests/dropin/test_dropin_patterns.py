@@ -269,3 +269,29 @@ def test_bad_factories_are_config_errors(tmp_path: Path, body: str, message: str
     assert [str(d).replace(str(config), "pyproject.toml") for d in raised.value.diagnostics] == [
         message
     ]
+
+
+def test_a_factory_that_defines_no_scanned_tool_is_an_error(project: Project) -> None:
+    project.configure(
+        'sources = ["pkg"]\nflavor = "mcp"\nfactories = ["pkg.server:create_server()"]\n'
+    )
+    project.write(
+        "pkg/tools.py",
+        """
+        from mcp.server.mcpserver import MCPServer
+
+        mcp = MCPServer("x")
+
+
+        @mcp.tool()
+        def ping() -> str:
+            return "pong"
+        """,
+    )
+    done = project.run("generate")
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == (
+        "pyproject.toml: factories: pkg.server:create_server() defines no tool found in "
+        "`sources` (no tool decorator inside that function); add the factory's file to "
+        "`sources`, or remove the entry"
+    )
