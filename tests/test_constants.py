@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from codegen.constants import Constructed, Enclosing, Evaluator, ModuleScope, Unresolved
+from codegen.bindings import Enclosing, ModuleScope
+from codegen.constants import Constructed, Evaluator, Unresolved
 
 
 def evaluate(
@@ -39,6 +40,11 @@ def evaluate(
         ),
         ("from pkg import base\n", "base.NAME + '!'", "deep!"),
         ("from .base import NAME as N\n", "N", "deep"),
+        (
+            "from mcp.types import ToolAnnotations as TA\nB = {'title': 'b'}\n",
+            "TA(**B, readOnlyHint=True)",
+            Constructed("ToolAnnotations", (("title", "b"), ("readOnlyHint", True))),
+        ),
         (
             "from mcp import types\n",
             "types.ToolAnnotations(title='t')",
