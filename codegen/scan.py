@@ -242,7 +242,6 @@ class _PositionIndex:
     def __init__(self, tree: ast.Module, source: bytes) -> None:
         self.tree = tree
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
-        self.registrars: set[str] = set()  # enclosing functions taking the tool's server
         self._collect(tree.body)
         self.lines = source.splitlines()
         self.cursor = 0
