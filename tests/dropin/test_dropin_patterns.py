@@ -295,3 +295,32 @@ def test_a_factory_that_defines_no_scanned_tool_is_an_error(project: Project) ->
         "`sources` (no tool decorator inside that function); add the factory's file to "
         "`sources`, or remove the entry"
     )
+
+
+def test_registration_functions_work_in_the_clean_flavor_too(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    folder = PUBLISHED / "patterns_sdk2"
+    built, _ = build_flavor(
+        tmp_path_factory.mktemp("clean"),
+        "clean",
+        [folder / "tools_global.py", folder / "tools_state.py"],
+    )
+    registrars = {
+        name: (
+            tool["x-codegen"]["registrar"].partition(":")[2],
+            tool["x-codegen"]["registrar_parameter"],
+        )
+        for name, tool in built["generated"].items()
+    }
+    assert registrars == {
+        "ping": ("register_tools", "mcp"),
+        "echo_text": ("register_tools", "mcp"),
+        "uptime": ("register_admin_tools", "mcp"),
+        "version": ("register_on_import", "mcp"),
+        "balance": ("register_account_tools", "app"),
+        "transfer_funds": ("register_account_tools", "app"),
+    }
+    # clean rules: parameters described, root closed, no titles
+    assert built["wire"]["transfer_funds"]["inputSchema"]["required"] == ["to_account", "amount"]
+    assert built["wire"]["transfer_funds"]["inputSchema"]["additionalProperties"] is False
