@@ -13,7 +13,9 @@ could not be resolved, why, and what to write instead.
 from __future__ import annotations
 
 import ast
+import inspect
 import operator
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +37,29 @@ BUILTIN_CONSTRUCTORS = {
 }
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
 _SCALARS = (str, int, float, bool, type(None))
+#: ``str`` methods whose result follows from the string and the (constant) arguments alone.
+STR_METHODS = frozenset(
+    [
+        "strip",
+        "lstrip",
+        "rstrip",
+        "upper",
+        "lower",
+        "title",
+        "capitalize",
+        "replace",
+        "format",
+        "join",
+        "removeprefix",
+        "removesuffix",
+    ]
+)
+#: Standard-library text functions with the same property, by their import origin.
+TEXT_FUNCTIONS = {"textwrap.dedent": textwrap.dedent, "inspect.cleandoc": inspect.cleandoc}
+_CALLS = (
+    "the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, built-in "
+    "containers, str methods and textwrap.dedent"
+)
 
 
 @dataclass(frozen=True)
@@ -339,12 +364,47 @@ class Evaluator:
             if node.args:
                 raise Unresolved(f"{callee}(...)", "takes keyword arguments only")
             return Constructed(model, tuple(self._keywords(node, enclosing).items()))
+        text = self._text_call(node, callee, enclosing)
+        if text is not None:
+            return text
         raise Unresolved(
             f"{callee}(...)",
-            "calls a function, whose result is known only by running it (the generator "
-            "evaluates only calls of ToolAnnotations and Icon from the MCP SDK or fastmcp, and "
-            "of built-in containers)",
+            f"calls a function, whose result is known only by running it ({_CALLS})",
         )
+
+    def _text_call(
+        self, node: ast.Call, callee: str, enclosing: tuple[Enclosing, ...]
+    ) -> str | list[str] | None:
+        """``DESCRIPTION.strip()``, ``", ".join(NAMES)``, ``dedent(TEXT)``; ``None`` when the
+        call is none of these."""
+        function: Any = None
+        if isinstance(node.func, ast.Attribute) and node.func.attr in STR_METHODS:
+            base = self.evaluate(node.func.value, enclosing)
+            if not isinstance(base, str):
+                return None
+            function = getattr(base, node.func.attr)
+        else:
+            dotted = _dotted(node.func)
+            head, _, rest = (dotted or "").partition(".")
+            bound = self.scope.bindings.get(head)
+            if isinstance(bound, ast.alias) and head not in self.scope.dynamic:
+                origin = self.scope.imported(bound) + (f".{rest}" if rest else "")
+                function = TEXT_FUNCTIONS.get(origin)
+        if function is None:
+            return None
+        args = self._elements(node.args, enclosing)
+        keywords = self._keywords(node, enclosing)
+        scalars = [*args, *keywords.values()]
+        if node.func is not None and getattr(node.func, "attr", "") == "join":
+            scalars = [item for arg in args if isinstance(arg, list | tuple) for item in arg]
+            if len(args) != 1 or not isinstance(args[0], list | tuple):
+                raise Unresolved(f"{callee}(...)", "joins something that is not a list or tuple")
+        if not all(isinstance(item, _SCALARS) for item in scalars):
+            raise Unresolved(f"{callee}(...)", "is evaluated over strings and numbers only")
+        try:
+            return function(*args, **keywords)
+        except (TypeError, ValueError, IndexError, KeyError) as exc:
+            raise Unresolved(f"{callee}(...)", f"fails: {exc}") from None
 
     def _keywords(self, node: ast.Call, enclosing: tuple[Enclosing, ...]) -> dict[str, Any]:
         """Keyword arguments in order, ``**constant`` splats included."""

@@ -102,6 +102,7 @@ FORMS = [
     ("Icon(...) constant in icons=", "cat_item", lambda t: t["icons"][0]["sizes"] == ["48x48"]),
     ("dict display with ** splats", "cat_item", lambda t: t["_meta"]["ui"] == {"visibility": ["app"]}),
     ("list display with a * splat", "cat_item", lambda t: t["_meta"]["com.example/tags"][-1] == "item"),
+    ("textwrap.dedent and str methods", "cat_update", lambda t: t["description"] == "Update an item of the catalogue.\n\nOnly the given fields change."),
     ("subscript of a constant dict", "cat_update", lambda t: t["_meta"]["com.example/max"] == 50),
     ("format spec and !r in an f-string", "catalogue_size", lambda t: t["description"] == "'catalogue' size, at most   50 per page."),
     ("global server, called from main()", "ping", lambda t: t["x-codegen"]["registrar"].endswith("tools_global:register_tools")),
@@ -193,19 +194,26 @@ ERRORS = [
     "literals",
     "published/patterns_errors/runtime_only.py:24:23: decorator argument description= cannot be "
     "known at build time: `Path('README.md').read_text(...)` calls a function, whose result is "
-    "known only by running it (the generator evaluates only calls of ToolAnnotations and Icon "
-    "from the MCP SDK or fastmcp, and of built-in containers); write the value literally (e.g. "
+    "known only by running it "
+    "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
+    "built-in containers, str methods and textwrap.dedent); write the value literally (e.g. "
     'description="...") or as a '
     "module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:29:23: decorator argument annotations= cannot be "
     "known at build time: `make_annotations(...)` calls a function, whose result is known only "
-    "by running it (the generator evaluates only calls of ToolAnnotations and Icon from the MCP SDK or fastmcp, and of built-in containers); write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
+    "by running it "
+    "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
+    "built-in containers, str methods and textwrap.dedent); "
+    "write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
     "or as a module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:34:23: decorator argument annotations= cannot be "
     "known at build time: `_ANNOTATIONS` is a module-level constant "
     "(published/patterns_errors/runtime_only.py:16:16), but its value `make_annotations('read')` "
     "is not constant: `make_annotations(...)` calls a function, whose result is known only by "
-    "running it (the generator evaluates only calls of ToolAnnotations and Icon from the MCP SDK or fastmcp, and of built-in containers); write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
+    "running it "
+    "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
+    "built-in containers, str methods and textwrap.dedent); "
+    "write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
     "or as a module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:39:16: decorator argument name= cannot be known at "
     "build time: `TOOL_PREFIX` is imported from published.patterns_errors.settings, where "
