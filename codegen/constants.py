@@ -4,8 +4,8 @@ A decorator argument is known at build time when it is built only from literals 
 whose values are themselves known: module-level names bound once to a constant expression, names
 imported from other modules of the project (read the same way, transitively), ``+`` of strings,
 numbers, lists or tuples, f-strings over constants, dict/list/tuple/set displays with ``*``/``**``
-splats, subscripts of constant containers, and calls of the value constructors in
-``CONSTRUCTORS``. Everything else depends on run-time values (function parameters, environment
+splats, subscripts of constant containers, calls of the value constructors in ``CONSTRUCTORS``
+and of the text functions in ``STR_METHODS`` / ``TEXT_FUNCTIONS``. Everything else depends on run-time values (function parameters, environment
 variables, files, calls of other functions) and raises ``Unresolved``, which names the part that
 could not be resolved, why, and what to write instead.
 """
