@@ -332,3 +332,44 @@ def test_registration_functions_work_in_the_clean_flavor_too(
     # clean rules: parameters described, root closed, no titles
     assert built["wire"]["transfer_funds"]["inputSchema"]["required"] == ["to_account", "amount"]
     assert built["wire"]["transfer_funds"]["inputSchema"]["additionalProperties"] is False
+
+
+def test_a_name_chosen_by_a_factory_must_be_unique(project: Project) -> None:
+    project.configure(
+        'sources = ["pkg"]\nflavor = "mcp"\nfactories = ["pkg.made:create_server(prefix=\'\')"]\n'
+    )
+    project.write(
+        "pkg/tools.py",
+        """
+        from mcp.server.mcpserver import MCPServer
+
+        mcp = MCPServer("x")
+
+
+        @mcp.tool()
+        def ping() -> str:
+            return "pong"
+        """,
+    )
+    project.write(
+        "pkg/made.py",
+        """
+        from mcp.server.mcpserver import MCPServer
+
+
+        def create_server(prefix: str) -> MCPServer:
+            server = MCPServer("made")
+
+            @server.tool(name=f"{prefix}ping")
+            def made_ping() -> str:
+                return "pong"
+
+            return server
+        """,
+    )
+    done = project.run("generate")
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == (
+        "pkg/tools.py:7:1: duplicate tool name 'ping': also generated at pkg/made.py:8:5; change "
+        "the factory's arguments in `factories` or one of the names"
+    )
