@@ -83,8 +83,11 @@ class Unresolved(Exception):
     def __init__(self, part: str, why: str, *, run_time_input: str = "") -> None:
         self.part = part
         self.why = why
-        #: "parameter" when the value comes from an enclosing function's parameter
+        #: the enclosing function whose parameter the value comes from
         self.run_time_input = run_time_input
+        #: the innermost expression of the evaluated module that could not be resolved (its
+        #: position is the error's); parts in other modules are wrapped at the import
+        self.node: ast.AST | None = None
         super().__init__(f"`{part}` {why}")
 
 
@@ -181,23 +184,28 @@ class Evaluator:
         try:
             return other.name(attribute)
         except Unresolved as inner:
-            if inner.part == attribute:
-                raise Unresolved(
-                    local, f"is imported from {module}, where `{attribute}` {inner.why}"
-                ) from None
-            raise
+            raise Unresolved(
+                local, f"is imported from {module}, where `{inner.part}` {inner.why}"
+            ) from None
 
     # -- expressions ------------------------------------------------------------------------
     def evaluate(self, node: ast.expr, enclosing: tuple[Enclosing, ...] = ()) -> Any:
         """The value of ``node``; ``Unresolved`` for the first part that is not constant."""
         method = getattr(self, f"_{type(node).__name__}", None)
         if method is None:
-            raise Unresolved(
+            problem = Unresolved(
                 _source(node),
                 f"is not a constant expression (the generator does not evaluate "
                 f"{type(node).__name__} expressions)",
             )
-        return method(node, enclosing)
+            problem.node = node
+            raise problem
+        try:
+            return method(node, enclosing)
+        except Unresolved as problem:
+            if problem.node is None:
+                problem.node = node
+            raise
 
     def _Constant(self, node: ast.Constant, enclosing: tuple[Enclosing, ...]) -> Any:
         return node.value

@@ -507,7 +507,7 @@ class _ToolVisitor:
                 value, written = _as_option(key, self._evaluate(located_value))
             except Unresolved as problem:
                 if factory is None:  # inside a listed factory, the factory's server decides
-                    self._error(located_value, self._unresolved(key, problem))
+                    self._error(problem.node or located_value, self._unresolved(key, problem))
                 continue
             options[key] = value  # type: ignore[assignment]
             positions[key] = self.positions.of(located_value)

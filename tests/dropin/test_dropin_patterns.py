@@ -178,7 +178,7 @@ def test_the_runtime_reaches_tools_of_a_registrar_on_the_global_server(
 
 
 ERRORS = [
-    "published/patterns_errors/factory_default.py:9:23: decorator argument name= cannot be known "
+    "published/patterns_errors/factory_default.py:9:26: decorator argument name= cannot be known "
     "at build time: `namespace` is a parameter of create_server(), known only when it is called; "
     "write the value literally, or, if create_server() builds the server, list the call in "
     '`factories` (e.g. factories = ["published.patterns_errors.factory_default:create_server(...)"] '
@@ -215,13 +215,13 @@ ERRORS = [
     "built-in containers, str methods and textwrap.dedent); "
     "write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
     "or as a module-level constant built from literals",
-    "published/patterns_errors/runtime_only.py:39:16: decorator argument name= cannot be known at "
+    "published/patterns_errors/runtime_only.py:39:19: decorator argument name= cannot be known at "
     "build time: `TOOL_PREFIX` is imported from published.patterns_errors.settings, where "
     "`TOOL_PREFIX` is a module-level constant (published/patterns_errors/settings.py:3:15), but "
     "its value `os.getenv('TOOL_PREFIX', 'acme')` is not constant: `os.getenv(...)` reads the "
     "environment, which is known only at run time; write the value literally (e.g. "
     'name="search") or as a module-level constant built from literals',
-    "published/patterns_errors/runtime_only.py:45:20: decorator argument name= cannot be known at "
+    "published/patterns_errors/runtime_only.py:45:23: decorator argument name= cannot be known at "
     "build time: `prefix` is a parameter of register_prefixed(), known only when it is called; "
     "write the value literally or as a module-level constant (the generator calls "
     "register_prefixed() with the server and stand-ins for its other parameters, so their values "
