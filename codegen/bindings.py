@@ -17,11 +17,13 @@ from typing import Any
 
 @dataclass
 class Enclosing:
-    """A function around the decorator: its parameters and the names its body binds."""
+    """A function around the decorator: its parameters, the names its body binds, and which of
+    those are local constants (bound once, by a plain assignment in the body's own block)."""
 
     name: str
     parameters: frozenset[str]
     local_names: frozenset[str]
+    constants: dict[str, ast.expr] = field(default_factory=dict)
 
     @classmethod
     def of(cls, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Enclosing:
@@ -36,17 +38,34 @@ class Enclosing:
             ]
         }
         declared_global: set[str] = set()
-        bound: set[str] = set()
+        bindings: dict[str, int] = {}
         for child in _own_nodes(node.body):
+            name = None
             if isinstance(child, ast.Global | ast.Nonlocal):
                 declared_global.update(child.names)
-            elif isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
-                bound.add(child.id)
+            elif isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store | ast.Del):
+                name = child.id
             elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                bound.add(child.name)
+                name = child.name
             elif isinstance(child, ast.alias):
-                bound.add((child.asname or child.name).split(".")[0])
-        return cls(node.name, frozenset(parameters), frozenset(bound - declared_global))
+                name = (child.asname or child.name).split(".")[0]
+            if name is not None:
+                bindings[name] = bindings.get(name, 0) + 1
+        constants = {
+            statement.targets[0].id: statement.value
+            for statement in node.body
+            if isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and bindings.get(statement.targets[0].id) == 1
+        }
+        local = frozenset(bindings) - declared_global
+        return cls(
+            node.name,
+            frozenset(parameters),
+            local,
+            {k: v for k, v in constants.items() if k in local and k not in parameters},
+        )
 
 
 def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:

@@ -113,7 +113,10 @@ class Evaluator:
 
     # -- names ------------------------------------------------------------------------------
     def name(self, name: str, enclosing: tuple[Enclosing, ...] = ()) -> Any:
-        for function in reversed(enclosing):
+        for depth in range(len(enclosing) - 1, -1, -1):
+            function = enclosing[depth]
+            if name in function.constants:  # bound once in the function's body: its value
+                return self._local_constant(name, function, enclosing[: depth + 1])
             if name in function.parameters:
                 raise Unresolved(
                     name,
@@ -156,6 +159,27 @@ class Evaluator:
             self._active.discard(key)
         self._values[name] = value
         return value
+
+    def _local_constant(
+        self, name: str, function: Enclosing, enclosing: tuple[Enclosing, ...]
+    ) -> Any:
+        key = (f"{self.scope.module}:{function.name}()", name)
+        if key in self._active:
+            raise Unresolved(name, "is defined in terms of itself")
+        self._active.add(key)
+        try:
+            return self.evaluate(function.constants[name], enclosing)
+        except Unresolved as inner:
+            if inner.part == name:
+                raise
+            raise Unresolved(
+                name,
+                f"is a local constant of {function.name}(), but its value is not constant: "
+                f"`{inner.part}` {inner.why}",
+                run_time_input=inner.run_time_input,
+            ) from None
+        finally:
+            self._active.discard(key)
 
     def _other(self, dotted: str) -> Evaluator | None:
         if dotted not in self._others:

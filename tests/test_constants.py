@@ -94,22 +94,34 @@ def test_run_time_values_are_refused_with_the_part_and_why(
 
 
 def test_parameters_and_locals_of_enclosing_functions_are_run_time(tmp_path: Path) -> None:
-    function = ast.parse("def make(prefix, *, n=1):\n    local = 2\n").body[0]
+    function = ast.parse(
+        "def make(prefix, *, n=1):\n"
+        "    local = 2\n"
+        "    local += 1\n"
+        "    for looped in range(3):\n"
+        "        pass\n"
+        "    DESCRIPTION = 'Made by ' + SUFFIX\n"
+        "    NAME = prefix + '_x'\n"
+    ).body[0]
     assert isinstance(function, ast.FunctionDef)
     enclosing = (Enclosing.of(function),)
     (tmp_path / "pkg").mkdir()
     path = tmp_path / "pkg" / "tools.py"
-    path.write_text("prefix = 'module'\nlocal = 1\n")
+    path.write_text("prefix = 'module'\nlocal = 1\nSUFFIX = 'make'\n")
     scope = ModuleScope.read(ast.parse(path.read_text()), "pkg.tools", path, (tmp_path,))
     evaluator = Evaluator(scope, "pkg/tools.py")
     for name, why in [
         ("prefix", "is a parameter of make()"),
         ("n", "is a parameter of make()"),
         ("local", "is a local variable of make()"),
+        ("looped", "is a local variable of make()"),
+        ("NAME", "is a local constant of make(), but its value is not constant: `prefix` is a "),
     ]:
-        with pytest.raises(Unresolved, match=None) as raised:
+        with pytest.raises(Unresolved) as raised:
             evaluator.evaluate(ast.Name(name), enclosing)
-        assert raised.value.why.startswith(why)
+        assert raised.value.why.startswith(why), raised.value.why
+    # bound once by a plain assignment in the function's own block: a local constant
+    assert evaluator.evaluate(ast.Name("DESCRIPTION"), enclosing) == "Made by make"
     assert evaluator.evaluate(ast.Name("prefix")) == "module"
 
 

@@ -107,6 +107,7 @@ FORMS = [
     ("format spec and !r in an f-string", "catalogue_size", lambda t: t["description"] == "'catalogue' size, at most   50 per page."),
     ("global server, called from main()", "ping", lambda t: t["x-codegen"]["registrar"].endswith("tools_global:register_tools")),
     ("global server, called from another function", "uptime", lambda t: t["x-codegen"]["registrar_parameter"] == "mcp"),
+    ("local constant of a registration function", "uptime", lambda t: t["description"] == "Server uptime in seconds."),
     ("global server, called at module level", "version", lambda t: t["x-codegen"]["registrar"].endswith(":register_on_import")),
     ("extra parameters get stand-ins", "transfer_funds", lambda t: t["x-codegen"]["registrar"].endswith("tools_state:register_account_tools")),
 ]  # fmt: skip
