@@ -77,12 +77,49 @@ class ModuleRef:
     dotted: str
 
 
+@dataclass(frozen=True)
+class EnumMember:
+    """``Kind.READ``: only its ``.value`` and ``.name`` are values a decorator may use."""
+
+    name: str
+    value: Any
+    where: str  # "Kind.READ", for messages
+
+
+@dataclass(frozen=True)
+class EnumClass:
+    """A module-level ``class Kind(str, Enum)``; members are read from its body."""
+
+    name: str
+    evaluator: Evaluator
+    node: ast.ClassDef
+
+    def member(self, attribute: str, where: str) -> EnumMember:
+        values = [
+            statement.value
+            for statement in self.node.body
+            if isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and statement.targets[0].id == attribute
+        ]
+        if len(values) != 1:
+            raise Unresolved(where, f"is not a member of enum {self.name} bound once")
+        try:
+            return EnumMember(attribute, self.evaluator.evaluate(values[0]), where)
+        except Unresolved as inner:
+            raise Unresolved(
+                where, f"is a member of enum {self.name} whose value is not constant: {inner}"
+            ) from None
+
+
 class Unresolved(Exception):
     """A part of an expression whose value is known only at run time."""
 
-    def __init__(self, part: str, why: str, *, run_time_input: str = "") -> None:
+    def __init__(self, part: str, why: str, *, run_time_input: str = "", instead: str = "") -> None:
         self.part = part
         self.why = why
+        self.instead = instead  # what to write instead, when it is specific to the part
         #: the enclosing function whose parameter the value comes from
         self.run_time_input = run_time_input
         #: the innermost expression of the evaluated module that could not be resolved (its
@@ -141,6 +178,8 @@ class Evaluator:
         try:
             if isinstance(bound, ast.alias):
                 value = self._import(self.scope.imported(bound), name)
+            elif isinstance(bound, ast.ClassDef) and self._is_enum(bound):
+                value = EnumClass(bound.name, self, bound)
             elif isinstance(bound, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 raise Unresolved(name, "is a function or class, not a value")
             else:
@@ -370,11 +409,27 @@ class Evaluator:
                 raise Unresolved(
                     _source(node), f"is read from {base.dotted}, where `{inner.part}` {inner.why}"
                 ) from None
+        if isinstance(base, EnumClass):
+            return base.member(node.attr, _source(node))
+        if isinstance(base, EnumMember) and node.attr in ("value", "name"):
+            return base.value if node.attr == "value" else base.name
         raise Unresolved(
             _source(node),
-            f"reads attribute {node.attr!r} of a {type(base).__name__}; only module attributes "
-            "are evaluated",
+            f"reads attribute {node.attr!r} of a {type(base).__name__}; only module attributes, "
+            "enum members and their .value / .name are evaluated",
         )
+
+    def _is_enum(self, node: ast.ClassDef) -> bool:
+        """A class whose bases include ``Enum``, ``StrEnum`` or ``IntEnum`` from ``enum``."""
+        for base in node.bases:
+            dotted = _dotted(base) or ""
+            head, _, rest = dotted.partition(".")
+            bound = self.scope.bindings.get(head)
+            if isinstance(bound, ast.alias) and head not in self.scope.dynamic:
+                origin = self.scope.imported(bound) + (f".{rest}" if rest else "")
+                if origin in ("enum.Enum", "enum.StrEnum", "enum.IntEnum"):
+                    return True
+        return False
 
     def _Call(self, node: ast.Call, enclosing: tuple[Enclosing, ...]) -> Any:
         callee = _dotted(node.func) or _source(node.func)

@@ -14,7 +14,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codegen.bindings import Enclosing, ModuleScope
 from codegen.config import Config
-from codegen.constants import Constructed, Evaluator, Unresolved
+from codegen.constants import Constructed, EnumClass, EnumMember, Evaluator, Unresolved
 from codegen.errors import Diagnostic
 from codegen.layout import project_root, relative_to_root
 from codegen.model import (
@@ -167,6 +167,15 @@ def _as_option(key: str, value: object) -> tuple[object, dict[str, object] | Non
 
 
 def _no_constructed(value: object) -> None:
+    if isinstance(value, EnumMember):
+        raise Unresolved(
+            value.where,
+            "is an enum member, which the generator does not pass on as a value (its "
+            "representation differs between Python versions)",
+            instead=f"write {value.where}.value",
+        )
+    if isinstance(value, EnumClass):
+        raise Unresolved(value.name, "is an enum class, not a value")
     if isinstance(value, Constructed):
         raise Unresolved(
             f"{value.type_name}(...)",
@@ -436,7 +445,9 @@ class _ToolVisitor:
 
     def _unresolved(self, key: str, problem: Unresolved) -> str:
         """The message for a decorator argument that depends on run-time values."""
-        if problem.run_time_input and problem.run_time_input in self.registrars:
+        if problem.instead:
+            instead = problem.instead
+        elif problem.run_time_input and problem.run_time_input in self.registrars:
             instead = (
                 "write the value literally or as a module-level constant (the generator calls "
                 f"{problem.run_time_input}() with the server and stand-ins for its other "

@@ -40,6 +40,8 @@ def evaluate(
         ),
         ("from pkg import base\n", "base.NAME + '!'", "deep!"),
         ("from .base import NAME as N\n", "N", "deep"),
+        ("import enum\nclass K(str, enum.Enum):\n    A = 'a' + '1'\n", "K.A.value", "a1"),
+        ("from pkg.kinds import Kind\n", "[Kind.READ.value, Kind.READ.name]", ["read", "READ"]),
         (
             "from mcp.types import ToolAnnotations as TA\nB = {'title': 'b'}\n",
             "TA(**B, readOnlyHint=True)",
@@ -59,6 +61,7 @@ def test_constant_expressions_are_evaluated(
         "pkg/tools.py": source,
         "pkg/base.py": "from pkg.deeper import ROOT\nNAME = ROOT\n",
         "pkg/deeper.py": "ROOT = 'deep'\n",
+        "pkg/kinds.py": "from enum import StrEnum\n\nclass Kind(StrEnum):\n    READ = 'read'\n",
     }
     assert evaluate(tmp_path, files, expression) == expected
 
@@ -75,6 +78,19 @@ def test_constant_expressions_are_evaluated(
         ("from mylib import Icon\n", "Icon(src='x')", "Icon(...)", "calls a function"),
         ("import os\n", "os.environ['X']", "os.environ", "reads the environment"),
         ("from pkg.cycle import B\nA = B\n", "A", "A", "defined in terms of itself"),
+        ("class K:\n    A = 1\n", "K.A", "K", "is a function or class, not a value"),
+        (
+            "from enum import Enum\nclass K(Enum):\n    A = f()\n",
+            "K.A.value",
+            "K.A",
+            "whose value is not constant",
+        ),
+        (
+            "from enum import Enum\nclass K(Enum):\n    A = 1\n",
+            "K.B",
+            "K.B",
+            "is not a member of enum K",
+        ),
         (
             "from thirdparty import A\n",
             "A",
