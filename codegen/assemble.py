@@ -304,6 +304,8 @@ def duplicate_names(modules: list[ScannedModule]) -> list[Diagnostic]:
                 )
             )
         for scanned in module.tools:
+            if scanned.factory is not None:  # its name is the factory server's to decide
+                continue
             if scanned.name in first_seen:
                 other_module, other = first_seen[scanned.name]
                 diagnostics.append(

@@ -45,6 +45,7 @@ class Config:
     import_timeout: float = 60.0
     regenerate_command: str = "nox -s codegen"
     python_path: tuple[Path, ...] = field(default_factory=tuple)
+    factories: tuple[str, ...] = ()  # "module:function(literal args)", see codegen.factory
 
     def relative(self, path: Path) -> str:
         """``path`` relative to the project root, with ``/`` separators."""
@@ -69,6 +70,7 @@ _SCHEMA: dict[str, tuple[tuple[type, ...], str]] = {
     "import_timeout": ((int, float), "a number of seconds"),
     "regenerate_command": ((str,), "a string"),
     "python_path": ((list,), "a list of paths"),
+    "factories": ((list,), 'a list of factory calls such as "pkg.server:create_server()"'),
 }
 
 
@@ -142,6 +144,9 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
         raise CodegenError(
             [Diagnostic(str(path), line, col, f"flavor must be one of {', '.join(FLAVORS)}")]
         )
+    factories = tuple(table.get("factories", ()))
+    if factories:
+        _check_factories(path, text, factories, flavor)
     if "sources" not in table:
         raise CodegenError(
             [
@@ -193,4 +198,43 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
         import_timeout=float(table.get("import_timeout", 60.0)),
         regenerate_command=table.get("regenerate_command", "nox -s codegen"),
         python_path=tuple((root / p).resolve() for p in table.get("python_path", ())),
+        factories=factories,
     )
+
+
+def _check_factories(path: Path, text: str, factories: tuple[str, ...], flavor: str) -> None:
+    """Each entry must be a factory call with literal arguments, under a framework flavor."""
+    from codegen.factory import FactoryCallError, parse_factory_call
+
+    line, col = _key_position(text, "factories")
+    problems = []
+    if flavor == "clean":
+        problems.append(
+            Diagnostic(
+                str(path),
+                line,
+                col,
+                'factories needs flavor = "mcp" or "fastmcp": the tools are generated as the '
+                "factory's server lists them, and only a framework server lists them",
+            )
+        )
+    seen: set[tuple[str, str]] = set()
+    for entry in factories:
+        try:
+            call = parse_factory_call(entry)
+        except FactoryCallError as exc:
+            problems.append(Diagnostic(str(path), line, col, f"factories: {exc}"))
+            continue
+        if (call.module, call.qualname) in seen:
+            problems.append(
+                Diagnostic(
+                    str(path),
+                    line,
+                    col,
+                    f"factories: {call.module}:{call.qualname} is listed twice; one call per "
+                    "factory (its tools could not have two definitions)",
+                )
+            )
+        seen.add((call.module, call.qualname))
+    if problems:
+        raise CodegenError(problems)

@@ -58,6 +58,7 @@ class _Worker:
                 "output": str(config.output),
                 "flavor": config.flavor,
                 "decorators": list(config.decorators),
+                "factories": list(config.factories),
             }
         )
         # A writer thread, so a worker stuck in user code can never block the generator.

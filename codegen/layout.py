@@ -25,3 +25,19 @@ def nearest_config(start: Path) -> Path | None:
         if candidate.is_file():
             return candidate
     return None
+
+
+def project_root(path: str, relative_path: str) -> Path | None:
+    """The directory that ``relative_path`` (how diagnostics name ``path``) is relative to."""
+    relative = Path(relative_path)
+    if relative.is_absolute():
+        return None
+    return Path(path).resolve().parents[len(relative.parts) - 1]
+
+
+def relative_to_root(path: Path, root: Path | None) -> str:
+    """``path`` as diagnostics name it: relative to the project root when below it."""
+    try:
+        return path.resolve().relative_to(root).as_posix() if root else str(path)
+    except ValueError:
+        return str(path)

@@ -79,6 +79,7 @@ class ScannedTool:
     options: dict[str, JSON]  # literal decorator keyword arguments, normalised (see scan.py)
     option_positions: dict[str, Position]
     decorator: str = ""  # the matched decorator's dotted name, call stripped: "mcp.tool"
+    factory: str | None = None  # the configured factory call defining it (``factories``)
 
 
 @dataclass(frozen=True)

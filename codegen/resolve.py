@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import linecache
 import sys
 import types
 import typing
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.errors import Diagnostic
+from codegen.layout import project_root, relative_to_root
 from codegen.model import ScannedModule, ScannedTool
 
 
@@ -169,7 +171,14 @@ def registrar_of(tool: ScannedTool) -> tuple[str, str] | None:
     """
     outer, nested, inner = tool.qualname.partition(".<locals>.")
     head, _, attribute = tool.decorator.partition(".")
-    if not nested or "." in outer or "." in inner or not attribute or "." in attribute:
+    if (
+        tool.factory is not None
+        or not nested
+        or "." in outer
+        or "." in inner
+        or not attribute
+        or "." in attribute
+    ):
         return None
     return outer, head
 
@@ -181,7 +190,7 @@ def _registered_function(
     loaded: types.ModuleType, module: ScannedModule, tool: ScannedTool, site: tuple[str, str]
 ) -> Any:
     """Call the registration function with a recording app and take the tool it decorated."""
-    from codegen.flavors.registrar import RegistrarError, capture
+    from codegen.flavors.registrar import RegistrarError, StandInUsed, capture
 
     outer, parameter = site
     key = (module.module, outer, parameter)
@@ -197,7 +206,23 @@ def _registered_function(
                 "function after import; keep the registration function bound to its name",
             )
         try:
-            _REGISTERED[key] = capture(registrar, parameter)
+            _REGISTERED[key] = capture(registrar, parameter, stand_ins=True)
+        except StandInUsed as exc:
+            path, line, column = _use_site(module, exc)
+            raise ResolveFailure(
+                [
+                    Diagnostic(
+                        path,
+                        line,
+                        column,
+                        f"{outer}() uses its parameter {exc.parameter!r} ({exc.operation}) while "
+                        f"registering tool {tool.name!r}; the generator calls {outer}() with a "
+                        f"stand-in for {exc.parameter!r} (only the server matters for listing "
+                        "tools), so this value cannot be known at build time: use the parameter "
+                        "only inside the tool bodies, or replace it with a module-level constant",
+                    )
+                ]
+            ) from None
         except RegistrarError as exc:
             raise _located_error(
                 module,
@@ -224,6 +249,27 @@ def _registered_function(
             "registration function must apply the decorator each time it runs",
         )
     return _unwrap(function)
+
+
+def _use_site(module: ScannedModule, exc: BaseException) -> tuple[str, int, int]:
+    """``(path, line, column)`` of the innermost user-code frame of ``exc``'s traceback."""
+    from codegen.flavors import registrar
+
+    site = (module.relative_path, 1, 1)
+    root = project_root(module.path, module.relative_path)
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if Path(code.co_filename).resolve() != Path(registrar.__file__).resolve():
+            positions = list(code.co_positions())
+            line, _, column, _ = positions[tb.tb_lasti // 2]
+            line = line or tb.tb_lineno
+            text = linecache.getline(code.co_filename, line).encode("utf-8")
+            character = len(text[: column or 0].decode("utf-8", "replace")) + 1
+            path = relative_to_root(Path(code.co_filename), root)
+            site = (path, line, character)
+        tb = tb.tb_next
+    return site
 
 
 def find_function(loaded: types.ModuleType, module: ScannedModule, tool: ScannedTool) -> Any:

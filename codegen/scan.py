@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import ast
 import fnmatch
-from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache, partial
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codegen.config import Config
+from codegen.constants import Constructed, Enclosing, Evaluator, ModuleScope, Unresolved
 from codegen.errors import Diagnostic
+from codegen.layout import project_root, relative_to_root
 from codegen.model import (
     JSON,
     Position,
@@ -37,13 +40,18 @@ SHORTHAND_ANNOTATIONS = {
     "idempotent": "idempotentHint",
     "open_world": "openWorldHint",
 }
-_NOT_LITERAL = object()
 #: Option key holding a ``ToolAnnotations(...)`` call's keywords as written (see ``_record``).
 ANNOTATIONS_AS_WRITTEN = "annotations_as_written"
 
 
-def scan_source(source: SourceFile, patterns: Sequence[str]) -> ScannedModule | None:
-    """Scan one source file; ``None`` when it defines no tools. Problems come back as diagnostics."""
+def scan_source(
+    source: SourceFile, patterns: Sequence[str], factories: Mapping[str, str] | None = None
+) -> ScannedModule | None:
+    """Scan one source file; ``None`` when it defines no tools. Problems come back as diagnostics.
+
+    ``factories`` maps the qualnames of this module's configured factory functions to their
+    calls: tools defined inside them take what the factory's server registers.
+    """
     relative = source.relative_path
     data = source.data
     base = source.location()
@@ -92,9 +100,9 @@ def scan_source(source: SourceFile, patterns: Sequence[str]) -> ScannedModule | 
                 ),
             ),
         )
-    is_package = Path(source.path).name == "__init__.py"
-    imported = partial(_imported_constant, source.module, Path(source.import_root), is_package)
-    visitor = _ToolVisitor(relative, patterns, tree, _import_aliases(tree), positions, imported)
+    visitor = _ToolVisitor(
+        source, patterns, tree, _import_aliases(tree), positions, dict(factories or {})
+    )
     visitor.walk(tree.body)
     if not visitor.tools and not visitor.diagnostics:
         return None
@@ -114,83 +122,62 @@ def scan(files: Iterable[Path], config: Config) -> list[ScannedModule]:
     return [m for path in files if (m := scan_file(path, config)) is not None]
 
 
-def _literal(code: str) -> object:
-    try:
-        return ast.literal_eval(code.strip())
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return _NOT_LITERAL
+_EXAMPLES = {
+    "name": 'name="search"',
+    "title": 'title="Search"',
+    "description": 'description="..."',
+    "annotations": "annotations=ToolAnnotations(readOnlyHint=True)",
+    "meta": 'meta={"key": "value"}',
+    "icons": 'icons=[Icon(src="https://...")]',
+    "tags": 'tags={"search"}',
+}
 
 
-def _module_constants(tree: cst.Module) -> dict[str, object]:
-    """Top-level ``NAME = <literal>`` assignments, so decorator arguments may name them."""
-    constants: dict[str, object] = {}
-    for statement in tree.body:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if isinstance(small, cst.Assign) and len(small.targets) == 1:
-                target, value = small.targets[0].target, small.value
-            elif isinstance(small, cst.AnnAssign) and small.value is not None:
-                target, value = small.target, small.value
-            else:
-                continue
-            if isinstance(target, cst.Name):
-                literal = _literal(tree.code_for_node(value))
-                if literal is _NOT_LITERAL:
-                    constants.pop(target.value, None)
-                else:
-                    constants[target.value] = literal
-    return constants
+def _search_roots() -> tuple[Path, ...]:
+    """Directories whose modules' constants may be read (the worker's ``sys.path``)."""
+    return tuple(Path(entry) for entry in sys.path if entry and Path(entry).is_dir())
 
 
-def _file_constants(path: Path) -> dict[str, object]:
-    """Top-level literal assignments of another source file (read with ``ast``, never run)."""
-    try:
-        return _constants_of(path.read_bytes())
-    except OSError:
-        return {}
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
 
 
-@lru_cache(maxsize=256)
-def _constants_of(source: bytes) -> dict[str, object]:
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return {}
-    constants: dict[str, object] = {}
-    for statement in tree.body:
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-            target, value = statement.targets[0], statement.value
-        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
-            target, value = statement.target, statement.value
-        else:
-            continue
-        if isinstance(target, ast.Name):
-            try:
-                constants[target.id] = ast.literal_eval(value)
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                constants.pop(target.id, None)
-    return constants
+def _as_option(key: str, value: object) -> tuple[object, dict[str, object] | None]:
+    """An evaluated decorator argument as the options record it: ``ToolAnnotations(...)`` as a
+    dict of wire names (plus its keywords as written), ``Icon(...)`` calls in ``icons=`` as
+    dicts of wire names. A constructed value anywhere else is refused."""
+    if key == "annotations" and isinstance(value, Constructed):
+        if value.type_name != "ToolAnnotations":
+            raise Unresolved(f"{value.type_name}(...)", "is not a ToolAnnotations value")
+        written = dict(value.keywords)
+        _no_constructed(written)
+        return {ANNOTATION_KEYS.get(k, k): v for k, v in written.items()}, written
+    if key == "icons" and isinstance(value, list | tuple):
+        icons: list[object] = []
+        for icon in value:
+            if isinstance(icon, Constructed) and icon.type_name == "Icon":
+                icon = {_camel(k): v for k, v in icon.keywords}
+            _no_constructed(icon)
+            icons.append(icon)
+        return icons if isinstance(value, list) else tuple(icons), None
+    _no_constructed(value)
+    return value, None
 
 
-def _imported_constant(module: str, import_root: Path, is_package: bool, dotted: str) -> object:
-    """The literal value of ``from pkg.consts import NAME`` (or a relative import), read from
-    ``pkg/consts.py`` below the importing module's import root; ``_NOT_LITERAL`` otherwise."""
-    level = len(dotted) - len(dotted.lstrip("."))
-    parts = dotted.lstrip(".").split(".")
-    if level:
-        package = module.split(".") if is_package else module.split(".")[:-1]
-        if level - 1 > len(package):
-            return _NOT_LITERAL
-        parts = package[: len(package) - (level - 1)] + parts
-    *module_parts, name = parts
-    if not module_parts:
-        return _NOT_LITERAL
-    base = import_root.joinpath(*module_parts)
-    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if candidate.is_file():
-            return _file_constants(candidate).get(name, _NOT_LITERAL)
-    return _NOT_LITERAL
+def _no_constructed(value: object) -> None:
+    if isinstance(value, Constructed):
+        raise Unresolved(
+            f"{value.type_name}(...)",
+            "is a value the generator reads only as annotations= (ToolAnnotations) or as an "
+            "item of icons= (Icon)",
+        )
+    if isinstance(value, dict):
+        for item in value.values():
+            _no_constructed(item)
+    elif isinstance(value, list | tuple | set | frozenset):
+        for item in value:
+            _no_constructed(item)
 
 
 def _import_aliases(tree: cst.Module) -> dict[str, str]:
@@ -252,7 +239,9 @@ class _PositionIndex:
     """
 
     def __init__(self, tree: ast.Module, source: bytes) -> None:
+        self.tree = tree
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        self.registrars: set[str] = set()  # enclosing functions taking the tool's server
         self._collect(tree.body)
         self.lines = source.splitlines()
         self.cursor = 0
@@ -329,29 +318,27 @@ def _nested_blocks(statement: cst.BaseCompoundStatement) -> list[Sequence[cst.Ba
 class _ToolVisitor:
     def __init__(
         self,
-        relative: str,
+        source: SourceFile,
         patterns: Sequence[str],
         module: cst.Module,
         aliases: dict[str, str],
         positions: _PositionIndex,
-        imported: Callable[[str], object] | None = None,
+        factories: dict[str, str],
     ) -> None:
-        self.relative = relative
-        self.imported = imported
+        self.source = source
+        self.relative = source.relative_path
+        self.factories = factories
         self.patterns = tuple(patterns)
-        self._constants: dict[str, object] | None = None
+        self._evaluator: Evaluator | None = None
+        self._enclosing_cache: dict[int, Enclosing] = {}
+        self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        self.registrars: set[str] = set()  # enclosing functions taking the tool's server
         self.aliases = aliases
         self.positions = positions
         self.scope: list[str] = []
         self.tools: list[ScannedTool] = []
         self.diagnostics: list[Diagnostic] = []
         self._module = module
-
-    @property
-    def constants(self) -> dict[str, object]:
-        if self._constants is None:  # only decorators that name a constant pay for this
-            self._constants = _module_constants(self._module)
-        return self._constants
 
     # -- scopes -----------------------------------------------------------------------------
     def walk(self, statements: Sequence[cst.BaseStatement]) -> None:
@@ -376,7 +363,9 @@ class _ToolVisitor:
                 self._record(node, located, located.decorator_list[index], decorator, qualname)
                 break
         self.scope.extend([node.name.value, "<locals>"])
+        self.functions.append(located)
         self.walk(_suite(node.body))
+        self.functions.pop()
         del self.scope[-2:]
 
     # -- helpers ----------------------------------------------------------------------------
@@ -400,80 +389,76 @@ class _ToolVisitor:
             names.add(self.aliases[head] + (f".{rest}" if rest else ""))
         return any(fnmatch.fnmatchcase(n, p) for n in names for p in self.patterns)
 
-    def _value(self, node: cst.BaseExpression, keyword: str) -> object:
-        """A decorator argument as a Python value: a literal, a module constant or ToolAnnotations()."""
-        if isinstance(node, cst.Name) and node.value in self.constants:
-            return self.constants[node.value]
-        if (
-            isinstance(node, cst.Name)
-            and node.value in self.aliases
-            and self.imported is not None
-            and (value := self.imported(self.aliases[node.value])) is not _NOT_LITERAL
-        ):
-            return value
-        if isinstance(node, cst.Call) and keyword == "annotations":
-            func = get_full_name_for_node(node.func) or ""
-            if func.rsplit(".", 1)[-1] == "ToolAnnotations" and not any(
-                a.keyword is None for a in node.args
-            ):
-                result: dict[str, object] = {}
-                for arg in node.args:
-                    assert arg.keyword is not None
-                    key = ANNOTATION_KEYS.get(arg.keyword.value, arg.keyword.value)
-                    value = self._value(arg.value, key)
-                    if value is _NOT_LITERAL:
-                        return _NOT_LITERAL
-                    result[key] = value
-                return result
-        if isinstance(node, cst.Call) and keyword == "icon":
-            return self._model_call(node, "Icon")
-        literal = _literal(self._code(node))
-        if literal is not _NOT_LITERAL or not isinstance(
-            node, cst.List | cst.Tuple | cst.Set | cst.Dict
-        ):
-            return literal
-        # A container of literals and constants: ``tags={TASKS_TAG, "write"}``, ``icons=[Icon()]``
-        item_keyword = "icon" if keyword == "icons" else ""
-        if isinstance(node, cst.Dict):
-            pairs = []
-            for element in node.elements:
-                if not isinstance(element, cst.DictElement):
-                    return _NOT_LITERAL
-                pairs.append((self._value(element.key, ""), self._value(element.value, "")))
-            if any(_NOT_LITERAL in pair for pair in pairs):
-                return _NOT_LITERAL
-            try:
-                return dict(pairs)
-            except TypeError:  # an unhashable key
-                return _NOT_LITERAL
-        items = []
-        for element in node.elements:
-            if not isinstance(element, cst.Element):
-                return _NOT_LITERAL
-            items.append(self._value(element.value, item_keyword))
-        if _NOT_LITERAL in items:
-            return _NOT_LITERAL
-        if isinstance(node, cst.Set):
-            try:
-                return set(items)
-            except TypeError:
-                return _NOT_LITERAL
-        return tuple(items) if isinstance(node, cst.Tuple) else items
+    def _evaluate(self, node: ast.expr) -> object:
+        """A decorator argument's value, evaluated from source (``codegen.constants``)."""
+        if self._evaluator is None:
+            roots = (Path(self.source.import_root), *_search_roots())
+            scope = ModuleScope.read(
+                self.positions.tree, self.source.module, Path(self.source.path), roots
+            )
+            root = project_root(self.source.path, self.relative)
+            self._evaluator = Evaluator(scope, self.relative, partial(relative_to_root, root=root))
+        enclosing = tuple(self._enclosing(function) for function in self.functions)
+        return self._evaluator.evaluate(node, enclosing)
 
-    def _model_call(self, node: cst.Call, model: str) -> object:
-        """``Icon(src=..., mime_type=...)`` as a dict of wire (camelCase) names."""
-        func = get_full_name_for_node(node.func) or ""
-        if func.rsplit(".", 1)[-1] != model or any(a.keyword is None for a in node.args):
-            return _NOT_LITERAL
-        result: dict[str, object] = {}
-        for arg in node.args:
-            assert arg.keyword is not None
-            value = self._value(arg.value, "")
-            if value is _NOT_LITERAL:
-                return _NOT_LITERAL
-            head, *rest = arg.keyword.value.split("_")
-            result[head + "".join(part.title() for part in rest)] = value
-        return result
+    def _enclosing(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> Enclosing:
+        found = self._enclosing_cache.get(id(function))
+        if found is None:
+            found = self._enclosing_cache[id(function)] = Enclosing.of(function)
+        return found
+
+    def _check_server_object(
+        self,
+        located: ast.FunctionDef | ast.AsyncFunctionDef,
+        target: cst.BaseExpression,
+        qualname: str,
+    ) -> None:
+        """A tool registered on a server that its enclosing function creates (a factory) can
+        only be reached by calling that function: say how, unless ``factories`` lists it."""
+        if len(self.functions) != 1 or self._factory_of(qualname) is not None:
+            return
+        head = (get_full_name_for_node(target) or "").partition(".")[0]
+        function = self._enclosing(self.functions[0])
+        if head in function.local_names and head not in function.parameters:
+            self._error(
+                located,
+                f"tool {located.name!r} is registered on `{head}`, a server that "
+                f"{function.name}() creates when it runs, so the generator cannot reach it "
+                f"without calling {function.name}(); list the call in `factories` (e.g. factories "
+                f'= ["{self.source.module}:{function.name}()"], with literal arguments) in '
+                "[tool.mcp-codegen], or create the server at module level",
+            )
+
+    def _factory_of(self, qualname: str) -> str | None:
+        """The configured factory call whose function defines this tool, if any."""
+        outer, nested, _ = qualname.partition(".<locals>.")
+        return self.factories.get(outer) if nested else None
+
+    def _unresolved(self, key: str, problem: Unresolved) -> str:
+        """The message for a decorator argument that depends on run-time values."""
+        if problem.run_time_input and problem.run_time_input in self.registrars:
+            instead = (
+                "write the value literally or as a module-level constant (the generator calls "
+                f"{problem.run_time_input}() with the server and stand-ins for its other "
+                "parameters, so their values are unknown)"
+            )
+        elif problem.run_time_input:
+            function = problem.run_time_input
+            instead = (
+                f"write the value literally, or, if {function}() builds the server, list the "
+                f'call in `factories` (e.g. factories = ["{self.source.module}:{function}(...)"]'
+                " with literal arguments) so the generator calls it"
+            )
+        else:
+            example = _EXAMPLES.get(key, f"{key}=...")
+            instead = (
+                f"write the value literally (e.g. {example}) or as a module-level constant "
+                "built from literals"
+            )
+        return (
+            f"decorator argument {key}= cannot be known at build time: `{problem.part}` "
+            f"{problem.why}; {instead}"
+        )
 
     def _record(
         self,
@@ -491,9 +476,15 @@ class _ToolVisitor:
         if ast_call is not None:
             ast_args = [*ast_call.args, *ast_call.keywords]
             ast_args.sort(key=lambda n: (n.lineno, n.col_offset))
+        head = (get_full_name_for_node(call.func if call else decorator.decorator) or "").split(
+            "."
+        )[0]
+        self.registrars = {f.name for f in self.functions if head in self._enclosing(f).parameters}
         for index, arg in enumerate(call.args if call else ()):
             located_arg = ast_args[index] if index < len(ast_args) else located_decorator
-            located_value = getattr(located_arg, "value", located_arg)
+            located_value = (
+                located_arg.value if isinstance(located_arg, ast.keyword) else located_arg
+            )
             if arg.star:
                 self._error(
                     located_arg,
@@ -511,26 +502,21 @@ class _ToolVisitor:
                     continue
             else:
                 key = arg.keyword.value
-            value = self._value(arg.value, key)
-            if value is _NOT_LITERAL:
-                self._error(
-                    located_value,
-                    f"decorator argument {key}= is not a literal or a module-level constant, so its "
-                    f"value cannot be known at build time: write the value literally "
-                    f'(e.g. {key}="...")',
-                )
+            factory = self._factory_of(qualname)
+            try:
+                value, written = _as_option(key, self._evaluate(located_value))
+            except Unresolved as problem:
+                if factory is None:  # inside a listed factory, the factory's server decides
+                    self._error(located_value, self._unresolved(key, problem))
                 continue
             options[key] = value  # type: ignore[assignment]
             positions[key] = self.positions.of(located_value)
-            if key == "annotations" and isinstance(arg.value, cst.Call):
+            if written is not None:
                 # The keywords as written: frameworks that take them verbatim (MCP SDK 1.x
                 # keeps ``read_only_hint=`` as an extra field) are reproduced exactly.
-                options[ANNOTATIONS_AS_WRITTEN] = {
-                    a.keyword.value: self._value(a.value, "")
-                    for a in arg.value.args
-                    if a.keyword is not None
-                }
+                options[ANNOTATIONS_AS_WRITTEN] = written
         self._normalise_annotations(options, positions)
+        self._check_server_object(located, call.func if call else decorator.decorator, qualname)
 
         name = options.get("name", node.name.value)
         arguments = located.args
@@ -563,6 +549,7 @@ class _ToolVisitor:
                     call.func if call is not None else decorator.decorator
                 )
                 or "",
+                factory=self._factory_of(qualname),
             )
         )
         if not isinstance(name, str):

@@ -12,7 +12,6 @@ stdout and nothing else (user output goes to stderr).
 from __future__ import annotations
 
 import importlib
-import inspect
 import json
 import os
 import subprocess
@@ -119,29 +118,34 @@ def compare_tools(theirs: list[dict[str, Any]], ours: list[dict[str, Any]]) -> l
 
 
 def load_target(target: str) -> Any:
-    """``module:attr.path`` or ``module:factory()`` -> the server object (imports user code)."""
+    """``module:attr.path`` or ``module:factory(literal arguments)`` -> the server object
+    (imports user code; a coroutine's result is awaited)."""
     module_name, colon, attribute = target.partition(":")
     if not colon or not module_name or not attribute:
         raise ValueError(
             f"--against {target!r}: write module:object (e.g. app.server:mcp) or module:factory() "
             "(e.g. app.server:make_server())"
         )
-    call = attribute.endswith("()")
-    path = attribute.removesuffix("()")
-    obj: Any = importlib.import_module(module_name)
-    for part in path.split("."):
+    if attribute.endswith(")"):  # a factory call, with literal arguments only
+        from codegen.factory import FactoryCallError, parse_factory_call
+
+        try:
+            call = parse_factory_call(target)
+        except FactoryCallError as exc:
+            raise ValueError(f"--against {exc}") from None
+        obj: Any = importlib.import_module(module_name)
+        for part in call.qualname.split("."):
+            if not hasattr(obj, part):
+                raise ValueError(
+                    f"--against {target!r}: {module_name} has no attribute {call.qualname!r}"
+                )
+            obj = getattr(obj, part)
+        return call.call()
+    obj = importlib.import_module(module_name)
+    for part in attribute.split("."):
         if not hasattr(obj, part):
-            raise ValueError(f"--against {target!r}: {module_name} has no attribute {path!r}")
+            raise ValueError(f"--against {target!r}: {module_name} has no attribute {attribute!r}")
         obj = getattr(obj, part)
-    if call:
-        obj = obj()
-        if inspect.isawaitable(obj):
-            import anyio
-
-            async def wait(awaitable: Any = obj) -> Any:
-                return await awaitable
-
-            obj = anyio.run(wait)
     return obj
 
 

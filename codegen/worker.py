@@ -60,7 +60,14 @@ def _inspect_module(
         return [], failure.diagnostics
     tools, diagnostics = [], []
     resolved_tools = []
+    made = [tool for tool in module.tools if tool.factory is not None]
+    if made:  # defined inside a configured factory: as the factory's server lists them
+        from codegen.flavors.factories import build_factory_tools
+
+        tools, diagnostics = build_factory_tools(flavor, module, made)
     for tool in module.tools:
+        if tool.factory is not None:
+            continue
         _progress(events, module.relative_path)
         try:
             resolved_tools.append((tool, resolve_tool(module, loaded, tool)))
@@ -166,17 +173,30 @@ def _preload(flavor: str) -> None:
         pass
 
 
-def _scan(source: SourceFile, decorators: list[str]) -> ScannedModule | None:
+def _scan(
+    source: SourceFile, decorators: list[str], factories: dict[str, dict[str, str]]
+) -> ScannedModule | None:
     """``scan_source``, with a failure of the parser itself reported at the file."""
     from codegen.scan import scan_source
 
     try:
-        return scan_source(source, decorators)
+        return scan_source(source, decorators, factories.get(source.module))
     except RecursionError:
         message = "the source nests too deeply to parse; split the deepest expression"
     except Exception as exc:
         message = f"cannot scan the source: {type(exc).__name__}: {exc}"
     return ScannedModule.failed(source, message)
+
+
+def _factories(calls: list[str]) -> dict[str, dict[str, str]]:
+    """module -> {factory qualname: call as configured} (the config validated each call)."""
+    from codegen.factory import parse_factory_call
+
+    found: dict[str, dict[str, str]] = {}
+    for text in calls:
+        call = parse_factory_call(text)
+        found.setdefault(call.module, {})[call.qualname] = call.text
+    return found
 
 
 def main() -> None:
@@ -200,11 +220,12 @@ def main() -> None:
     if settings.get("output"):
         guard_output_package(Path(settings["output"]))
     _preload(settings.get("flavor", "clean"))
+    factories = _factories(settings.get("factories", []))
     write_message(events, ("ready",))
     while (source := read_message(requests)) is not None:
         key = source.relative_path
         write_message(events, ("start", key))
-        module = _scan(source, settings["decorators"])
+        module = _scan(source, settings["decorators"], factories)
         write_message(events, ("scanned", key, module))
         tools: list[InspectedTool] = []
         diagnostics: list[Diagnostic] = []

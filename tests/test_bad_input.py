@@ -71,8 +71,9 @@ CASES = {
         "pkg/broken.py",
         "from codegen.decorators import tool\nimport os\n\n@tool(name=os.environ['X'])\n"
         "def f(x: int) -> int:\n    return x\n",
-        r"pkg/broken\.py:4:12: decorator argument name= is not a literal or a module-level "
-        r"constant",
+        r"pkg/broken\.py:4:12: decorator argument name= cannot be known at build time: "
+        r"`os\.environ` reads the environment, which is known only at run time; write the value "
+        r'literally \(e\.g\. name="search"\) or as a module-level constant built from literals',
     ),
     "invalid_override_schema": (
         "pkg/broken.py",

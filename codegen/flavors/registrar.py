@@ -16,6 +16,7 @@ the server object and keep the functions it decorates, keyed by ``__qualname__``
 from __future__ import annotations
 
 import inspect
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -48,10 +49,98 @@ class RecordingApp:
         return self._keep  # ``@app.tool()`` / ``@app.tool("name", ...)``
 
 
-def capture(registrar: Callable[..., Any], parameter: str) -> dict[str, Callable[..., Any]]:
+class StandInUsed(Exception):
+    """A stand-in for a registration function's parameter was used while registering."""
+
+    def __init__(self, parameter: str, operation: str) -> None:
+        self.parameter = parameter
+        self.operation = operation
+        super().__init__(f"parameter {parameter!r} was used ({operation}) while registering")
+
+
+class StandIn:
+    """Passed for a registration function's parameters other than the server (state and
+    helpers the tool bodies use later): registering must not use it. Any use raises
+    ``StandInUsed``, which the generator reports at the line and column of the use."""
+
+    __slots__ = ("_parameter",)
+
+    def __init__(self, parameter: str) -> None:
+        object.__setattr__(self, "_parameter", parameter)
+
+    def __repr__(self) -> str:
+        return f"<stand-in for parameter {self._parameter!r}>"
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("__"):  # protocol probes (copy, pickle, inspect) see nothing
+            raise AttributeError(attribute)
+        raise StandInUsed(self._parameter, f"attribute {attribute!r}")
+
+
+def _refuse(operation: str) -> Callable[..., Any]:
+    def refuse(self: StandIn, *args: Any, **kwargs: Any) -> Any:
+        raise StandInUsed(object.__getattribute__(self, "_parameter"), operation)
+
+    return refuse
+
+
+for _method in [
+    "__setattr__",
+    "__delattr__",
+    "__call__",
+    "__bool__",
+    "__len__",
+    "__iter__",
+    "__contains__",
+    "__getitem__",
+    "__setitem__",
+    "__delitem__",
+    "__str__",
+    "__format__",
+    "__bytes__",
+    "__int__",
+    "__float__",
+    "__index__",
+    "__hash__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__add__",
+    "__radd__",
+    "__sub__",
+    "__rsub__",
+    "__mul__",
+    "__rmul__",
+    "__truediv__",
+    "__floordiv__",
+    "__mod__",
+    "__rmod__",
+    "__or__",
+    "__ror__",
+    "__and__",
+    "__enter__",
+    "__exit__",
+    "__aenter__",
+    "__await__",
+]:
+    setattr(StandIn, _method, _refuse(_method.strip("_")))
+
+_GLOBALS_LOCK = threading.Lock()
+
+
+def capture(
+    registrar: Callable[..., Any], parameter: str, *, stand_ins: bool = False
+) -> dict[str, Callable[..., Any]]:
     """Call ``registrar`` with a ``RecordingApp`` as ``parameter``; the functions it registered.
 
-    Every other parameter must have a default: nothing else can be made up.
+    ``parameter`` is one of the registrar's parameters, or a global of its module (a
+    module-level server used inside ``def register_tools(): @mcp.tool() ...``), which is
+    replaced by the recording app while the registrar runs. Other parameters without a default
+    get a ``StandIn`` when ``stand_ins`` is true (the generator: only listing matters) and are
+    refused otherwise (serving needs the real objects).
     """
     try:
         signature = inspect.signature(registrar)
@@ -59,10 +148,13 @@ def capture(registrar: Callable[..., Any], parameter: str) -> dict[str, Callable
         raise RegistrarError(
             f"cannot read the signature of the registration function: {exc}"
         ) from None
-    if parameter not in signature.parameters:
+    namespace = getattr(registrar, "__globals__", {})
+    is_global = parameter not in signature.parameters
+    if is_global and parameter not in namespace:
         raise RegistrarError(
-            f"the registration function has no parameter {parameter!r}; the tool decorator's "
-            "object must be one of its parameters"
+            f"the registration function has no parameter {parameter!r} and its module has no "
+            f"global {parameter!r}; the tool decorator's object must be one of its parameters or "
+            "a module-level server"
         )
     missing = [
         name
@@ -71,16 +163,35 @@ def capture(registrar: Callable[..., Any], parameter: str) -> dict[str, Callable
         and p.default is inspect.Parameter.empty
         and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
     ]
-    if missing:
+    if missing and not stand_ins:
         raise RegistrarError(
             f"the registration function also needs {', '.join(missing)}, which the generator "
             "cannot supply; give those parameters defaults, or define the tools at module level"
         )
     app = RecordingApp()
-    if signature.parameters[parameter].kind is inspect.Parameter.POSITIONAL_ONLY:
-        result = registrar(app)
+    positional: list[Any] = []
+    keywords: dict[str, Any] = {}
+    for name, p in signature.parameters.items():
+        if name == parameter:
+            value: Any = app
+        elif name in missing:
+            value = StandIn(name)
+        else:
+            continue
+        if p.kind is inspect.Parameter.POSITIONAL_ONLY:
+            positional.append(value)
+        else:
+            keywords[name] = value
+    if is_global:
+        with _GLOBALS_LOCK:
+            saved = namespace[parameter]
+            namespace[parameter] = app
+            try:
+                result = registrar(*positional, **keywords)
+            finally:
+                namespace[parameter] = saved
     else:
-        result = registrar(**{parameter: app})
+        result = registrar(*positional, **keywords)
     if inspect.isawaitable(result):
         close = getattr(result, "close", None)
         if close is not None:

@@ -20,6 +20,8 @@ def test_static_problems_are_reported_at_their_position(project: Project) -> Non
     project.write(
         "pkg/server.py",
         """
+        import os
+
         from mcp.server.mcpserver import MCPServer
         from pkg.consts import PREFIX
 
@@ -30,7 +32,7 @@ def test_static_problems_are_reported_at_their_position(project: Project) -> Non
             return {"readOnlyHint": kind == "read"}
 
 
-        @mcp.tool(name=f"{PREFIX}_search")
+        @mcp.tool(name=f"{PREFIX}_{os.environ['KIND']}")
         def search(query: str) -> list[str]:
             return []
 
@@ -40,7 +42,7 @@ def test_static_problems_are_reported_at_their_position(project: Project) -> Non
             return key
 
 
-        @mcp.tool(name=PREFIX)  # an imported constant is read statically: no error here
+        @mcp.tool(name=f"{PREFIX}_kb")  # an imported constant is read statically: no error here
         def kb() -> str:
             return "kb"
         """,
@@ -49,12 +51,14 @@ def test_static_problems_are_reported_at_their_position(project: Project) -> Non
     assert done.returncode == 2
     errors = [line for line in done.stderr.splitlines() if line.startswith("pkg/")]
     assert errors == [
-        "pkg/server.py:11:16: decorator argument name= is not a literal or a module-level "
-        "constant, so its value cannot be known at build time: write the value literally "
-        '(e.g. name="...")',
-        "pkg/server.py:16:23: decorator argument annotations= is not a literal or a module-level "
-        "constant, so its value cannot be known at build time: write the value literally "
-        '(e.g. annotations="...")',
+        "pkg/server.py:13:16: decorator argument name= cannot be known at build time: "
+        "`os.environ` reads the environment, which is known only at run time; write the value "
+        'literally (e.g. name="search") or as a module-level constant built from literals',
+        "pkg/server.py:18:23: decorator argument annotations= cannot be known at build time: "
+        "`annotations_for(...)` calls a function, whose result is known only by running it (the "
+        "generator evaluates only calls of Icon, ToolAnnotations and of built-in containers); "
+        "write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) or as a "
+        "module-level constant built from literals",
     ]
     assert not (project.root / "generated").exists()
 
@@ -98,9 +102,6 @@ def test_nested_tools_are_reached_only_through_a_registration_function(project: 
     assert done.returncode == 2
     errors = sorted(line for line in done.stderr.splitlines() if line.startswith("pkg/"))
     assert errors == [
-        "pkg/server.py:14:5: cannot call register_globally(mcp) to reach tool 'status': the "
-        "registration function has no parameter 'mcp'; the tool decorator's object must be one "
-        "of its parameters",
         "pkg/server.py:21:9: tool 'hello' is defined inside a function "
         "(Plugin.install.<locals>.hello), so it cannot be imported by path; move it to module "
         "level, or into a module-level registration function that takes the server object "
@@ -108,10 +109,9 @@ def test_nested_tools_are_reached_only_through_a_registration_function(project: 
         "pkg/server.py:28:9: calling register_twice(app) did not register "
         "register_twice.<locals>.hidden through app.tool; the registration function must apply "
         "the decorator each time it runs",
-        "pkg/server.py:8:5: cannot call register(app) to reach tool 'lookup': the registration "
-        "function also needs database, which the generator cannot supply; give those parameters "
-        "defaults, or define the tools at module level",
     ]
+    # register(app, database) gets a stand-in for database; register_globally() uses the
+    # module's server: both are reached (tests/dropin/test_dropin_patterns.py covers them).
 
 
 def test_a_framework_refusal_is_reported_at_the_tool(project: Project) -> None:

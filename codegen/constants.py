@@ -1,0 +1,538 @@
+"""Evaluate decorator arguments that are constant expressions, from source alone (no user code runs).
+
+A decorator argument is known at build time when it is built only from literals and from names
+whose values are themselves known: module-level names bound once to a constant expression, names
+imported from other modules of the project (read the same way, transitively), ``+`` of strings,
+numbers, lists or tuples, f-strings over constants, dict/list/tuple/set displays with ``*``/``**``
+splats, subscripts of constant containers, and calls of the value constructors in
+``CONSTRUCTORS``. Everything else depends on run-time values (function parameters, environment
+variables, files, calls of other functions) and raises ``Unresolved``, which names the part that
+could not be resolved, why, and what to write instead.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+#: Calls evaluated as values: MCP types (``mcp.types``, re-exported by both frameworks) whose
+#: constructors only validate and store their keyword arguments. Any other call (your own
+#: functions, pydantic models of your own whose validators may run code) is refused.
+CONSTRUCTORS = frozenset({"ToolAnnotations", "Icon"})
+#: Calls of built-in container types whose result follows from their arguments.
+BUILTIN_CONSTRUCTORS = {
+    "dict": dict,
+    "list": list,
+    "tuple": tuple,
+    "set": set,
+    "frozenset": frozenset,
+}
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
+_SCALARS = (str, int, float, bool, type(None))
+
+
+@dataclass(frozen=True)
+class Constructed:
+    """A ``ToolAnnotations(...)`` or ``Icon(...)`` call: the type's name and its keywords."""
+
+    type_name: str
+    keywords: tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class ModuleRef:
+    """A name bound to a module by an import (``from pkg import consts``)."""
+
+    dotted: str
+
+
+class Unresolved(Exception):
+    """A part of an expression whose value is known only at run time."""
+
+    def __init__(self, part: str, why: str, *, run_time_input: str = "") -> None:
+        self.part = part
+        self.why = why
+        #: "parameter" when the value comes from an enclosing function's parameter
+        self.run_time_input = run_time_input
+        super().__init__(f"`{part}` {why}")
+
+
+@dataclass
+class Enclosing:
+    """A function around the decorator: its parameters and the names its body binds."""
+
+    name: str
+    parameters: frozenset[str]
+    local_names: frozenset[str]
+
+    @classmethod
+    def of(cls, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Enclosing:
+        arguments = node.args
+        parameters = {
+            a.arg
+            for a in [
+                *arguments.posonlyargs,
+                *arguments.args,
+                *arguments.kwonlyargs,
+                *filter(None, [arguments.vararg, arguments.kwarg]),
+            ]
+        }
+        declared_global: set[str] = set()
+        bound: set[str] = set()
+        for child in _own_nodes(node.body):
+            if isinstance(child, ast.Global | ast.Nonlocal):
+                declared_global.update(child.names)
+            elif isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
+                bound.add(child.id)
+            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                bound.add(child.name)
+            elif isinstance(child, ast.alias):
+                bound.add((child.asname or child.name).split(".")[0])
+        return cls(node.name, frozenset(parameters), frozenset(bound - declared_global))
+
+
+def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node of a function body, not descending into nested function or class bodies."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+@dataclass
+class ModuleScope:
+    """The top-level bindings of one module, read with ``ast``."""
+
+    module: str
+    path: Path
+    is_package: bool
+    roots: tuple[Path, ...]
+    #: name -> the expression or import bound to it by one top-level statement
+    bindings: dict[str, ast.expr | ast.alias | ast.FunctionDef | ast.ClassDef] = field(
+        default_factory=dict
+    )
+    #: name -> why its value is not a constant (bound twice, inside a block, ...)
+    dynamic: dict[str, str] = field(default_factory=dict)
+    import_bases: dict[int, str] = field(default_factory=dict)  # id(alias) -> dotted base
+
+    @classmethod
+    def read(
+        cls, tree: ast.Module, module: str, path: Path, roots: tuple[Path, ...]
+    ) -> ModuleScope:
+        scope = cls(module, path, path.name == "__init__.py", roots)
+        for statement in tree.body:
+            scope._statement(statement)
+        for node in ast.walk(tree):  # ``global X`` in a function rebinds X at run time
+            if isinstance(node, ast.Global):
+                for name in node.names:
+                    scope.dynamic[name] = "is rebound by a function (`global` statement)"
+        return scope
+
+    def _bind(self, name: str, value: Any) -> None:
+        if name in self.bindings:
+            self.dynamic[name] = "is assigned more than once at module level"
+        self.bindings[name] = value
+
+    def _statement(self, statement: ast.stmt) -> None:
+        if isinstance(statement, ast.Assign):
+            for target in statement.targets:
+                if isinstance(target, ast.Name):
+                    self._bind(target.id, statement.value)
+                else:
+                    for node in ast.walk(target):
+                        if isinstance(node, ast.Name):
+                            self.dynamic[node.id] = "is bound by unpacking"
+        elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            if statement.value is not None:
+                self._bind(statement.target.id, statement.value)
+        elif isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
+            self.dynamic[statement.target.id] = "is changed by an augmented assignment"
+        elif isinstance(statement, ast.Import | ast.ImportFrom):
+            base = ""
+            if isinstance(statement, ast.ImportFrom):
+                base = "." * statement.level + (statement.module or "")
+            for alias in statement.names:
+                if alias.name == "*":
+                    continue
+                local = alias.asname or alias.name.split(".")[0]
+                self.import_bases[id(alias)] = base
+                self._bind(local, alias)
+        elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            self._bind(statement.name, statement)  # type: ignore[arg-type]
+        else:  # if/try/for/with/while/match at module level: which binding runs is run time
+            for node in ast.walk(statement):
+                name = None
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    name = node.id
+                elif isinstance(node, ast.alias):
+                    name = (node.asname or node.name).split(".")[0]
+                elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    name = node.name
+                if name is not None:
+                    self.dynamic.setdefault(
+                        name,
+                        "is bound inside a block at module level (if/try/for/with), so its "
+                        "value depends on which branch runs",
+                    )
+
+    def absolute(self, dotted: str) -> str:
+        """A relative import's base made absolute against this module."""
+        level = len(dotted) - len(dotted.lstrip("."))
+        if not level:
+            return dotted
+        package = self.module.split(".") if self.is_package else self.module.split(".")[:-1]
+        keep = len(package) - (level - 1)
+        rest = dotted.lstrip(".")
+        return ".".join([*package[: max(keep, 0)], *([rest] if rest else [])])
+
+    def imported(self, alias: ast.alias) -> str:
+        """The dotted name an import binding refers to."""
+        base = self.import_bases.get(id(alias), "")
+        if not base:  # ``import a.b`` binds ``a``; ``import a.b as c`` binds ``a.b``
+            return alias.name if alias.asname else alias.name.split(".")[0]
+        return f"{self.absolute(base)}.{alias.name}".lstrip(".")
+
+
+def find_module_file(dotted: str, roots: tuple[Path, ...]) -> Path | None:
+    """The source file of module ``dotted`` below one of ``roots`` (nothing is imported)."""
+    parts = dotted.split(".")
+    if not all(part.isidentifier() for part in parts):
+        return None
+    for root in roots:
+        base = root.joinpath(*parts)
+        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+@lru_cache(maxsize=256)
+def _parsed(path: Path, stamp: tuple[int, int]) -> ast.Module | None:
+    try:
+        return ast.parse(path.read_bytes(), filename=str(path))
+    except (OSError, SyntaxError, ValueError):
+        return None
+
+
+def scope_of_file(dotted: str, path: Path, roots: tuple[Path, ...]) -> ModuleScope | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    tree = _parsed(path, (stat.st_mtime_ns, stat.st_size))
+    return None if tree is None else ModuleScope.read(tree, dotted, path, roots)
+
+
+def _source(node: ast.AST) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class Evaluator:
+    """Evaluates expressions of one module; other modules get evaluators of their own."""
+
+    def __init__(
+        self, scope: ModuleScope, relative: str, name_file: Callable[[Path], str] = str
+    ) -> None:
+        self.scope = scope
+        self.relative = relative  # how messages name this module's file
+        self.name_file = name_file  # how messages name other files
+        self._values: dict[str, Any] = {}
+        self._active: set[tuple[str, str]] = set()
+        self._others: dict[str, Evaluator | None] = {}
+
+    # -- names ------------------------------------------------------------------------------
+    def name(self, name: str, enclosing: tuple[Enclosing, ...] = ()) -> Any:
+        for function in reversed(enclosing):
+            if name in function.parameters:
+                raise Unresolved(
+                    name,
+                    f"is a parameter of {function.name}(), known only when it is called",
+                    run_time_input=function.name,
+                )
+            if name in function.local_names:
+                raise Unresolved(
+                    name, f"is a local variable of {function.name}(), set only when it runs"
+                )
+        if name in self._values:
+            return self._values[name]
+        if name in self.scope.dynamic:
+            raise Unresolved(name, self.scope.dynamic[name])
+        bound = self.scope.bindings.get(name)
+        if bound is None:
+            raise Unresolved(name, f"is not defined at module level in {self.relative}")
+        key = (self.scope.module, name)
+        if key in self._active:
+            raise Unresolved(name, "is defined in terms of itself")
+        self._active.add(key)
+        try:
+            if isinstance(bound, ast.alias):
+                value = self._import(self.scope.imported(bound), name)
+            elif isinstance(bound, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                raise Unresolved(name, "is a function or class, not a value")
+            else:
+                try:
+                    value = self.evaluate(bound)
+                except Unresolved as inner:
+                    where = f"{self.relative}:{bound.lineno}:{bound.col_offset + 1}"
+                    if inner.part == name:
+                        raise
+                    raise Unresolved(
+                        name,
+                        f"is a module-level constant ({where}), but its value "
+                        f"`{_source(bound)}` is not constant: `{inner.part}` {inner.why}",
+                    ) from None
+        finally:
+            self._active.discard(key)
+        self._values[name] = value
+        return value
+
+    def _other(self, dotted: str) -> Evaluator | None:
+        if dotted not in self._others:
+            path = find_module_file(dotted, self.scope.roots)
+            scope = None if path is None else scope_of_file(dotted, path, self.scope.roots)
+            self._others[dotted] = (
+                None
+                if scope is None or path is None
+                else Evaluator(scope, self.name_file(path), self.name_file)
+            )
+        return self._others[dotted]
+
+    def _import(self, dotted: str, local: str) -> Any:
+        """The value of ``dotted`` (``pkg.consts.NAME`` or a module), read from its source."""
+        if find_module_file(dotted, self.scope.roots) is not None:
+            return ModuleRef(dotted)
+        module, _, attribute = dotted.rpartition(".")
+        other = self._other(module) if module else None
+        if other is None:
+            raise Unresolved(
+                local,
+                f"is imported from {module or dotted}, which is not a source file the generator "
+                "can read (only modules of the project are read, never imported)",
+            )
+        try:
+            return other.name(attribute)
+        except Unresolved as inner:
+            if inner.part == attribute:
+                raise Unresolved(
+                    local, f"is imported from {module}, where `{attribute}` {inner.why}"
+                ) from None
+            raise
+
+    # -- expressions ------------------------------------------------------------------------
+    def evaluate(self, node: ast.expr, enclosing: tuple[Enclosing, ...] = ()) -> Any:
+        """The value of ``node``; ``Unresolved`` for the first part that is not constant."""
+        method = getattr(self, f"_{type(node).__name__}", None)
+        if method is None:
+            raise Unresolved(
+                _source(node),
+                f"is not a constant expression (the generator does not evaluate "
+                f"{type(node).__name__} expressions)",
+            )
+        return method(node, enclosing)
+
+    def _Constant(self, node: ast.Constant, enclosing: tuple[Enclosing, ...]) -> Any:
+        return node.value
+
+    def _Name(self, node: ast.Name, enclosing: tuple[Enclosing, ...]) -> Any:
+        value = self.name(node.id, enclosing)
+        return value
+
+    def _UnaryOp(self, node: ast.UnaryOp, enclosing: tuple[Enclosing, ...]) -> Any:
+        operand = self.evaluate(node.operand, enclosing)
+        if isinstance(node.op, ast.USub | ast.UAdd) and type(operand) in (int, float):
+            return -operand if isinstance(node.op, ast.USub) else operand
+        if isinstance(node.op, ast.Not):
+            return not operand
+        raise Unresolved(_source(node), "is an operation the generator does not evaluate")
+
+    def _BinOp(self, node: ast.BinOp, enclosing: tuple[Enclosing, ...]) -> Any:
+        left = self.evaluate(node.left, enclosing)
+        right = self.evaluate(node.right, enclosing)
+        operation = _BINARY.get(type(node.op))
+        numbers = (int, float)
+        same_sequences = type(left) is type(right) and type(left) in (str, list, tuple)
+        if operation is not None and (
+            (isinstance(node.op, ast.Add) and same_sequences)
+            or (type(left) in numbers and type(right) in numbers)
+        ):
+            return operation(left, right)
+        raise Unresolved(
+            _source(node),
+            f"combines {type(left).__name__} and {type(right).__name__} with an operator the "
+            "generator evaluates only for numbers (+ - *) and for + of two strings, lists or "
+            "tuples",
+        )
+
+    def _JoinedStr(self, node: ast.JoinedStr, enclosing: tuple[Enclosing, ...]) -> str:
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                parts.append(str(value.value))
+                continue
+            assert isinstance(value, ast.FormattedValue)
+            item = self.evaluate(value.value, enclosing)
+            if not isinstance(item, _SCALARS):
+                raise Unresolved(
+                    _source(value.value),
+                    f"is a {type(item).__name__}; f-strings are evaluated over strings and "
+                    "numbers only",
+                )
+            if value.conversion == ord("r"):
+                item = repr(item)
+            elif value.conversion == ord("a"):
+                item = ascii(item)
+            elif value.conversion == ord("s"):
+                item = str(item)
+            spec = self._JoinedStr(value.format_spec, enclosing) if value.format_spec else ""
+            try:
+                parts.append(format(item, spec))
+            except (ValueError, TypeError) as exc:
+                raise Unresolved(_source(value), f"cannot be formatted: {exc}") from None
+        return "".join(parts)
+
+    def _elements(self, elements: list[ast.expr], enclosing: tuple[Enclosing, ...]) -> list[Any]:
+        items: list[Any] = []
+        for element in elements:
+            if isinstance(element, ast.Starred):
+                splat = self.evaluate(element.value, enclosing)
+                if not isinstance(splat, list | tuple | set | frozenset | str | dict):
+                    raise Unresolved(
+                        _source(element), f"splats a {type(splat).__name__}, not a collection"
+                    )
+                items.extend(splat)
+            else:
+                items.append(self.evaluate(element, enclosing))
+        return items
+
+    def _List(self, node: ast.List, enclosing: tuple[Enclosing, ...]) -> list[Any]:
+        return self._elements(node.elts, enclosing)
+
+    def _Tuple(self, node: ast.Tuple, enclosing: tuple[Enclosing, ...]) -> tuple[Any, ...]:
+        return tuple(self._elements(node.elts, enclosing))
+
+    def _Set(self, node: ast.Set, enclosing: tuple[Enclosing, ...]) -> set[Any]:
+        try:
+            return set(self._elements(node.elts, enclosing))
+        except TypeError as exc:
+            raise Unresolved(_source(node), f"cannot be a set: {exc}") from None
+
+    def _Dict(self, node: ast.Dict, enclosing: tuple[Enclosing, ...]) -> dict[Any, Any]:
+        result: dict[Any, Any] = {}
+        for key, value in zip(node.keys, node.values, strict=True):
+            if key is None:  # ``**splat``
+                splat = self.evaluate(value, enclosing)
+                if not isinstance(splat, dict):
+                    raise Unresolved(
+                        _source(value), f"is splatted with ** but is a {type(splat).__name__}"
+                    )
+                result.update(splat)
+                continue
+            evaluated = self.evaluate(key, enclosing)
+            try:
+                result[evaluated] = self.evaluate(value, enclosing)
+            except TypeError:
+                raise Unresolved(_source(key), "cannot be a dict key (unhashable)") from None
+        return result
+
+    def _Subscript(self, node: ast.Subscript, enclosing: tuple[Enclosing, ...]) -> Any:
+        container = self.evaluate(node.value, enclosing)
+        index = self.evaluate(node.slice, enclosing)
+        try:
+            return container[index]
+        except (LookupError, TypeError) as exc:
+            raise Unresolved(_source(node), f"cannot be looked up: {exc!r}") from None
+
+    def _Slice(self, node: ast.Slice, enclosing: tuple[Enclosing, ...]) -> slice:
+        parts = [
+            None if p is None else self.evaluate(p, enclosing)
+            for p in (node.lower, node.upper, node.step)
+        ]
+        return slice(*parts)
+
+    def _Attribute(self, node: ast.Attribute, enclosing: tuple[Enclosing, ...]) -> Any:
+        dotted = _dotted(node)
+        if dotted is not None and dotted.split(".")[0] == "os" and ".environ" in f".{dotted}":
+            raise Unresolved(dotted, "reads the environment, which is known only at run time")
+        base = self.evaluate(node.value, enclosing)
+        if isinstance(base, ModuleRef):
+            other = self._other(base.dotted)
+            child = f"{base.dotted}.{node.attr}"
+            if find_module_file(child, self.scope.roots) is not None:
+                return ModuleRef(child)
+            if other is None:
+                raise Unresolved(
+                    _source(node), f"is read from {base.dotted}, which the generator cannot read"
+                )
+            try:
+                return other.name(node.attr)
+            except Unresolved as inner:
+                raise Unresolved(
+                    _source(node), f"is read from {base.dotted}, where `{inner.part}` {inner.why}"
+                ) from None
+        raise Unresolved(
+            _source(node),
+            f"reads attribute {node.attr!r} of a {type(base).__name__}; only module attributes "
+            "are evaluated",
+        )
+
+    def _Call(self, node: ast.Call, enclosing: tuple[Enclosing, ...]) -> Any:
+        callee = _dotted(node.func) or _source(node.func)
+        short = callee.rsplit(".", 1)[-1]
+        if short in ("getenv", "environ") or callee.startswith("os.environ"):
+            raise Unresolved(
+                f"{callee}(...)", "reads the environment, which is known only at run time"
+            )
+        if callee in BUILTIN_CONSTRUCTORS and callee not in self.scope.bindings:
+            args = [self.evaluate(a, enclosing) for a in node.args]
+            kwargs = {k.arg: self.evaluate(k.value, enclosing) for k in node.keywords if k.arg}
+            if len(args) > 1 or any(k.arg is None for k in node.keywords):
+                raise Unresolved(f"{callee}(...)", "takes at most one positional argument here")
+            try:
+                return BUILTIN_CONSTRUCTORS[callee](*args, **kwargs)
+            except TypeError as exc:
+                raise Unresolved(f"{callee}(...)", f"fails: {exc}") from None
+        if short in CONSTRUCTORS and self._is_mcp_type(node.func):
+            if node.args or any(k.arg is None for k in node.keywords):
+                raise Unresolved(
+                    f"{callee}(...)", "takes keyword arguments only when read statically"
+                )
+            return Constructed(
+                short,
+                tuple((k.arg, self.evaluate(k.value, enclosing)) for k in node.keywords if k.arg),
+            )
+        raise Unresolved(
+            f"{callee}(...)",
+            "calls a function, whose result is known only by running it (the generator "
+            f"evaluates only calls of {', '.join(sorted(CONSTRUCTORS))} and of built-in "
+            "containers)",
+        )
+
+    def _is_mcp_type(self, func: ast.expr) -> bool:
+        """``ToolAnnotations``/``Icon`` not shadowed by a definition of the module itself."""
+        head = _dotted(func)
+        if head is None:
+            return False
+        bound = self.scope.bindings.get(head.split(".")[0])
+        return not isinstance(
+            bound, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.expr
+        )
+
+
+def _dotted(node: ast.expr) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
