@@ -50,6 +50,7 @@ class Outcome:
     tools: int = 0
     exact: int = 0
     clear_errors: int = 0
+    known_gaps: int = 0
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
 
@@ -160,6 +161,7 @@ def check_exact(
         if (match := _MISMATCH.match(line)) is not None
     }
     known = {entry["tool"]: entry["why"] for entry in run.get("not_exact", [])}
+    out.known_gaps = len(known)
     out.exact = len([name for name in served if name not in differing])
     for name in sorted(differing - set(known)):
         shown = [line for line in verify.stdout.splitlines() if line.startswith(f"{name} -> ")]
@@ -256,12 +258,13 @@ def cmd_table(args: argparse.Namespace) -> int:
         out = json.loads(path.read_text())
         bad += bool(out["problems"])
         rows.append(out)
-    print("| server | framework | tools | exact | clear errors | seconds | ok |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
+    print("| server | framework | tools | exact | clear errors | known gaps | seconds | ok |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
     for out in rows:
         print(
             f"| {out['run']} ({out['server']} {out['version']}) | {FRAMEWORKS[out['framework']]} | "
-            f"{out['tools']} | {out['exact']} | {out['clear_errors']} | {out['seconds']:.1f} | "
+            f"{out['tools']} | {out['exact']} | {out['clear_errors']} | {out['known_gaps']} | "
+            f"{out['seconds']:.1f} | "
             f"{'yes' if not out['problems'] else 'NO'} |"
         )
     return 1 if bad else 0
