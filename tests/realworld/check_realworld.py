@@ -47,6 +47,7 @@ class Outcome:
     server: str
     version: str
     framework: str
+    pins: str = ""
     tools: int = 0
     exact: int = 0
     clear_errors: int = 0
@@ -177,6 +178,7 @@ def check_exact(
 def run_one(run: dict[str, Any], server: dict[str, Any], workdir: Path) -> Outcome:
     """Generate and verify one run; return what happened and what broke."""
     out = Outcome(run["id"], server["package"], server["version"], server["framework"])
+    out.pins = ", ".join(server["pins"])
     package = package_dir(server["import"])
     project = workdir / run["id"]
     write_project(project, run, package)
@@ -262,7 +264,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
     for out in rows:
         print(
-            f"| {out['run']} ({out['server']} {out['version']}) | {FRAMEWORKS[out['framework']]} | "
+            f"| {out['run']} ({out['server']} {out['version']}) | {FRAMEWORKS[out['framework']]} ({out['pins']}) | "
             f"{out['tools']} | {out['exact']} | {out['clear_errors']} | {out['known_gaps']} | "
             f"{out['seconds']:.1f} | "
             f"{'yes' if not out['problems'] else 'NO'} |"
