@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import ast
 import operator
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from functools import lru_cache
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from codegen.bindings import Enclosing, ModuleScope, find_module_file, scope_of_file
 
 #: Calls evaluated as values: MCP types (``mcp.types``, re-exported by both frameworks) whose
 #: constructors only validate and store their keyword arguments. Any other call (your own
@@ -62,175 +63,6 @@ class Unresolved(Exception):
         super().__init__(f"`{part}` {why}")
 
 
-@dataclass
-class Enclosing:
-    """A function around the decorator: its parameters and the names its body binds."""
-
-    name: str
-    parameters: frozenset[str]
-    local_names: frozenset[str]
-
-    @classmethod
-    def of(cls, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Enclosing:
-        arguments = node.args
-        parameters = {
-            a.arg
-            for a in [
-                *arguments.posonlyargs,
-                *arguments.args,
-                *arguments.kwonlyargs,
-                *filter(None, [arguments.vararg, arguments.kwarg]),
-            ]
-        }
-        declared_global: set[str] = set()
-        bound: set[str] = set()
-        for child in _own_nodes(node.body):
-            if isinstance(child, ast.Global | ast.Nonlocal):
-                declared_global.update(child.names)
-            elif isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
-                bound.add(child.id)
-            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                bound.add(child.name)
-            elif isinstance(child, ast.alias):
-                bound.add((child.asname or child.name).split(".")[0])
-        return cls(node.name, frozenset(parameters), frozenset(bound - declared_global))
-
-
-def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
-    """Every node of a function body, not descending into nested function or class bodies."""
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
-        stack.extend(ast.iter_child_nodes(node))
-
-
-@dataclass
-class ModuleScope:
-    """The top-level bindings of one module, read with ``ast``."""
-
-    module: str
-    path: Path
-    is_package: bool
-    roots: tuple[Path, ...]
-    #: name -> the expression or import bound to it by one top-level statement
-    bindings: dict[str, ast.expr | ast.alias | ast.FunctionDef | ast.ClassDef] = field(
-        default_factory=dict
-    )
-    #: name -> why its value is not a constant (bound twice, inside a block, ...)
-    dynamic: dict[str, str] = field(default_factory=dict)
-    import_bases: dict[int, str] = field(default_factory=dict)  # id(alias) -> dotted base
-
-    @classmethod
-    def read(
-        cls, tree: ast.Module, module: str, path: Path, roots: tuple[Path, ...]
-    ) -> ModuleScope:
-        scope = cls(module, path, path.name == "__init__.py", roots)
-        for statement in tree.body:
-            scope._statement(statement)
-        for node in ast.walk(tree):  # ``global X`` in a function rebinds X at run time
-            if isinstance(node, ast.Global):
-                for name in node.names:
-                    scope.dynamic[name] = "is rebound by a function (`global` statement)"
-        return scope
-
-    def _bind(self, name: str, value: Any) -> None:
-        if name in self.bindings:
-            self.dynamic[name] = "is assigned more than once at module level"
-        self.bindings[name] = value
-
-    def _statement(self, statement: ast.stmt) -> None:
-        if isinstance(statement, ast.Assign):
-            for target in statement.targets:
-                if isinstance(target, ast.Name):
-                    self._bind(target.id, statement.value)
-                else:
-                    for node in ast.walk(target):
-                        if isinstance(node, ast.Name):
-                            self.dynamic[node.id] = "is bound by unpacking"
-        elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-            if statement.value is not None:
-                self._bind(statement.target.id, statement.value)
-        elif isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
-            self.dynamic[statement.target.id] = "is changed by an augmented assignment"
-        elif isinstance(statement, ast.Import | ast.ImportFrom):
-            base = ""
-            if isinstance(statement, ast.ImportFrom):
-                base = "." * statement.level + (statement.module or "")
-            for alias in statement.names:
-                if alias.name == "*":
-                    continue
-                local = alias.asname or alias.name.split(".")[0]
-                self.import_bases[id(alias)] = base
-                self._bind(local, alias)
-        elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            self._bind(statement.name, statement)  # type: ignore[arg-type]
-        else:  # if/try/for/with/while/match at module level: which binding runs is run time
-            for node in ast.walk(statement):
-                name = None
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                    name = node.id
-                elif isinstance(node, ast.alias):
-                    name = (node.asname or node.name).split(".")[0]
-                elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    name = node.name
-                if name is not None:
-                    self.dynamic.setdefault(
-                        name,
-                        "is bound inside a block at module level (if/try/for/with), so its "
-                        "value depends on which branch runs",
-                    )
-
-    def absolute(self, dotted: str) -> str:
-        """A relative import's base made absolute against this module."""
-        level = len(dotted) - len(dotted.lstrip("."))
-        if not level:
-            return dotted
-        package = self.module.split(".") if self.is_package else self.module.split(".")[:-1]
-        keep = len(package) - (level - 1)
-        rest = dotted.lstrip(".")
-        return ".".join([*package[: max(keep, 0)], *([rest] if rest else [])])
-
-    def imported(self, alias: ast.alias) -> str:
-        """The dotted name an import binding refers to."""
-        base = self.import_bases.get(id(alias), "")
-        if not base:  # ``import a.b`` binds ``a``; ``import a.b as c`` binds ``a.b``
-            return alias.name if alias.asname else alias.name.split(".")[0]
-        return f"{self.absolute(base)}.{alias.name}".lstrip(".")
-
-
-def find_module_file(dotted: str, roots: tuple[Path, ...]) -> Path | None:
-    """The source file of module ``dotted`` below one of ``roots`` (nothing is imported)."""
-    parts = dotted.split(".")
-    if not all(part.isidentifier() for part in parts):
-        return None
-    for root in roots:
-        base = root.joinpath(*parts)
-        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-            if candidate.is_file():
-                return candidate
-    return None
-
-
-@lru_cache(maxsize=256)
-def _parsed(path: Path, stamp: tuple[int, int]) -> ast.Module | None:
-    try:
-        return ast.parse(path.read_bytes(), filename=str(path))
-    except (OSError, SyntaxError, ValueError):
-        return None
-
-
-def scope_of_file(dotted: str, path: Path, roots: tuple[Path, ...]) -> ModuleScope | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    tree = _parsed(path, (stat.st_mtime_ns, stat.st_size))
-    return None if tree is None else ModuleScope.read(tree, dotted, path, roots)
-
-
 def _source(node: ast.AST) -> str:
     text = ast.unparse(node)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -246,8 +78,10 @@ class Evaluator:
         self.relative = relative  # how messages name this module's file
         self.name_file = name_file  # how messages name other files
         self._values: dict[str, Any] = {}
+        # Shared by every evaluator reached from this one: a cycle across modules is found, and
+        # each module is read once.
         self._active: set[tuple[str, str]] = set()
-        self._others: dict[str, Evaluator | None] = {}
+        self._others: dict[str, Evaluator | None] = {scope.module: self}
 
     # -- names ------------------------------------------------------------------------------
     def name(self, name: str, enclosing: tuple[Enclosing, ...] = ()) -> Any:
@@ -299,11 +133,12 @@ class Evaluator:
         if dotted not in self._others:
             path = find_module_file(dotted, self.scope.roots)
             scope = None if path is None else scope_of_file(dotted, path, self.scope.roots)
-            self._others[dotted] = (
-                None
-                if scope is None or path is None
-                else Evaluator(scope, self.name_file(path), self.name_file)
-            )
+            other = None
+            if scope is not None and path is not None:
+                other = Evaluator(scope, self.name_file(path), self.name_file)
+                other._active = self._active
+                other._others = self._others
+            self._others[dotted] = other
         return self._others[dotted]
 
     def _import(self, dotted: str, local: str) -> Any:
@@ -493,38 +328,53 @@ class Evaluator:
             )
         if callee in BUILTIN_CONSTRUCTORS and callee not in self.scope.bindings:
             args = [self.evaluate(a, enclosing) for a in node.args]
-            kwargs = {k.arg: self.evaluate(k.value, enclosing) for k in node.keywords if k.arg}
-            if len(args) > 1 or any(k.arg is None for k in node.keywords):
+            if len(args) > 1 or any(isinstance(a, ast.Starred) for a in node.args):
                 raise Unresolved(f"{callee}(...)", "takes at most one positional argument here")
             try:
-                return BUILTIN_CONSTRUCTORS[callee](*args, **kwargs)
+                return BUILTIN_CONSTRUCTORS[callee](*args, **self._keywords(node, enclosing))
             except TypeError as exc:
                 raise Unresolved(f"{callee}(...)", f"fails: {exc}") from None
-        if short in CONSTRUCTORS and self._is_mcp_type(node.func):
-            if node.args or any(k.arg is None for k in node.keywords):
-                raise Unresolved(
-                    f"{callee}(...)", "takes keyword arguments only when read statically"
-                )
-            return Constructed(
-                short,
-                tuple((k.arg, self.evaluate(k.value, enclosing)) for k in node.keywords if k.arg),
-            )
+        model = self._mcp_type(node.func)
+        if model is not None:
+            if node.args:
+                raise Unresolved(f"{callee}(...)", "takes keyword arguments only")
+            return Constructed(model, tuple(self._keywords(node, enclosing).items()))
         raise Unresolved(
             f"{callee}(...)",
             "calls a function, whose result is known only by running it (the generator "
-            f"evaluates only calls of {', '.join(sorted(CONSTRUCTORS))} and of built-in "
-            "containers)",
+            "evaluates only calls of ToolAnnotations and Icon from the MCP SDK or fastmcp, and "
+            "of built-in containers)",
         )
 
-    def _is_mcp_type(self, func: ast.expr) -> bool:
-        """``ToolAnnotations``/``Icon`` not shadowed by a definition of the module itself."""
-        head = _dotted(func)
-        if head is None:
-            return False
-        bound = self.scope.bindings.get(head.split(".")[0])
-        return not isinstance(
-            bound, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.expr
-        )
+    def _keywords(self, node: ast.Call, enclosing: tuple[Enclosing, ...]) -> dict[str, Any]:
+        """Keyword arguments in order, ``**constant`` splats included."""
+        keywords: dict[str, Any] = {}
+        for keyword in node.keywords:
+            value = self.evaluate(keyword.value, enclosing)
+            if keyword.arg is not None:
+                keywords[keyword.arg] = value
+            elif isinstance(value, dict) and all(isinstance(k, str) for k in value):
+                keywords.update(value)
+            else:
+                raise Unresolved(f"**{_source(keyword.value)}", "is not a dict with string keys")
+        return keywords
+
+    def _mcp_type(self, func: ast.expr) -> str | None:
+        """``"ToolAnnotations"``/``"Icon"`` when ``func`` is that type imported from the MCP SDK
+        or fastmcp (``from mcp.types import Icon``, ``from mcp import types`` then
+        ``types.Icon``, aliases included); ``None`` for anything else, namesakes included."""
+        dotted = _dotted(func)
+        if dotted is None:
+            return None
+        head, _, rest = dotted.partition(".")
+        bound = self.scope.bindings.get(head)
+        if not isinstance(bound, ast.alias) or head in self.scope.dynamic:
+            return None
+        origin = self.scope.imported(bound) + (f".{rest}" if rest else "")
+        name = origin.rsplit(".", 1)[-1]
+        if origin.split(".")[0] in ("mcp", "fastmcp") and name in CONSTRUCTORS:
+            return name
+        return None
 
 
 def _dotted(node: ast.expr) -> str | None:

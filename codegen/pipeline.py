@@ -98,6 +98,7 @@ def build(config: Config, *, use_cache: bool = True) -> BuildResult:
     scanned = [m for s in sources if (m := session.scanned.get(s.relative_path)) is not None]
 
     diagnostics.extend(duplicate_names(scanned))
+    diagnostics.extend(_unused_factories(config, scanned))
     if not scanned and not _has_errors(diagnostics):
         diagnostics.append(
             Diagnostic(
@@ -127,6 +128,22 @@ def build(config: Config, *, use_cache: bool = True) -> BuildResult:
     if cache is not None:
         cache.store(replace(result, definitions=()), session.dependencies())
     return _with_target_checks(result, config)
+
+
+def _unused_factories(config: Config, scanned: list[ScannedModule]) -> list[Diagnostic]:
+    """A ``factories`` entry that defines none of the scanned tools is a mistake in the config."""
+    used = {tool.factory for module in scanned for tool in module.tools}
+    return [
+        Diagnostic(
+            config.relative(config.config_file),
+            0,
+            0,
+            f"factories: {call} defines no tool found in `sources` (no tool decorator inside "
+            "that function); add the factory's file to `sources`, or remove the entry",
+        )
+        for call in config.factories
+        if call.strip() not in used
+    ]
 
 
 def _unsafe(file: RenderedFile) -> list[Diagnostic]:

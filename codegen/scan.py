@@ -12,8 +12,9 @@ from pathlib import Path
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from codegen.bindings import Enclosing, ModuleScope
 from codegen.config import Config
-from codegen.constants import Constructed, Enclosing, Evaluator, ModuleScope, Unresolved
+from codegen.constants import Constructed, Evaluator, Unresolved
 from codegen.errors import Diagnostic
 from codegen.layout import project_root, relative_to_root
 from codegen.model import (

@@ -29,7 +29,7 @@ if str(FIXTURES) not in sys.path:  # the corpus package is ``published``
     sys.path.insert(0, str(FIXTURES))
 
 
-def write_config(root: Path, flavor: str, sources: list[Path]) -> Path:
+def write_config(root: Path, flavor: str, sources: list[Path], extra: str = "") -> Path:
     """A ``pyproject.toml`` for a throw-away project whose sources live in this repository."""
     root.mkdir(parents=True, exist_ok=True)
     config = root / "pyproject.toml"
@@ -39,16 +39,18 @@ def write_config(root: Path, flavor: str, sources: list[Path]) -> Path:
         'output = "generated"\n'
         f'flavor = "{flavor}"\n'
         f"python_path = {json.dumps([str(REPO), str(FIXTURES)])}\n"
-        f"extra_injected_types = {json.dumps(list(BOOKSHOP_INJECTED))}\n",
+        f"extra_injected_types = {json.dumps(list(BOOKSHOP_INJECTED))}\n" + extra,
         encoding="utf-8",
     )
     return config
 
 
-def build_flavor(root: Path, flavor: str, sources: list[Path]) -> tuple[dict[str, Any], Path]:
+def build_flavor(
+    root: Path, flavor: str, sources: list[Path], extra: str = ""
+) -> tuple[dict[str, Any], Path]:
     """Generate ``sources`` with ``flavor`` into ``root/generated``: the tools by name, as served
-    (``wire``) and as generated (``generated``, with ``x-codegen``)."""
-    config = load_config(write_config(root, flavor, sources))
+    (``wire``) and as generated (``generated``, with ``x-codegen``). ``extra`` is more config."""
+    config = load_config(write_config(root, flavor, sources, extra))
     result, report = generate(config, use_cache=False)
     assert report is not None, "\n".join(map(str, result.diagnostics))
     assert not result.errors, "\n".join(map(str, result.errors))

@@ -55,8 +55,7 @@ def test_static_problems_are_reported_at_their_position(project: Project) -> Non
         "`os.environ` reads the environment, which is known only at run time; write the value "
         'literally (e.g. name="search") or as a module-level constant built from literals',
         "pkg/server.py:18:23: decorator argument annotations= cannot be known at build time: "
-        "`annotations_for(...)` calls a function, whose result is known only by running it (the "
-        "generator evaluates only calls of Icon, ToolAnnotations and of built-in containers); "
+        "`annotations_for(...)` calls a function, whose result is known only by running it (the generator evaluates only calls of ToolAnnotations and Icon from the MCP SDK or fastmcp, and of built-in containers); "
         "write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) or as a "
         "module-level constant built from literals",
     ]

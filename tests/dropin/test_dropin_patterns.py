@@ -1,0 +1,297 @@
+"""Issue 10's patterns against the real frameworks (tests/fixtures/published/patterns_*).
+
+Registration functions on the module-level server and with extra parameters, decorator
+arguments that are constant expressions, and a server built by a factory (config
+``factories``): each generated tool must equal what the framework's own client lists for the
+real server objects. The run-time-only cases must each be an exact ``file:line:col`` error.
+"""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from dropin_support import (
+    PUBLISHED,
+    build_flavor,
+    canonical,
+    differences,
+    fastmcp_client_tools,
+    sdk_client_tools,
+)
+
+from codegen.config import load_config
+from codegen.errors import CodegenError
+from codegen.factory import parse_factory_call
+from tests.support import Project
+
+pytestmark = pytest.mark.slow
+
+#: package -> (flavor, how its framework's own client lists a server)
+PATTERNS = {
+    "patterns_sdk2": ("mcp", sdk_client_tools),
+    "patterns_fastmcp": ("fastmcp", fastmcp_client_tools),
+}
+TOOL_MODULES = ("tools_constants.py", "tools_global.py", "tools_state.py")
+
+
+def factory_call(package: str) -> str:
+    return f"published.{package}.factory:create_server(namespace='team_')"
+
+
+@pytest.fixture(scope="module")
+def patterns(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """Per package: the tool modules generated on their own (``main``, the server object's
+    tools) and the factory module generated with ``factories`` (``factory``)."""
+    built: dict[str, dict[str, Any]] = {}
+    for package, (flavor, _) in PATTERNS.items():
+        folder = PUBLISHED / package
+        main, main_output = build_flavor(
+            tmp_path_factory.mktemp(f"{package}-main"),
+            flavor,
+            [folder / name for name in TOOL_MODULES],
+        )
+        factory, factory_output = build_flavor(
+            tmp_path_factory.mktemp(f"{package}-factory"),
+            flavor,
+            [folder / "factory.py"],
+            f'factories = ["{factory_call(package)}"]\n',
+        )
+        built[package] = {
+            "main": main,
+            "main_output": main_output,
+            "factory": factory,
+            "factory_output": factory_output,
+        }
+    return built
+
+
+@pytest.mark.parametrize("package", list(PATTERNS))
+def test_every_pattern_tool_equals_what_the_framework_serves(
+    patterns: dict[str, dict[str, Any]], package: str
+) -> None:
+    _, list_tools = PATTERNS[package]
+    server = importlib.import_module(f"published.{package}.server").mcp
+    for theirs, ours in [
+        (list_tools(server), patterns[package]["main"]["wire"]),
+        (
+            list_tools(parse_factory_call(factory_call(package)).call()),
+            patterns[package]["factory"]["wire"],
+        ),
+    ]:
+        assert sorted(ours) == sorted(theirs)
+        wrong = {
+            name: differences(theirs[name], ours[name])
+            for name in theirs
+            if canonical(theirs[name]) != canonical(ours[name])
+        }
+        assert not wrong, "\n".join(wrong.values())
+
+
+# Where each pattern appears, and what its generated tool must record. The equality test above
+# proves the values; this table proves the fixtures keep covering the patterns.
+FORMS = [
+    ("constant name bound to ToolAnnotations(...), imported", "cat_search", lambda t: t["annotations"]["readOnlyHint"] is True),
+    ("+ of imported constants (transitively)", "cat_search", lambda t: t["x-codegen"]["function"].endswith(":search")),
+    ("f-string over an imported constant", "cat_search", lambda t: t["description"] == "Search the catalogue (API v2)."),
+    ("f-string over a module attribute", "cat_item", lambda t: t["x-codegen"]["function"].endswith(":get_item")),
+    ("Icon(...) constant in icons=", "cat_item", lambda t: t["icons"][0]["sizes"] == ["48x48"]),
+    ("dict display with ** splats", "cat_item", lambda t: t["_meta"]["ui"] == {"visibility": ["app"]}),
+    ("list display with a * splat", "cat_item", lambda t: t["_meta"]["com.example/tags"][-1] == "item"),
+    ("subscript of a constant dict", "cat_update", lambda t: t["_meta"]["com.example/max"] == 50),
+    ("format spec and !r in an f-string", "catalogue_size", lambda t: t["description"] == "'catalogue' size, at most   50 per page."),
+    ("global server, called from main()", "ping", lambda t: t["x-codegen"]["registrar"].endswith("tools_global:register_tools")),
+    ("global server, called from another function", "uptime", lambda t: t["x-codegen"]["registrar_parameter"] == "mcp"),
+    ("global server, called at module level", "version", lambda t: t["x-codegen"]["registrar"].endswith(":register_on_import")),
+    ("extra parameters get stand-ins", "transfer_funds", lambda t: t["x-codegen"]["registrar"].endswith("tools_state:register_account_tools")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("package", list(PATTERNS))
+@pytest.mark.parametrize(("form", "tool", "check"), FORMS, ids=[f[0] for f in FORMS])
+def test_the_fixtures_cover_each_pattern(
+    patterns: dict[str, dict[str, Any]], package: str, form: str, tool: str, check: Any
+) -> None:
+    generated = patterns[package]["main"]["generated"][tool]
+    assert check(generated), generated
+
+
+@pytest.mark.parametrize("package", list(PATTERNS))
+def test_factory_tools_record_the_call(patterns: dict[str, dict[str, Any]], package: str) -> None:
+    generated = patterns[package]["factory"]["generated"]
+    assert sorted(generated) == ["count_notes", "team_list_notes"]
+    for tool in generated.values():
+        private = tool["x-codegen"]
+        assert private["factory"] == factory_call(package)
+        assert "registrar" not in private
+    assert generated["team_list_notes"]["description"] == "List the notes of team_."
+    assert generated["team_list_notes"]["x-codegen"]["function"] == (
+        f"published.{package}.factory:create_server.<locals>.list_notes"
+    )
+
+
+@pytest.mark.parametrize("package", list(PATTERNS))
+def test_verify_passes_against_the_server_and_the_same_factory_call(
+    patterns: dict[str, dict[str, Any]], package: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from codegen.verify import run
+
+    fixtures = PUBLISHED.parent
+    for target, output in [
+        (f"published.{package}.server:mcp", patterns[package]["main_output"]),
+        (factory_call(package), patterns[package]["factory_output"]),
+    ]:
+        assert run(target, output, output.parent, (fixtures,), 60.0) == 0, capsys.readouterr()
+        assert "generated tools equal what" in capsys.readouterr().out
+
+
+def test_the_runtime_reaches_tools_of_a_registrar_on_the_global_server(
+    patterns: dict[str, dict[str, Any]],
+) -> None:
+    """``codegen.flavors.registrar.capture`` swaps the module's server for the call; a tool whose
+    registrar needs state (stand-ins at build time) is refused by name when called."""
+    from mcp.client import Client
+
+    from codegen.runtime import load_tools
+    from codegen.runtime.server import build_server
+
+    server = build_server(load_tools(patterns["patterns_sdk2"]["main_output"]))
+
+    async def calls() -> list[Any]:
+        async with Client(server) as client:
+            return [
+                await client.call_tool("echo_text", {"text": "ab", "times": 2}),
+                await client.call_tool("balance", {}),
+            ]
+
+    echo, balance = anyio.run(calls)
+    assert not echo.is_error and echo.content[0].text == "abab"
+    assert echo.structured_content == {"result": "abab"}
+    assert balance.is_error and "store, get_current_id, validate, is_positive" in (
+        balance.content[0].text
+    )
+
+
+ERRORS = [
+    "published/patterns_errors/factory_default.py:9:23: decorator argument name= cannot be known "
+    "at build time: `namespace` is a parameter of create_server(), known only when it is called; "
+    "write the value literally, or, if create_server() builds the server, list the call in "
+    '`factories` (e.g. factories = ["published.patterns_errors.factory_default:create_server(...)"] '
+    "with literal arguments) so the generator calls it",
+    "published/patterns_errors/factory_default.py:10:5: tool 'list_notes' is registered on "
+    "`server`, a server that create_server() creates when it runs, so the generator cannot reach "
+    "it without calling create_server(); list the call in `factories` (e.g. factories = "
+    '["published.patterns_errors.factory_default:create_server()"], with literal arguments) in '
+    "[tool.mcp-codegen], or create the server at module level",
+    "published/patterns_errors/runtime_only.py:19:16: decorator argument name= cannot be known at "
+    "build time: `os.environ.get(...)` reads the environment, which is known only at run time; "
+    'write the value literally (e.g. name="search") or as a module-level constant built from '
+    "literals",
+    "published/patterns_errors/runtime_only.py:24:23: decorator argument description= cannot be "
+    "known at build time: `Path('README.md').read_text(...)` calls a function, whose result is "
+    "known only by running it (the generator evaluates only calls of ToolAnnotations and Icon "
+    "from the MCP SDK or fastmcp, and of built-in containers); write the value literally (e.g. "
+    'description="...") or as a '
+    "module-level constant built from literals",
+    "published/patterns_errors/runtime_only.py:29:23: decorator argument annotations= cannot be "
+    "known at build time: `make_annotations(...)` calls a function, whose result is known only "
+    "by running it (the generator evaluates only calls of ToolAnnotations and Icon from the MCP SDK or fastmcp, and of built-in containers); write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
+    "or as a module-level constant built from literals",
+    "published/patterns_errors/runtime_only.py:34:23: decorator argument annotations= cannot be "
+    "known at build time: `_ANNOTATIONS` is a module-level constant "
+    "(published/patterns_errors/runtime_only.py:16:16), but its value `make_annotations('read')` "
+    "is not constant: `make_annotations(...)` calls a function, whose result is known only by "
+    "running it (the generator evaluates only calls of ToolAnnotations and Icon from the MCP SDK or fastmcp, and of built-in containers); write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
+    "or as a module-level constant built from literals",
+    "published/patterns_errors/runtime_only.py:39:16: decorator argument name= cannot be known at "
+    "build time: `TOOL_PREFIX` is imported from published.patterns_errors.settings, where "
+    "`TOOL_PREFIX` is a module-level constant (published/patterns_errors/settings.py:3:15), but "
+    "its value `os.getenv('TOOL_PREFIX', 'acme')` is not constant: `os.getenv(...)` reads the "
+    "environment, which is known only at run time; write the value literally (e.g. "
+    'name="search") or as a module-level constant built from literals',
+    "published/patterns_errors/runtime_only.py:45:20: decorator argument name= cannot be known at "
+    "build time: `prefix` is a parameter of register_prefixed(), known only when it is called; "
+    "write the value literally or as a module-level constant (the generator calls "
+    "register_prefixed() with the server and stand-ins for its other parameters, so their values "
+    "are unknown)",
+    "published/patterns_errors/stand_in_used.py:5:13: register_store_tools() uses its parameter "
+    "'store' (attribute 'max_items') while registering tool 'list_items'; the generator calls "
+    "register_store_tools() with a stand-in for 'store' (only the server matters for listing "
+    "tools), so this value cannot be known at build time: use the parameter only inside the tool "
+    "bodies, or replace it with a module-level constant",
+]
+
+
+def test_run_time_only_cases_are_exact_errors(tmp_path: Path) -> None:
+    project = Project(tmp_path)
+    shutil.copytree(PUBLISHED / "patterns_errors", tmp_path / "published" / "patterns_errors")
+    project.write("published/__init__.py", "")
+    project.configure('sources = ["published/patterns_errors"]\nflavor = "mcp"\n')
+    done = project.run("generate")
+    assert done.returncode == 2
+    assert [line for line in done.stderr.splitlines() if line.startswith("published/")] == ERRORS
+    assert not (tmp_path / "generated").exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            'factories = ["pkg.server:create_server(namespace=NAME)"]\nflavor = "mcp"\n',
+            "pyproject.toml:3:1: factories: 'pkg.server:create_server(namespace=NAME)': argument "
+            "`NAME` is not a literal (the generator calls the factory with fixed values only); "
+            "write module:function(arguments) with literal arguments only, e.g. "
+            "\"pkg.server:create_server(namespace='')\"",
+        ),
+        (
+            'factories = ["pkg.server:create_server"]\nflavor = "fastmcp"\n',
+            "pyproject.toml:3:1: factories: 'pkg.server:create_server' does not call the factory "
+            "(add the parentheses); write module:function(arguments) with literal arguments "
+            "only, e.g. \"pkg.server:create_server(namespace='')\"",
+        ),
+        (
+            'factories = ["pkg.server:create_server()"]\n',
+            'pyproject.toml:3:1: factories needs flavor = "mcp" or "fastmcp": the tools are '
+            "generated as the factory's server lists them, and only a framework server lists them",
+        ),
+    ],
+    ids=["non-literal argument", "no call", "clean flavor"],
+)
+def test_bad_factories_are_config_errors(tmp_path: Path, body: str, message: str) -> None:
+    config = tmp_path / "pyproject.toml"
+    config.write_text(f'[tool.mcp-codegen]\nsources = ["pkg"]\n{body}', encoding="utf-8")
+    with pytest.raises(CodegenError) as raised:
+        load_config(config)
+    assert [str(d).replace(str(config), "pyproject.toml") for d in raised.value.diagnostics] == [
+        message
+    ]
+
+
+def test_a_factory_that_defines_no_scanned_tool_is_an_error(project: Project) -> None:
+    project.configure(
+        'sources = ["pkg"]\nflavor = "mcp"\nfactories = ["pkg.server:create_server()"]\n'
+    )
+    project.write(
+        "pkg/tools.py",
+        """
+        from mcp.server.mcpserver import MCPServer
+
+        mcp = MCPServer("x")
+
+
+        @mcp.tool()
+        def ping() -> str:
+            return "pong"
+        """,
+    )
+    done = project.run("generate")
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == (
+        "pyproject.toml: factories: pkg.server:create_server() defines no tool found in "
+        "`sources` (no tool decorator inside that function); add the factory's file to "
+        "`sources`, or remove the entry"
+    )

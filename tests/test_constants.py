@@ -1,0 +1,113 @@
+"""``codegen.constants``: which decorator arguments are constant, read from source alone."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from codegen.bindings import Enclosing, ModuleScope
+from codegen.constants import Constructed, Evaluator, Unresolved
+
+
+def evaluate(
+    tmp_path: Path, files: dict[str, str], expression: str, module: str = "pkg.tools"
+) -> Any:
+    for relative, text in {"pkg/__init__.py": "", **files}.items():
+        path = tmp_path / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    path = tmp_path / (module.replace(".", "/") + ".py")
+    scope = ModuleScope.read(ast.parse(path.read_text()), module, path, (tmp_path,))
+    node = ast.parse(expression, mode="eval").body
+    return Evaluator(scope, "pkg/tools.py").evaluate(node)
+
+
+@pytest.mark.parametrize(
+    ("source", "expression", "expected"),
+    [
+        ("A = 'x'\nB = A + '_y'\n", "f'{B}-{1 + 2:03d}'", "x_y-003"),
+        ("T = ('a',)\n", "[*T, *['b'], 'c']", ["a", "b", "c"]),
+        ("D = {'k': 1}\n", "{**D, 'j': D['k'] * 2}", {"k": 1, "j": 2}),
+        ("", "dict(a=1, b=[True, None])", {"a": 1, "b": [True, None]}),
+        (
+            "from mcp.types import Icon\nI = Icon(src='s', mime_type='t')\n",
+            "[I]",
+            [Constructed("Icon", (("src", "s"), ("mime_type", "t")))],
+        ),
+        ("from pkg import base\n", "base.NAME + '!'", "deep!"),
+        ("from .base import NAME as N\n", "N", "deep"),
+        (
+            "from mcp.types import ToolAnnotations as TA\nB = {'title': 'b'}\n",
+            "TA(**B, readOnlyHint=True)",
+            Constructed("ToolAnnotations", (("title", "b"), ("readOnlyHint", True))),
+        ),
+        (
+            "from mcp import types\n",
+            "types.ToolAnnotations(title='t')",
+            Constructed("ToolAnnotations", (("title", "t"),)),
+        ),
+    ],
+)
+def test_constant_expressions_are_evaluated(
+    tmp_path: Path, source: str, expression: str, expected: Any
+) -> None:
+    files = {
+        "pkg/tools.py": source,
+        "pkg/base.py": "from pkg.deeper import ROOT\nNAME = ROOT\n",
+        "pkg/deeper.py": "ROOT = 'deep'\n",
+    }
+    assert evaluate(tmp_path, files, expression) == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expression", "part", "why"),
+    [
+        ("A = 1\nA = 2\n", "A", "A", "is assigned more than once at module level"),
+        ("try:\n    A = 1\nexcept Exception:\n    A = 2\n", "A", "A", "is bound inside a block"),
+        ("A = 1\ndef f():\n    global A\n    A = 2\n", "A", "A", "is rebound by a function"),
+        ("A = [1]\n", "{**A}", "A", "is splatted with ** but is a list"),
+        ("A = 1\n", "A + 'x'", "A + 'x'", "combines int and str"),
+        ("class Icon:\n    pass\n", "Icon(src='x')", "Icon(...)", "calls a function"),
+        ("from mylib import Icon\n", "Icon(src='x')", "Icon(...)", "calls a function"),
+        ("import os\n", "os.environ['X']", "os.environ", "reads the environment"),
+        ("from pkg.cycle import B\nA = B\n", "A", "A", "defined in terms of itself"),
+        (
+            "from thirdparty import A\n",
+            "A",
+            "A",
+            "is imported from thirdparty, which is not a source file",
+        ),
+    ],
+)
+def test_run_time_values_are_refused_with_the_part_and_why(
+    tmp_path: Path, source: str, expression: str, part: str, why: str
+) -> None:
+    files = {"pkg/tools.py": source, "pkg/cycle.py": "from pkg.tools import A\nB = A\n"}
+    with pytest.raises(Unresolved) as raised:
+        evaluate(tmp_path, files, expression)
+    assert raised.value.part == part
+    assert why in raised.value.why
+
+
+def test_parameters_and_locals_of_enclosing_functions_are_run_time(tmp_path: Path) -> None:
+    function = ast.parse("def make(prefix, *, n=1):\n    local = 2\n").body[0]
+    assert isinstance(function, ast.FunctionDef)
+    enclosing = (Enclosing.of(function),)
+    (tmp_path / "pkg").mkdir()
+    path = tmp_path / "pkg" / "tools.py"
+    path.write_text("prefix = 'module'\nlocal = 1\n")
+    scope = ModuleScope.read(ast.parse(path.read_text()), "pkg.tools", path, (tmp_path,))
+    evaluator = Evaluator(scope, "pkg/tools.py")
+    for name, why in [
+        ("prefix", "is a parameter of make()"),
+        ("n", "is a parameter of make()"),
+        ("local", "is a local variable of make()"),
+    ]:
+        with pytest.raises(Unresolved, match=None) as raised:
+            evaluator.evaluate(ast.Name(name), enclosing)
+        assert raised.value.why.startswith(why)
+    assert evaluator.evaluate(ast.Name("prefix")) == "module"
