@@ -175,6 +175,22 @@ def check_exact(
         out.problems.append(f"verify exited {verify.returncode}: {verify.stderr.strip()}")
 
 
+def check_factory_record(run: dict[str, Any], project: Path, out: Outcome) -> None:
+    """Each generated tool of a factory-built server records the call that built it."""
+    from codegen.reader import read_tree
+
+    _, modules = read_tree(project / "generated")
+    calls = set(run["factories"])
+    for module in modules:
+        for tool in module.get("TOOLS", ()):
+            recorded = tool.get("x-codegen", {}).get("factory")
+            if recorded not in calls:
+                out.problems.append(
+                    f"{tool['name']}: the generated module records factory {recorded!r}, "
+                    f"not one of {sorted(calls)}"
+                )
+
+
 def run_one(run: dict[str, Any], server: dict[str, Any], workdir: Path) -> Outcome:
     """Generate and verify one run; return what happened and what broke."""
     out = Outcome(run["id"], server["package"], server["version"], server["framework"])
@@ -221,6 +237,8 @@ def run_one(run: dict[str, Any], server: dict[str, Any], workdir: Path) -> Outco
         )
     else:
         check_exact(run, served, verify, out)
+        if run.get("factories"):
+            check_factory_record(run, project, out)
     return out
 
 
