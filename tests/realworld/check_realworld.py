@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
@@ -36,6 +37,7 @@ HERE = Path(__file__).resolve().parent
 SERVERS = HERE / "servers.toml"
 _DIAGNOSTIC = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<message>.*)$")
 _MISMATCH = re.compile(r"^(?P<tool>.+?) -> ")
+HASH_SEEDS = ("0", "1", "4242")
 FRAMEWORKS = {"mcp1": "SDK 1.x FastMCP", "mcp": "SDK 2.x MCPServer", "fastmcp": "fastmcp"}
 
 
@@ -86,15 +88,33 @@ def write_project(project: Path, run: dict[str, Any], package: Path) -> None:
         (project / "realworld_target.py").write_text(run["target_module"], encoding="utf-8")
 
 
-def codegen(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def codegen(
+    project: Path, *args: str, hash_seed: str | None = None
+) -> subprocess.CompletedProcess[str]:
     """``mcp-codegen ARGS`` in ``project`` with this environment's Python."""
+    env = dict(os.environ)
+    if hash_seed is not None:
+        env["PYTHONHASHSEED"] = hash_seed
     return subprocess.run(
         [sys.executable, "-m", "codegen", *args],
         cwd=project,
+        env=env,
         capture_output=True,
         text=True,
         check=False,
     )
+
+
+def check_hash_seeds(project: Path, out: Outcome) -> None:
+    """The generated tree does not depend on the caller's hash seed (issue 10, item 5)."""
+    for seed in HASH_SEEDS:
+        check = codegen(project, "check", "--no-cache", hash_seed=seed)
+        if check.returncode != 0:
+            shown = (check.stdout + check.stderr).strip().splitlines()[:12]
+            out.problems.append(
+                f"check --no-cache under PYTHONHASHSEED={seed} exited {check.returncode}:\n    "
+                + "\n    ".join(shown)
+            )
 
 
 def errors_of(stderr: str, package: Path) -> list[tuple[str, int, str]]:
@@ -237,6 +257,7 @@ def run_one(run: dict[str, Any], server: dict[str, Any], workdir: Path) -> Outco
         )
     else:
         check_exact(run, served, verify, out)
+        check_hash_seeds(project, out)
         if run.get("factories"):
             check_factory_record(run, project, out)
     return out
