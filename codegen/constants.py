@@ -4,8 +4,8 @@ A decorator argument is known at build time when it is built only from literals 
 whose values are themselves known: module-level names bound once to a constant expression, names
 imported from other modules of the project (read the same way, transitively), ``+`` of strings,
 numbers, lists or tuples, f-strings over constants, dict/list/tuple/set displays with ``*``/``**``
-splats, subscripts of constant containers, and calls of the value constructors in
-``CONSTRUCTORS``. Everything else depends on run-time values (function parameters, environment
+splats, subscripts of constant containers, calls of the value constructors in ``CONSTRUCTORS``
+and of the text functions in ``STR_METHODS`` / ``TEXT_FUNCTIONS``. Everything else depends on run-time values (function parameters, environment
 variables, files, calls of other functions) and raises ``Unresolved``, which names the part that
 could not be resolved, why, and what to write instead.
 """
@@ -13,7 +13,9 @@ could not be resolved, why, and what to write instead.
 from __future__ import annotations
 
 import ast
+import inspect
 import operator
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +37,29 @@ BUILTIN_CONSTRUCTORS = {
 }
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
 _SCALARS = (str, int, float, bool, type(None))
+#: ``str`` methods whose result follows from the string and the (constant) arguments alone.
+STR_METHODS = frozenset(
+    [
+        "strip",
+        "lstrip",
+        "rstrip",
+        "upper",
+        "lower",
+        "title",
+        "capitalize",
+        "replace",
+        "format",
+        "join",
+        "removeprefix",
+        "removesuffix",
+    ]
+)
+#: Standard-library text functions with the same property, by their import origin.
+TEXT_FUNCTIONS = {"textwrap.dedent": textwrap.dedent, "inspect.cleandoc": inspect.cleandoc}
+_CALLS = (
+    "the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, built-in "
+    "containers, str methods and textwrap.dedent"
+)
 
 
 @dataclass(frozen=True)
@@ -58,8 +83,11 @@ class Unresolved(Exception):
     def __init__(self, part: str, why: str, *, run_time_input: str = "") -> None:
         self.part = part
         self.why = why
-        #: "parameter" when the value comes from an enclosing function's parameter
+        #: the enclosing function whose parameter the value comes from
         self.run_time_input = run_time_input
+        #: the innermost expression of the evaluated module that could not be resolved (its
+        #: position is the error's); parts in other modules are wrapped at the import
+        self.node: ast.AST | None = None
         super().__init__(f"`{part}` {why}")
 
 
@@ -156,23 +184,28 @@ class Evaluator:
         try:
             return other.name(attribute)
         except Unresolved as inner:
-            if inner.part == attribute:
-                raise Unresolved(
-                    local, f"is imported from {module}, where `{attribute}` {inner.why}"
-                ) from None
-            raise
+            raise Unresolved(
+                local, f"is imported from {module}, where `{inner.part}` {inner.why}"
+            ) from None
 
     # -- expressions ------------------------------------------------------------------------
     def evaluate(self, node: ast.expr, enclosing: tuple[Enclosing, ...] = ()) -> Any:
         """The value of ``node``; ``Unresolved`` for the first part that is not constant."""
         method = getattr(self, f"_{type(node).__name__}", None)
         if method is None:
-            raise Unresolved(
+            problem = Unresolved(
                 _source(node),
                 f"is not a constant expression (the generator does not evaluate "
                 f"{type(node).__name__} expressions)",
             )
-        return method(node, enclosing)
+            problem.node = node
+            raise problem
+        try:
+            return method(node, enclosing)
+        except Unresolved as problem:
+            if problem.node is None:
+                problem.node = node
+            raise
 
     def _Constant(self, node: ast.Constant, enclosing: tuple[Enclosing, ...]) -> Any:
         return node.value
@@ -339,12 +372,47 @@ class Evaluator:
             if node.args:
                 raise Unresolved(f"{callee}(...)", "takes keyword arguments only")
             return Constructed(model, tuple(self._keywords(node, enclosing).items()))
+        text = self._text_call(node, callee, enclosing)
+        if text is not None:
+            return text
         raise Unresolved(
             f"{callee}(...)",
-            "calls a function, whose result is known only by running it (the generator "
-            "evaluates only calls of ToolAnnotations and Icon from the MCP SDK or fastmcp, and "
-            "of built-in containers)",
+            f"calls a function, whose result is known only by running it ({_CALLS})",
         )
+
+    def _text_call(
+        self, node: ast.Call, callee: str, enclosing: tuple[Enclosing, ...]
+    ) -> str | list[str] | None:
+        """``DESCRIPTION.strip()``, ``", ".join(NAMES)``, ``dedent(TEXT)``; ``None`` when the
+        call is none of these."""
+        function: Any = None
+        if isinstance(node.func, ast.Attribute) and node.func.attr in STR_METHODS:
+            base = self.evaluate(node.func.value, enclosing)
+            if not isinstance(base, str):
+                return None
+            function = getattr(base, node.func.attr)
+        else:
+            dotted = _dotted(node.func)
+            head, _, rest = (dotted or "").partition(".")
+            bound = self.scope.bindings.get(head)
+            if isinstance(bound, ast.alias) and head not in self.scope.dynamic:
+                origin = self.scope.imported(bound) + (f".{rest}" if rest else "")
+                function = TEXT_FUNCTIONS.get(origin)
+        if function is None:
+            return None
+        args = self._elements(node.args, enclosing)
+        keywords = self._keywords(node, enclosing)
+        scalars = [*args, *keywords.values()]
+        if node.func is not None and getattr(node.func, "attr", "") == "join":
+            scalars = [item for arg in args if isinstance(arg, list | tuple) for item in arg]
+            if len(args) != 1 or not isinstance(args[0], list | tuple):
+                raise Unresolved(f"{callee}(...)", "joins something that is not a list or tuple")
+        if not all(isinstance(item, _SCALARS) for item in scalars):
+            raise Unresolved(f"{callee}(...)", "is evaluated over strings and numbers only")
+        try:
+            return function(*args, **keywords)
+        except (TypeError, ValueError, IndexError, KeyError) as exc:
+            raise Unresolved(f"{callee}(...)", f"fails: {exc}") from None
 
     def _keywords(self, node: ast.Call, enclosing: tuple[Enclosing, ...]) -> dict[str, Any]:
         """Keyword arguments in order, ``**constant`` splats included."""

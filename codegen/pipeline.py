@@ -17,6 +17,7 @@ from codegen.model import (
     ModuleDefinition,
     RenderedFile,
     ScannedModule,
+    ToolDefinition,
     WriteReport,
 )
 from codegen.reader import GeneratedModuleError
@@ -113,6 +114,8 @@ def build(config: Config, *, use_cache: bool = True) -> BuildResult:
     if _has_errors(diagnostics):
         return BuildResult(diagnostics=_sorted(diagnostics))
     done = [built[m.relative_path] for m in scanned if m.relative_path in built]
+    if clashes := _factory_name_clashes([definition for definition, _ in done]):
+        return BuildResult(diagnostics=_sorted([*diagnostics, *clashes]))
     tool_count = sum(len(definition.tools) for definition, _ in done)
     modules = [rendered for _, rendered in done if rendered is not None]
     manifest = render_manifest(modules, tool_count, config)
@@ -144,6 +147,32 @@ def _unused_factories(config: Config, scanned: list[ScannedModule]) -> list[Diag
         for call in config.factories
         if call.strip() not in used
     ]
+
+
+def _factory_name_clashes(definitions: list[ModuleDefinition]) -> list[Diagnostic]:
+    """Names chosen by factory servers are known only after the build: they must be unique too
+    (``duplicate_names`` checks the names written in source before)."""
+    seen: dict[str, tuple[ModuleDefinition, ToolDefinition]] = {}
+    clashes = []
+    for definition in definitions:
+        for tool in definition.tools:
+            other = seen.setdefault(tool.name, (definition, tool))
+            if other[1] is tool or (
+                "factory" not in tool.extra and "factory" not in other[1].extra
+            ):
+                continue
+            where = other[0].source.relative_path
+            clashes.append(
+                Diagnostic(
+                    definition.source.relative_path,
+                    tool.position.line,
+                    tool.position.column,
+                    f"duplicate tool name {tool.name!r}: also generated at {where}:"
+                    f"{other[1].position.line}:{other[1].position.column}; change the factory's "
+                    "arguments in `factories` or one of the names",
+                )
+            )
+    return clashes
 
 
 def _unsafe(file: RenderedFile) -> list[Diagnostic]:

@@ -242,7 +242,6 @@ class _PositionIndex:
     def __init__(self, tree: ast.Module, source: bytes) -> None:
         self.tree = tree
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
-        self.registrars: set[str] = set()  # enclosing functions taking the tool's server
         self._collect(tree.body)
         self.lines = source.splitlines()
         self.cursor = 0
@@ -508,7 +507,7 @@ class _ToolVisitor:
                 value, written = _as_option(key, self._evaluate(located_value))
             except Unresolved as problem:
                 if factory is None:  # inside a listed factory, the factory's server decides
-                    self._error(located_value, self._unresolved(key, problem))
+                    self._error(problem.node or located_value, self._unresolved(key, problem))
                 continue
             options[key] = value  # type: ignore[assignment]
             positions[key] = self.positions.of(located_value)

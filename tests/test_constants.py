@@ -111,3 +111,36 @@ def test_parameters_and_locals_of_enclosing_functions_are_run_time(tmp_path: Pat
             evaluator.evaluate(ast.Name(name), enclosing)
         assert raised.value.why.startswith(why)
     assert evaluator.evaluate(ast.Name("prefix")) == "module"
+
+
+@pytest.mark.parametrize(
+    ("source", "expression", "expected"),
+    [
+        ("D = '  Search.  '\n", "D.strip() + ' ' + ', '.join(['a', 'b'])", "Search. a, b"),
+        ("from textwrap import dedent\nT = '\\n    a\\n    b\\n'\n", "dedent(T)", "\na\nb\n"),
+        ("import inspect\n", "inspect.cleandoc('  x\\n  y')", "x\ny"),
+        ("N = 3\n", "'{} of {n}'.format('one', n=N)", "one of 3"),
+    ],
+)
+def test_text_functions_over_constants_are_evaluated(
+    tmp_path: Path, source: str, expression: str, expected: Any
+) -> None:
+    assert evaluate(tmp_path, {"pkg/tools.py": source}, expression) == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "expression", "part", "why"),
+    [
+        ("from mylib import dedent\n", "dedent('x')", "dedent(...)", "calls a function"),
+        ("D = {'a': 1}\n", "'{}'.format(D)", "'{}'.format(...)", "strings and numbers only"),
+        ("", "', '.join('ab')", "', '.join(...)", "not a list or tuple"),
+        ("import os\n", "os.getcwd().strip()", "os.getcwd(...)", "calls a function"),
+    ],
+)
+def test_other_calls_stay_run_time(
+    tmp_path: Path, source: str, expression: str, part: str, why: str
+) -> None:
+    with pytest.raises(Unresolved) as raised:
+        evaluate(tmp_path, {"pkg/tools.py": source}, expression)
+    assert raised.value.part == part
+    assert why in raised.value.why

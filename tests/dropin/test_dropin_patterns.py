@@ -102,6 +102,7 @@ FORMS = [
     ("Icon(...) constant in icons=", "cat_item", lambda t: t["icons"][0]["sizes"] == ["48x48"]),
     ("dict display with ** splats", "cat_item", lambda t: t["_meta"]["ui"] == {"visibility": ["app"]}),
     ("list display with a * splat", "cat_item", lambda t: t["_meta"]["com.example/tags"][-1] == "item"),
+    ("textwrap.dedent and str methods", "cat_update", lambda t: t["description"] == "Update an item of the catalogue.\n\nOnly the given fields change."),
     ("subscript of a constant dict", "cat_update", lambda t: t["_meta"]["com.example/max"] == 50),
     ("format spec and !r in an f-string", "catalogue_size", lambda t: t["description"] == "'catalogue' size, at most   50 per page."),
     ("global server, called from main()", "ping", lambda t: t["x-codegen"]["registrar"].endswith("tools_global:register_tools")),
@@ -177,7 +178,7 @@ def test_the_runtime_reaches_tools_of_a_registrar_on_the_global_server(
 
 
 ERRORS = [
-    "published/patterns_errors/factory_default.py:9:23: decorator argument name= cannot be known "
+    "published/patterns_errors/factory_default.py:9:26: decorator argument name= cannot be known "
     "at build time: `namespace` is a parameter of create_server(), known only when it is called; "
     "write the value literally, or, if create_server() builds the server, list the call in "
     '`factories` (e.g. factories = ["published.patterns_errors.factory_default:create_server(...)"] '
@@ -193,27 +194,34 @@ ERRORS = [
     "literals",
     "published/patterns_errors/runtime_only.py:24:23: decorator argument description= cannot be "
     "known at build time: `Path('README.md').read_text(...)` calls a function, whose result is "
-    "known only by running it (the generator evaluates only calls of ToolAnnotations and Icon "
-    "from the MCP SDK or fastmcp, and of built-in containers); write the value literally (e.g. "
+    "known only by running it "
+    "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
+    "built-in containers, str methods and textwrap.dedent); write the value literally (e.g. "
     'description="...") or as a '
     "module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:29:23: decorator argument annotations= cannot be "
     "known at build time: `make_annotations(...)` calls a function, whose result is known only "
-    "by running it (the generator evaluates only calls of ToolAnnotations and Icon from the MCP SDK or fastmcp, and of built-in containers); write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
+    "by running it "
+    "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
+    "built-in containers, str methods and textwrap.dedent); "
+    "write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
     "or as a module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:34:23: decorator argument annotations= cannot be "
     "known at build time: `_ANNOTATIONS` is a module-level constant "
     "(published/patterns_errors/runtime_only.py:16:16), but its value `make_annotations('read')` "
     "is not constant: `make_annotations(...)` calls a function, whose result is known only by "
-    "running it (the generator evaluates only calls of ToolAnnotations and Icon from the MCP SDK or fastmcp, and of built-in containers); write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
+    "running it "
+    "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
+    "built-in containers, str methods and textwrap.dedent); "
+    "write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
     "or as a module-level constant built from literals",
-    "published/patterns_errors/runtime_only.py:39:16: decorator argument name= cannot be known at "
+    "published/patterns_errors/runtime_only.py:39:19: decorator argument name= cannot be known at "
     "build time: `TOOL_PREFIX` is imported from published.patterns_errors.settings, where "
     "`TOOL_PREFIX` is a module-level constant (published/patterns_errors/settings.py:3:15), but "
     "its value `os.getenv('TOOL_PREFIX', 'acme')` is not constant: `os.getenv(...)` reads the "
     "environment, which is known only at run time; write the value literally (e.g. "
     'name="search") or as a module-level constant built from literals',
-    "published/patterns_errors/runtime_only.py:45:20: decorator argument name= cannot be known at "
+    "published/patterns_errors/runtime_only.py:45:23: decorator argument name= cannot be known at "
     "build time: `prefix` is a parameter of register_prefixed(), known only when it is called; "
     "write the value literally or as a module-level constant (the generator calls "
     "register_prefixed() with the server and stand-ins for its other parameters, so their values "
@@ -294,4 +302,74 @@ def test_a_factory_that_defines_no_scanned_tool_is_an_error(project: Project) ->
         "pyproject.toml: factories: pkg.server:create_server() defines no tool found in "
         "`sources` (no tool decorator inside that function); add the factory's file to "
         "`sources`, or remove the entry"
+    )
+
+
+def test_registration_functions_work_in_the_clean_flavor_too(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    folder = PUBLISHED / "patterns_sdk2"
+    built, _ = build_flavor(
+        tmp_path_factory.mktemp("clean"),
+        "clean",
+        [folder / "tools_global.py", folder / "tools_state.py"],
+    )
+    registrars = {
+        name: (
+            tool["x-codegen"]["registrar"].partition(":")[2],
+            tool["x-codegen"]["registrar_parameter"],
+        )
+        for name, tool in built["generated"].items()
+    }
+    assert registrars == {
+        "ping": ("register_tools", "mcp"),
+        "echo_text": ("register_tools", "mcp"),
+        "uptime": ("register_admin_tools", "mcp"),
+        "version": ("register_on_import", "mcp"),
+        "balance": ("register_account_tools", "app"),
+        "transfer_funds": ("register_account_tools", "app"),
+    }
+    # clean rules: parameters described, root closed, no titles
+    assert built["wire"]["transfer_funds"]["inputSchema"]["required"] == ["to_account", "amount"]
+    assert built["wire"]["transfer_funds"]["inputSchema"]["additionalProperties"] is False
+
+
+def test_a_name_chosen_by_a_factory_must_be_unique(project: Project) -> None:
+    project.configure(
+        'sources = ["pkg"]\nflavor = "mcp"\nfactories = ["pkg.made:create_server(prefix=\'\')"]\n'
+    )
+    project.write(
+        "pkg/tools.py",
+        """
+        from mcp.server.mcpserver import MCPServer
+
+        mcp = MCPServer("x")
+
+
+        @mcp.tool()
+        def ping() -> str:
+            return "pong"
+        """,
+    )
+    project.write(
+        "pkg/made.py",
+        """
+        from mcp.server.mcpserver import MCPServer
+
+
+        def create_server(prefix: str) -> MCPServer:
+            server = MCPServer("made")
+
+            @server.tool(name=f"{prefix}ping")
+            def made_ping() -> str:
+                return "pong"
+
+            return server
+        """,
+    )
+    done = project.run("generate")
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == (
+        "pkg/tools.py:7:1: duplicate tool name 'ping': also generated at pkg/made.py:8:5; change "
+        "the factory's arguments in `factories` or one of the names"
     )
