@@ -53,3 +53,60 @@ def diff(session: nox.Session) -> None:
     """
     session.install("-e", ".")
     session.run("mcp-codegen", "diff", *session.posargs)
+
+
+@nox.session
+def realworld(session: nox.Session) -> None:
+    """Drop-in on real MCP servers published on PyPI (not in the default run; needs the network).
+
+    Each environment of tests/realworld/servers.toml (SDK 1.x, SDK 2.x and fastmcp servers cannot
+    share one) gets its own virtualenv with this project and the pinned servers; every server is
+    generated in its flavor and verified against its real server object, then the table of all
+    results is printed. `nox -s realworld -- sdk1 fastmcp` runs only those environments.
+    """
+    import tomllib
+    from pathlib import Path
+
+    with open("tests/realworld/servers.toml", "rb") as file:
+        servers = tomllib.load(file)["servers"]
+    requirements: dict[str, set[str]] = {}
+    for server in servers.values():
+        pinned = {f"{server['package']}=={server['version']}", *server["pins"]}
+        requirements.setdefault(server["env"], set()).update(pinned)
+    unknown = sorted(set(session.posargs) - set(requirements))
+    if unknown:
+        session.error(f"unknown environment(s) {unknown}; choose from {sorted(requirements)}")
+    envs = [env for env in sorted(requirements) if not session.posargs or env in session.posargs]
+    results = Path(session.create_tmp()).resolve() / "realworld-results"
+    for stale in results.glob("*.json"):
+        stale.unlink()
+    script = "tests/realworld/check_realworld.py"
+    for env in envs:
+        venv = Path(".nox", f"realworld-{env}").resolve()
+        python = str(venv / "bin" / "python")
+        if not venv.exists():
+            session.run("python", "-m", "venv", str(venv))
+        session.run(
+            python,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "-e",
+            ".",
+            *sorted(requirements[env]),
+            external=True,
+        )
+        # A failing run is reported by the table below, after every environment has run.
+        session.run(
+            python,
+            script,
+            "run",
+            "--env",
+            env,
+            "--results",
+            str(results),
+            external=True,
+            success_codes=[0, 1],
+        )
+    session.run("python", script, "table", "--results", str(results), "--envs", *envs)
