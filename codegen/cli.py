@@ -6,11 +6,16 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codegen import __version__
 from codegen.errors import CodegenError, Diagnostic, ExitCode
 from codegen.prestart import command_index, start_early
 from codegen.prestart import discard as discard_early
+
+if TYPE_CHECKING:
+    from codegen.config import Config
+    from codegen.pipeline import BuildResult
 
 
 def _print_diagnostics(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) -> None:
@@ -76,7 +81,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     return ExitCode.STALE
 
 
-def _vary_hash_seed(args: argparse.Namespace, config, result) -> None:  # type: ignore[no-untyped-def]
+def _vary_hash_seed(args: argparse.Namespace, config: Config, result: BuildResult) -> None:
     """``--vary-hash-seed``: warn about values that change with the hash seed (exit code kept)."""
     if not args.vary_hash_seed:
         return

@@ -65,7 +65,8 @@ def build(
     files, problems = discover_sources(config)
     contents, unreadable = read_sources(files, config)
     diagnostics.extend([*problems, *unreadable])
-    cache = BuildCache(config, contents) if use_cache and not diagnostics else None
+    stored = use_cache and hash_seed == WORKER_HASH_SEED and not diagnostics
+    cache = BuildCache(config, contents) if stored else None
     if cache is not None and (cached := cache.load()) is not None:
         return _with_target_checks(replace(cached, verified=False), config)
     # Imported here, not at the top: a cache hit must not pay for jinja2 or the worker machinery.

@@ -16,7 +16,7 @@ from codegen.errors import Diagnostic
 from codegen.model import JSON, ModuleDefinition, ToolDefinition
 from codegen.pipeline import BuildResult, build
 from codegen.prestart import WORKER_HASH_SEED
-from codegen.stability import value_position
+from codegen.stability import child_pointer, pointer_parts, value_position
 
 PROBE_HASH_SEED = "1"
 
@@ -28,7 +28,7 @@ def changed_pointers(ours: JSON, theirs: JSON, pointer: str = "") -> list[str]:
             return [pointer]  # the same keys in another order
         found = []
         for key in [*ours, *(k for k in theirs if k not in ours)]:
-            child = f"{pointer}/{str(key).replace('~', '~0').replace('/', '~1')}"
+            child = child_pointer(pointer, key)
             if key not in ours or key not in theirs:
                 found.append(child)
             else:
@@ -48,9 +48,14 @@ def changed_pointers(ours: JSON, theirs: JSON, pointer: str = "") -> list[str]:
 
 
 def _lookup(value: JSON, pointer: str) -> Any:
-    for part in pointer.split("/")[1:]:
-        key = part.replace("~1", "/").replace("~0", "~")
-        value = value[int(key)] if isinstance(value, list) else value.get(key)
+    """The value at ``pointer``, or ``None`` where it has none."""
+    for key in pointer_parts(pointer):
+        if isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        elif isinstance(value, dict):
+            value = value.get(key)
+        else:
+            return None
     return value
 
 

@@ -38,13 +38,23 @@ def _path_pattern(paths: dict[str, str]) -> re.Pattern[str]:
     return re.compile("|".join(re.escape(p) for p in longest_first) + r"(?![\w.-])")
 
 
+def child_pointer(pointer: str, key: object) -> str:
+    """The JSON pointer (RFC 6901) of ``key`` inside the value at ``pointer``."""
+    return f"{pointer}/{str(key).replace('~', '~0').replace('/', '~1')}"
+
+
+def pointer_parts(pointer: str) -> list[str]:
+    """The keys of a JSON pointer, unescaped."""
+    return [part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:]]
+
+
 def strings(value: JSON, pointer: str = "") -> Iterator[tuple[str, str]]:
     """Every string in ``value`` (dict keys too) with its JSON pointer."""
     if isinstance(value, str):
         yield pointer, value
     elif isinstance(value, dict):
         for key, item in value.items():
-            child = f"{pointer}/{str(key).replace('~', '~0').replace('/', '~1')}"
+            child = child_pointer(pointer, key)
             if isinstance(key, str):
                 yield child, key
             yield from strings(item, child)
@@ -59,11 +69,10 @@ def value_position(module: ScannedModule, tool: ToolDefinition, pointer: str) ->
     scanned = next((t for t in module.tools if t.position == tool.position), None)
     if scanned is None:
         return tool.position
-    parts = pointer.split("/")[1:]
+    parts = pointer_parts(pointer)
     if parts[:2] == ["inputSchema", "properties"] and len(parts) > 2:
-        name = parts[2].replace("~1", "/").replace("~0", "~")
         for parameter in scanned.parameters:
-            if parameter.name == name:
+            if parameter.name == parts[2]:
                 return parameter.position
     if parts:
         option = _OPTION_OF_KEY.get(parts[0], parts[0])
@@ -77,7 +86,7 @@ def sets(value: JSON, pointer: str = "") -> Iterator[tuple[str, JSON]]:
         yield pointer, value
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from sets(item, f"{pointer}/{str(key).replace('~', '~0').replace('/', '~1')}")
+            yield from sets(item, child_pointer(pointer, key))
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
             yield from sets(item, f"{pointer}/{index}")
