@@ -1,10 +1,10 @@
 """Process state that leaks into a tool's schema: refused, at the position of its source.
 
 The workers pin the hash seed, time zone and locale (``codegen.prestart``). What they cannot pin
-is refused here: an object's default ``repr`` shows its memory address, which changes on every
-run, and an absolute path of this checkout or of the Python installation differs on every
-machine. Either would make ``generate`` disagree with itself, and the generated file disagree
-with what the server computes at its own start.
+is refused here: a set in a decorator value (listed in the order of whichever process iterates
+it), an object's default ``repr`` (its memory address changes on every run), and an absolute path
+of this checkout or of the Python installation (different on every machine). Each would make
+``generate`` disagree with itself, or the generated file with another machine's.
 """
 
 from __future__ import annotations
