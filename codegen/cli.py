@@ -6,11 +6,16 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codegen import __version__
 from codegen.errors import CodegenError, Diagnostic, ExitCode
 from codegen.prestart import command_index, start_early
 from codegen.prestart import discard as discard_early
+
+if TYPE_CHECKING:
+    from codegen.config import Config
+    from codegen.pipeline import BuildResult
 
 
 def _print_diagnostics(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) -> None:
@@ -33,6 +38,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if report is None:
         print(f"mcp-codegen: {len(result.errors)} error(s); nothing was written", file=sys.stderr)
         return ExitCode.USAGE
+    _vary_hash_seed(args, config, result)
     tools = result.tool_count
     out = config.relative(config.output)
     for path in report.written:
@@ -56,6 +62,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if report is None:
         print(f"mcp-codegen: {len(result.errors)} error(s)", file=sys.stderr)
         return ExitCode.USAGE
+    _vary_hash_seed(args, config, result)
     out = config.relative(config.output)
     if report.up_to_date:
         print(f"mcp-codegen: {out}/ is up to date ({len(report.unchanged)} files)")
@@ -72,6 +79,17 @@ def cmd_check(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return ExitCode.STALE
+
+
+def _vary_hash_seed(args: argparse.Namespace, config: Config, result: BuildResult) -> None:
+    """``--vary-hash-seed``: warn about values that change with the hash seed (exit code kept)."""
+    if not args.vary_hash_seed:
+        return
+    from codegen.seeds import vary_hash_seed
+
+    warnings = vary_hash_seed(config, result)
+    _print_diagnostics(warnings)
+    print(f"mcp-codegen: {len(warnings)} value(s) change with the hash seed", file=sys.stderr)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -119,6 +137,12 @@ def build_parser() -> argparse.ArgumentParser:
             "--no-cache",
             action="store_true",
             help="ignore and do not update the build cache (.mcp-codegen-cache/)",
+        )
+        command.add_argument(
+            "--vary-hash-seed",
+            action="store_true",
+            help="build a second time with another PYTHONHASHSEED and warn at file:line:col "
+            "about each default or decorator value that changed (twice the work)",
         )
         command.set_defaults(handler=handler)
     export = commands.add_parser("export", help="print the tools/list payload as JSON")

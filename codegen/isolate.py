@@ -24,7 +24,7 @@ from typing import IO
 from codegen.config import Config
 from codegen.errors import Diagnostic
 from codegen.model import InspectedModule, ScannedModule, SourceFile
-from codegen.prestart import spawn_worker, take, worker_count
+from codegen.prestart import WORKER_HASH_SEED, spawn_worker, take, worker_count
 from codegen.worker import write_message
 
 #: Sources queued in a worker beyond the one it is on: it never waits for the next one, and at
@@ -37,7 +37,10 @@ STARTUP_TIMEOUT_S = 120.0
 
 class _Worker:
     def __init__(
-        self, config: Config, started: tuple[subprocess.Popen[bytes], IO[bytes]] | None = None
+        self,
+        config: Config,
+        started: tuple[subprocess.Popen[bytes], IO[bytes]] | None = None,
+        hash_seed: str = WORKER_HASH_SEED,
     ) -> None:
         self.assigned: dict[str, SourceFile] = {}  # relative path -> source, until done
         self.current: str | None = None
@@ -46,7 +49,7 @@ class _Worker:
         self.closed_input = False
         self.dependencies: list[str] = []
         self.buffer = b""
-        self.process, self.stderr = started or spawn_worker(config.root)
+        self.process, self.stderr = started or spawn_worker(config.root, hash_seed)
         assert self.process.stdout is not None
         os.set_blocking(self.process.stdout.fileno(), False)
         self.outbox: queue.Queue[object] = queue.Queue()
@@ -118,7 +121,7 @@ class InspectSession:
     """Worker processes that scan and inspect the sources handed to ``run``.
 
     ``on_scanned`` gets each source's ``ScannedModule`` (sources without tools are skipped) and
-    ``on_result`` each inspected module, as they arrive.
+    ``on_result`` each inspected module, as they arrive. Workers hash with ``hash_seed``.
     """
 
     def __init__(
@@ -126,17 +129,20 @@ class InspectSession:
         config: Config,
         on_scanned: Callable[[ScannedModule], None] = lambda module: None,
         on_result: Callable[[InspectedModule], None] = lambda result: None,
+        hash_seed: str = WORKER_HASH_SEED,
     ) -> None:
         """Start the workers now: their interpreter and imports overlap whatever comes next."""
         self.config = config
         self.on_scanned = on_scanned
         self.on_result = on_result
+        self.hash_seed = hash_seed
         self.workers: list[_Worker] = []
         self.retired: list[_Worker] = []
         self.queue: deque[SourceFile] = deque()
         self.scanned: dict[str, ScannedModule] = {}
         self.selector = selectors.DefaultSelector()
-        early = take(config.root)  # started at interpreter start-up (codegen.prestart)
+        # Started at interpreter start-up (codegen.prestart), always with the default seed.
+        early = take(config.root) if hash_seed == WORKER_HASH_SEED else []
         count = max(worker_count(), len(early))
         for index in range(count):
             self._start_worker(dispatch=False, started=early[index] if index < len(early) else None)
@@ -157,7 +163,7 @@ class InspectSession:
         dispatch: bool = True,
         started: tuple[subprocess.Popen[bytes], IO[bytes]] | None = None,
     ) -> None:
-        worker = _Worker(self.config, started)
+        worker = _Worker(self.config, started, self.hash_seed)
         self.workers.append(worker)
         self.selector.register(worker.process.stdout, selectors.EVENT_READ, worker)  # type: ignore[arg-type]
         if dispatch:

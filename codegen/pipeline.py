@@ -20,6 +20,7 @@ from codegen.model import (
     ToolDefinition,
     WriteReport,
 )
+from codegen.prestart import WORKER_HASH_SEED
 from codegen.reader import GeneratedModuleError
 from codegen.sources import discover_sources, load_source, may_define_tools, read_sources
 from codegen.write import apply, compare, target_problems, verify_literal_module
@@ -53,22 +54,27 @@ def _sorted(diagnostics: list[Diagnostic]) -> tuple[Diagnostic, ...]:
     return tuple(sorted(set(diagnostics)))
 
 
-def build(config: Config, *, use_cache: bool = True) -> BuildResult:
+def build(
+    config: Config, *, use_cache: bool = True, hash_seed: str = WORKER_HASH_SEED
+) -> BuildResult:
     """Run every stage up to rendering, in memory. Returns diagnostics instead of raising.
 
     With ``use_cache``, an unchanged project (see ``codegen.cache``) reuses the last build.
+    ``hash_seed`` is the workers' ``PYTHONHASHSEED`` (another one only to probe for changes).
     """
     diagnostics: list[Diagnostic] = []
     files, problems = discover_sources(config)
     contents, unreadable = read_sources(files, config)
     diagnostics.extend([*problems, *unreadable])
-    cache = BuildCache(config, contents) if use_cache and not diagnostics else None
+    stored = use_cache and hash_seed == WORKER_HASH_SEED and not diagnostics
+    cache = BuildCache(config, contents) if stored else None
     if cache is not None and (cached := cache.load()) is not None:
         return _with_target_checks(replace(cached, verified=False), config)
     # Imported here, not at the top: a cache hit must not pay for jinja2 or the worker machinery.
     from codegen.assemble import assemble_module, duplicate_names
     from codegen.isolate import InspectSession
     from codegen.render import render_manifest, render_module
+    from codegen.stability import leaked_state
 
     sources = [
         source
@@ -82,6 +88,7 @@ def build(config: Config, *, use_cache: bool = True) -> BuildResult:
 
     def assemble_and_render(inspected: InspectedModule) -> None:
         definition, problems = assemble_module(inspected, config)
+        problems.extend(leaked_state(definition, config))
         diagnostics.extend(problems)
         rendered = None
         if definition.tools and not _has_errors(problems):
@@ -91,7 +98,9 @@ def build(config: Config, *, use_cache: bool = True) -> BuildResult:
 
     # Workers scan each source, then import and inspect it; modules are assembled and rendered
     # here as they arrive.
-    session = InspectSession(config, on_scanned=record_scan, on_result=assemble_and_render)
+    session = InspectSession(
+        config, on_scanned=record_scan, on_result=assemble_and_render, hash_seed=hash_seed
+    )
     try:
         session.run(sources)
     finally:

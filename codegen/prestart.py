@@ -21,6 +21,13 @@ from codegen.layout import CACHE_DIR, CACHE_FILE, nearest_config
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
 MAX_WORKERS = 4
 _COMMANDS = ("generate", "check")
+#: Every worker hashes strings with this seed, whatever the caller's ``PYTHONHASHSEED``: a default
+#: built by iterating a set (``",".join(SOME_SET)``) must not change the generated file per run.
+WORKER_HASH_SEED = "0"
+#: The rest of the process state user code can read into a schema while it is imported: the time
+#: zone, the locale (``locale.setlocale(LC_ALL, "")``, ``gettext``) and the text encoding.
+_PINNED_ENVIRONMENT = {"TZ": "UTC", "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "1"}
+_UNSET_ENVIRONMENT = ("LANGUAGE",)  # gettext reads it before LC_ALL
 
 _started: dict[str, list[tuple[subprocess.Popen[bytes], IO[bytes]]]] = {}
 _decided = False
@@ -30,10 +37,21 @@ def worker_count() -> int:
     return min(os.cpu_count() or 1, MAX_WORKERS)
 
 
-def spawn_worker(cwd: Path) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
+def worker_environment(hash_seed: str = WORKER_HASH_SEED) -> dict[str, str]:
+    """The caller's environment with the hash seed, time zone and locale pinned."""
+    env = dict(os.environ)
+    for name in _UNSET_ENVIRONMENT:
+        env.pop(name, None)
+    env.update(_PINNED_ENVIRONMENT, PYTHONHASHSEED=hash_seed)
+    return env
+
+
+def spawn_worker(
+    cwd: Path, hash_seed: str = WORKER_HASH_SEED
+) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
     """``python -m codegen.worker`` with pipes on stdin/stdout and stderr kept in a file."""
     stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
-    env = dict(os.environ)
+    env = worker_environment(hash_seed)
     env["PYTHONPATH"] = os.pathsep.join([PACKAGE_PARENT, *filter(None, [env.get("PYTHONPATH")])])
     process = subprocess.Popen(
         [sys.executable, "-m", "codegen.worker"],

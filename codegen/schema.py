@@ -128,7 +128,7 @@ def _json_defaults(
     try:
         dumped = adapter.dump_python(defaults, mode="json")
         json.dumps(dumped, allow_nan=False)
-        return dumped
+        return {name: _set_in_order(defaults[name], value) for name, value in dumped.items()}
     except (pydantic_core.PydanticSerializationError, ValueError, TypeError):
         pass
     problems = []
@@ -158,6 +158,14 @@ def _json_defaults(
             )
         )
     raise ResolveFailure(problems)
+
+
+def _set_in_order(value: Any, dumped: JSON) -> JSON:
+    """A set default as a sorted list: pydantic lists it in iteration order, which follows the
+    hash seed of whatever process serialises it."""
+    if isinstance(value, set | frozenset) and isinstance(dumped, list):
+        return sorted(dumped, key=lambda item: json.dumps(item, sort_keys=True))
+    return dumped
 
 
 _SCHEMA_ONLY = pydantic.ConfigDict(defer_build=True)
@@ -217,6 +225,14 @@ _UNSUPPORTED_KINDS = {
 }
 
 
+def _not_required(field_type: Any) -> Any:
+    """``NotRequired[field_type]``, built afresh. typing caches subscriptions by equality, and
+    ``Literal["b", "a"] == Literal["a", "b"]``: the cached result could carry another parameter's
+    Literal (whichever this worker met first), in that one's order."""
+    uncached = getattr(type(NotRequired).__getitem__, "__wrapped__", None)
+    return NotRequired[field_type] if uncached is None else uncached(NotRequired, field_type)
+
+
 def _plan_input(tool: ResolvedTool, injected: frozenset[str], path: str) -> _InputPlan:
     """The TypedDict of the tool's parameters (injected ones left out) and their defaults."""
     fields: dict[str, Any] = {}
@@ -254,7 +270,7 @@ def _plan_input(tool: ResolvedTool, injected: frozenset[str], path: str) -> _Inp
             annotation = Optional_(annotation)
         field_type = Annotated[annotation, field_info] if field_info is not None else annotation
         if default is not inspect.Parameter.empty:
-            field_type = NotRequired[field_type]
+            field_type = _not_required(field_type)
             defaults[param.name] = default
         fields[param.name] = field_type
         annotations[param.name] = annotation

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from codegen.prestart import worker_environment
+
 _PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
 FLAVOR_OF_FRAMEWORK = {"mcp": "mcp", "mcp1": "mcp", "fastmcp": "fastmcp", "lowlevel": None}
 FRAMEWORK_NAMES = {
@@ -185,7 +187,9 @@ def their_tools(
     target: str, root: Path, python_path: tuple[Path, ...] = (), timeout: float = 60.0
 ) -> tuple[str, list[dict[str, Any]]]:
     """Import ``target`` in a child process and return its framework and tools/list."""
-    env = dict(os.environ)
+    # The generator's worker conditions (hash seed, time zone, locale): a value the server builds
+    # by iterating a set is then the one that was generated.
+    env = worker_environment()
     env["PYTHONPATH"] = os.pathsep.join(
         [_PACKAGE_PARENT, str(root), *map(str, python_path), *filter(None, [env.get("PYTHONPATH")])]
     )
