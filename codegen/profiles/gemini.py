@@ -217,7 +217,7 @@ PROFILE = Profile(
         nullable_types,
         string_enums,
         drop_additional_properties,
-        strip_formats,
         strip_unsupported,
+        strip_formats,
     ),
 )
