@@ -1,0 +1,198 @@
+"""The tools every profile test runs on: every generated tree and corpus schema in the repository,
+plus hand-written schemas that exercise each transform."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from codegen.reader import read_tree, wire_tools
+
+ROOT = Path(__file__).resolve().parents[2]
+GENERATED_TREES = (
+    ROOT / "generated",
+    ROOT / "tests/runtime/fixtures/output/generated",
+    ROOT / "tests/runtime_abuse/fixtures/output/generated",
+)
+SEED_EXPECTED = ROOT / "tests/fixtures/seed000/expected"
+
+STR = {"type": "string"}
+INT = {"type": "integer"}
+CATEGORY = {
+    "type": "object",
+    "properties": {
+        "name": STR,
+        "children": {"type": "array", "items": {"$ref": "#/$defs/Category"}},
+    },
+    "required": ["name"],
+}
+
+
+def _tool(
+    name: str, properties: dict[str, Any], required: tuple[str, ...] = (), **extra: Any
+) -> dict[str, Any]:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "required": list(required),
+    }
+    schema.update(extra)
+    return {"name": name, "description": f"{name} (hand-written)", "inputSchema": schema}
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    node: dict[str, Any] = STR
+    for level in range(depth):
+        node = {"type": "object", "properties": {f"l{level}": node}, "required": [f"l{level}"]}
+    return node
+
+
+#: Schemas that the generator rarely emits but that real servers serve.
+HAND_WRITTEN = [
+    _tool(
+        "discriminated",
+        {
+            "pet": {
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "properties": {"kind": {"const": "cat"}, "lives": INT},
+                        "required": ["kind", "lives"],
+                    },
+                    {
+                        "type": "object",
+                        "properties": {"kind": {"const": "dog"}, "good": {"type": "boolean"}},
+                        "required": ["kind"],
+                    },
+                ],
+                "discriminator": {"propertyName": "kind"},
+            }
+        },
+        ("pet",),
+    ),
+    _tool("overlapping_union", {"v": {"oneOf": [INT, {"type": "number", "minimum": 0}]}}, ("v",)),
+    _tool(
+        "intersection",
+        {
+            "window": {
+                "allOf": [
+                    {"type": "object", "properties": {"start": INT}, "required": ["start"]},
+                    {"properties": {"end": INT}, "required": ["end"]},
+                ],
+                "description": "both ends",
+            },
+            "clash": {"type": "integer", "allOf": [{"type": "string"}]},
+        },
+        ("window",),
+    ),
+    _tool(
+        "type_arrays",
+        {
+            "maybe": {"type": ["string", "null"]},
+            "either": {"type": ["integer", "string"]},
+            "choice": {"type": "string", "enum": ["a", "b"]},
+            "numbers": {"enum": [1, 2, 3]},
+            "nullable_enum": {"enum": ["x", None]},
+        },
+        ("maybe", "either"),
+    ),
+    _tool(
+        "constants",
+        {"mode": {"const": "fast"}, "version": {"const": 3}, "nothing": {"const": None}},
+        ("mode",),
+    ),
+    _tool(
+        "maps",
+        {
+            "counts": {"type": "object", "additionalProperties": INT},
+            "anything": {"type": "object"},
+            "closed": {"type": "object", "properties": {"a": STR}, "additionalProperties": False},
+        },
+        ("counts",),
+    ),
+    _tool(
+        "recursive",
+        {"tree": {"$ref": "#/$defs/Category", "description": "the root category"}},
+        ("tree",),
+        **{"$defs": {"Category": CATEGORY}},
+    ),
+    _tool(
+        "formats",
+        {
+            "site": {"type": "string", "format": "uri"},
+            "day": {"type": "string", "format": "date"},
+            "mail": {"type": "string", "format": "email"},
+            "id": {"type": "string", "format": "uuid"},
+            "big": {"type": "integer", "format": "int64"},
+            "when": {"type": "string", "format": "date-time"},
+        },
+    ),
+    _tool(
+        "constraints",
+        {
+            "slug": {"type": "string", "minLength": 2, "maxLength": 8, "pattern": "^[a-z]+$"},
+            "pair": {
+                "type": "array",
+                "prefixItems": [INT, STR],
+                "minItems": 2,
+                "maxItems": 2,
+            },
+            "tags": {"type": "array", "items": STR, "uniqueItems": True},
+            "odd": {"type": "integer", "not": {"multipleOf": 2}},
+            "ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+            "labels": {"type": "object", "patternProperties": {"^x-": STR}},
+        },
+        ("slug",),
+        examples=[{"slug": "ab"}],
+    ),
+    _tool(
+        "root_union",
+        {"a": INT, "b": INT},
+        anyOf=[{"required": ["a"]}, {"required": ["b"]}],
+    ),
+    _tool("root_intersection", {"a": INT}, allOf=[{"properties": {"b": STR}}]),
+    _tool("too_deep", {"root": _nested(11)}, ("root",)),
+    _tool("too_wide", {f"p{i}": INT for i in range(5001)}),
+    _tool("many_enums", {"e": {"type": "string", "enum": [f"v{i:04d}" for i in range(1001)]}}),
+    _tool("untyped", {"value": {}, "described": {"description": "anything"}}, ("value",)),
+]
+
+
+@cache
+def corpus() -> tuple[dict[str, Any], ...]:
+    """Every tool: the generated trees, the seed-000 expected schemas, and HAND_WRITTEN."""
+    tools: list[dict[str, Any]] = []
+    for tree in GENERATED_TREES:
+        tools += wire_tools(read_tree(tree)[1])
+    for path in sorted(SEED_EXPECTED.glob("*.json")):
+        tools.append({"name": path.stem, **json.loads(path.read_text(encoding="utf-8"))})
+    tools += HAND_WRITTEN
+    seen: dict[str, int] = {}
+    unique = []
+    for tool in tools:  # the trees share some names; the schemas differ
+        seen[tool["name"]] = seen.get(tool["name"], 0) + 1
+        count = seen[tool["name"]]
+        unique.append(tool if count == 1 else {**tool, "name": f"{tool['name']}_{count}"})
+    return tuple(unique)
+
+
+def openapi_to_json_schema(node: Any) -> Any:
+    """Gemini's OpenAPI reading as JSON Schema: ``nullable: true`` also admits null."""
+    if isinstance(node, list):
+        return [openapi_to_json_schema(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    result = {
+        key: (
+            {name: openapi_to_json_schema(sub) for name, sub in value.items()}
+            if key == "properties"
+            else openapi_to_json_schema(value)
+        )
+        for key, value in node.items()
+        if key != "nullable"
+    }
+    if node.get("nullable") is True:
+        return {"anyOf": [result, {"type": "null"}]}
+    return result
