@@ -138,10 +138,18 @@ def nullable_types(schema: Schema, at: str, report: Report) -> Schema:
                 return {**result, "anyOf": kept} if kept else result
         enum = node.get("enum")
         if isinstance(enum, list) and None in enum:
-            report.note(f"{where}/enum", "changed", "`null` in `enum` became `nullable`")
             rest = [v for v in enum if v is not None]
             result = {**without(node, "enum"), "nullable": True}
-            return {**result, "enum": rest} if rest else result
+            if rest:
+                report.note(f"{where}/enum", "changed", "`null` in `enum` became `nullable`")
+                return {**result, "enum": rest}
+            report.note(  # at the node: the enum may have been a `const` in the original
+                where,
+                "loosened",
+                "an `enum` of only null cannot be expressed (Gemini has no null type on this "
+                "path): the value is left unconstrained",
+            )
+            return result
         return node
 
     return rewrite(schema, at, visit)
@@ -154,8 +162,8 @@ def string_enums(schema: Schema, at: str, report: Report) -> Schema:
         enum = node.get("enum")
         if not isinstance(enum, list) or all(isinstance(v, str) for v in enum):
             return node
-        report.note(
-            f"{where}/enum",
+        report.note(  # at the node: the enum may have been a `const` in the original
+            where,
             "loosened",
             "`enum` dropped: Gemini enums hold only strings, and these values are not all strings",
         )

@@ -8,6 +8,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from hypothesis import strategies as st
+
 from codegen.reader import read_tree, wire_tools
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -196,3 +198,62 @@ def openapi_to_json_schema(node: Any) -> Any:
     if node.get("nullable") is True:
         return {"anyOf": [result, {"type": "null"}]}
     return result
+
+
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 300),
+    st.floats(-2, 2, allow_nan=False),
+    st.sampled_from(["", "ab", "x" * 9, "2024-01-02", "a@b.co", "fast", "cat", "v0001"]),
+)
+
+
+def values(schema: Any, root: dict[str, Any], depth: int = 0) -> st.SearchStrategy[Any]:
+    """Values near what ``schema`` describes: mostly valid, sometimes a little off (extra keys,
+    nulls, wrong lengths), so a validator has both kinds to judge."""
+    if not isinstance(schema, dict) or depth > 4:
+        return SCALARS
+    options: list[st.SearchStrategy[Any]] = [SCALARS] if depth else []
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        target = (root.get("$defs") or {}).get(ref[len("#/$defs/") :])
+        options.append(values(target, root, depth + 1))
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        options.append(st.sampled_from(schema["enum"]))
+    if "const" in schema:
+        options.append(st.just(schema["const"]))
+    for key in ("anyOf", "oneOf", "allOf"):
+        for branch in schema.get(key) or ():
+            options.append(values(branch, root, depth + 1))
+    kinds = schema.get("type")
+    kinds = kinds if isinstance(kinds, list) else [kinds] if kinds else []
+    if schema.get("nullable") is True or "null" in kinds:
+        options.append(st.none())
+    if "string" in kinds:
+        options.append(st.text(max_size=10) | st.sampled_from(["2024-01-02", "a@b.co", "ab"]))
+    if "integer" in kinds:
+        options.append(st.integers(-5, 20))
+    if "number" in kinds:
+        options.append(st.floats(-1, 2, allow_nan=False) | st.integers(-5, 5))
+    if "boolean" in kinds:
+        options.append(st.booleans())
+    if "array" in kinds or "items" in schema or "prefixItems" in schema:
+        items = schema.get("prefixItems") or [schema.get("items")]
+        options.append(st.lists(st.one_of([values(i, root, depth + 1) for i in items]), max_size=3))
+    properties = schema.get("properties")
+    if "object" in kinds or isinstance(properties, dict):
+        fields = {
+            name: st.one_of(st.just(_ABSENT), values(sub, root, depth + 1))
+            for name, sub in (properties or {}).items()
+        }
+        extra = st.dictionaries(st.sampled_from(["zz", "x-a"]), SCALARS, max_size=1)
+        options.append(
+            st.tuples(st.fixed_dictionaries(fields), extra).map(
+                lambda pair: {k: v for k, v in {**pair[1], **pair[0]}.items() if v is not _ABSENT}
+            )
+        )
+    return st.one_of(options) if options else SCALARS
+
+
+_ABSENT = object()
