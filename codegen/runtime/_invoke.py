@@ -88,7 +88,8 @@ class ToolCaller:
                         return contexts.get(parameter.context)
                     return self._injector.inject(prepared, parameter)
 
-                args, kwargs = convert_arguments(prepared, dict(arguments or {}), supply)
+                given = self._registry.restore_arguments(name, dict(arguments or {}))
+                args, kwargs = convert_arguments(prepared, given, supply)
                 value = await run_tool(prepared, args, kwargs, self._call_timeout)
             result = rules.convert(value)
             if not isinstance(rules, CleanRules) and isinstance(result, types.CallToolResult):

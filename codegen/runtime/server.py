@@ -20,6 +20,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from codegen.profiles import PROFILES
 from codegen.runtime._registry import GeneratedModuleError, ToolRegistry, load_tools
 
 if TYPE_CHECKING:
@@ -164,6 +165,13 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--http-path", default="/mcp", help="HTTP endpoint path (default: /mcp)")
     parser.add_argument("--name", default=DEFAULT_NAME, help="server name sent to clients")
     parser.add_argument(
+        "--profile",
+        choices=tuple(PROFILES),
+        default=None,
+        help="serve tools/list through a client profile (arguments are still validated against "
+        "the generated schemas; see `mcp-codegen lint`)",
+    )
+    parser.add_argument(
         "--strict-output",
         action="store_true",
         help="validate structured output against outputSchema; a mismatch is an isError result",
@@ -205,7 +213,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m codegen.ru
     for directory in reversed(options.path or [os.curdir]):
         sys.path.insert(0, os.path.abspath(directory))
     try:
-        registry = load_tools(options.generated)
+        registry = load_tools(options.generated, profile=options.profile)
     except GeneratedModuleError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
