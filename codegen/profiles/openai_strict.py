@@ -114,7 +114,8 @@ def close_objects(schema: Schema, at: str, report: Report) -> Schema:
                 "an object with schema-checked extra keys (a map) cannot be expressed in OpenAI "
                 "strict mode: it would accept only the declared properties",
             )
-        elif extra is not None or not node.get("properties"):
+        elif extra is not None or (not node.get("properties") and where != at):
+            # (A root without properties is a tool without arguments: closing it is exact.)
             report.note(
                 f"{where}/additionalProperties",
                 "error",

@@ -4,6 +4,7 @@ plus hand-written schemas that exercise each transform."""
 from __future__ import annotations
 
 import json
+import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -162,12 +163,31 @@ HAND_WRITTEN = [
 ]
 
 
+_BUILDS = tempfile.TemporaryDirectory(prefix="profile-corpus-")  # removed at exit
+
+
+def published_corpus() -> list[dict[str, Any]]:
+    """The published-style corpus (tests/fixtures/published), generated in its frameworks'
+    flavors: schemas as MCPServer and fastmcp serve them ($defs, titles, ...)."""
+    from tests.dropin.dropin_support import PACKAGES, PUBLISHED, build_flavor
+
+    tools: list[dict[str, Any]] = []
+    for package, flavor in PACKAGES.items():
+        root = Path(_BUILDS.name) / package
+        root.mkdir(exist_ok=True)
+        built, _ = build_flavor(root, flavor, [PUBLISHED / package])
+        tools += [{**tool, "name": f"{package}.{name}"} for name, tool in built["wire"].items()]
+    return tools
+
+
 @cache
 def corpus() -> tuple[dict[str, Any], ...]:
-    """Every tool: the generated trees, the seed-000 expected schemas, and HAND_WRITTEN."""
+    """Every tool: the generated trees, the published corpus, the seed-000 expected schemas,
+    and HAND_WRITTEN."""
     tools: list[dict[str, Any]] = []
     for tree in GENERATED_TREES:
         tools += wire_tools(read_tree(tree)[1])
+    tools += published_corpus()
     for path in sorted(SEED_EXPECTED.glob("*.json")):
         tools.append({"name": path.stem, **json.loads(path.read_text(encoding="utf-8"))})
     tools += HAND_WRITTEN
