@@ -126,7 +126,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(render_json(result, config.tokenizer))
     else:
-        sys.stdout.write(render_text(result, args.strict, config.tokenizer))
+        sys.stdout.write(render_text(result, args.strict, config.tokenizer, args.sizes))
     return ExitCode.STALE if args.strict and result.failures() else ExitCode.OK
 
 
@@ -186,6 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--strict", action="store_true", help="exit 1 on any finding but a faithful change"
     )
     lint.add_argument("--format", choices=("text", "json"), default="text")
+    lint.add_argument(
+        "--sizes", action="store_true", help="also list every tool's size, largest first"
+    )
     lint.add_argument("--output", help="generated directory (default: from config)")
     lint.set_defaults(handler=cmd_lint)
     verify = commands.add_parser(

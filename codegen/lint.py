@@ -17,7 +17,7 @@ from codegen.errors import Diagnostic
 from codegen.names import check_names
 from codegen.profiles import Finding, apply_profile
 from codegen.reader import read_tree, wire_tools
-from codegen.size import check_budget, payload_bytes, token_counter
+from codegen.size import check_budget, payload_bytes, token_counter, tool_sizes
 
 
 @dataclass(frozen=True)
@@ -79,9 +79,16 @@ def name_warnings(output: Path, config: Config) -> list[Diagnostic]:
     return [diagnostic(finding, where) for finding in found]
 
 
-def render_text(result: LintResult, strict: bool, tokenizer: str) -> str:
-    """One line per finding, then a summary with the payload size."""
+def render_text(result: LintResult, strict: bool, tokenizer: str, sizes: bool = False) -> str:
+    """One line per finding, then (with ``sizes``) each tool's size, largest first, then a
+    summary with the payload size."""
     lines = [str(diagnostic(f, result.where)) for f in result.findings]
+    if sizes:
+        measured = tool_sizes(result.tools, tokenizer)
+        for name, (size, tokens) in sorted(
+            measured.items(), key=lambda item: (-item[1][0], item[0])
+        ):
+            lines.append(f"{size:>9,} bytes  ~{tokens:>7,} tokens  {name}")
     counts: dict[str, int] = {}
     for finding in result.findings:
         counts[finding.kind] = counts.get(finding.kind, 0) + 1
@@ -106,6 +113,10 @@ def render_json(result: LintResult, tokenizer: str) -> str:
         "bytes": payload_bytes(result.tools),
         "tokens": token_counter(tokenizer)({"tools": result.tools}),
         "tokenizer": tokenizer,
+        "sizes": {
+            name: {"bytes": size, "tokens": tokens}
+            for name, (size, tokens) in tool_sizes(result.tools, tokenizer).items()
+        },
         "findings": [
             {
                 **finding.to_json(),

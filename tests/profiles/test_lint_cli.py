@@ -70,6 +70,14 @@ def test_lint_json_and_config_profiles(built: Project) -> None:
     exported = json.loads(built.run("export").stdout)
     assert document["bytes"] == payload_bytes(exported["tools"])
     assert document["tokens"] == -(-document["bytes"] // 4)
+    for tool in exported["tools"]:
+        assert document["sizes"][tool["name"]]["bytes"] == wire_bytes(tool)
+    sizes = [
+        line for line in built.run("lint", "--sizes").stdout.splitlines() if " bytes  ~" in line
+    ]
+    assert len(sizes) == 2
+    assert sizes[0].endswith(f"tokens  {LONG}")  # the larger of the two tools comes first
+    assert sizes[1].endswith("tokens  shout")
     assert {f["profile"] for f in document["findings"]} == {"openai-strict"}
     nullable = next(f for f in document["findings"] if f["kind"] == "changed")
     assert nullable["pointer"] == "/inputSchema/properties/limit"
