@@ -63,11 +63,13 @@ def diagnostic(finding: Finding, where: dict[str, tuple[str, int, int]]) -> Diag
     """A finding as a ``path:line:col`` diagnostic at its tool's source."""
     path, line, column = where.get(finding.tool, ("(tools/list)", 0, 0))
     pointer = f" -> {finding.pointer}" if finding.pointer else ""
+    kind = "" if finding.kind == "warning" else f"{finding.kind}: "  # said once, as severity
     return Diagnostic(
         path or "(tools/list)",
         line,
         column,
-        f"{finding.kind}: {finding.tool}{pointer}: {finding.message} [{finding.profile}]",
+        f"{kind}{finding.tool}{pointer}: {finding.message} [{finding.profile}: "
+        f"{finding.transform}]",
         severity="warning" if finding.kind != "changed" else "note",
     )
 

@@ -11,7 +11,7 @@ from codegen.profiles import Finding
 
 #: MCP spec (2025-11-25, "Tool names"): 1-128 characters of A-Z a-z 0-9 _ - .
 SPEC_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
-#: OpenAI and Gemini function names.
+#: Function names in the model APIs (OpenAI, Anthropic; Gemini caps them at 64 too).
 MODEL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 #: Cursor drops a tool whose server name plus tool name is longer than this.
 DEFAULT_NAME_BUDGET = 60
@@ -39,8 +39,8 @@ def check_names(
             found.append(
                 _warn(
                     name,
-                    "OpenAI and Gemini accept only ^[a-zA-Z0-9_-]{1,64}$ as a function name; "
-                    "rename the tool",
+                    "model APIs (OpenAI, Anthropic) accept only ^[a-zA-Z0-9_-]{1,64}$ as a "
+                    "function name; rename the tool",
                 )
             )
         total = len(server_name) + len(name)

@@ -49,7 +49,10 @@ class Finding:
         return f"Finding{self._key()!r}"
 
     def __str__(self) -> str:
-        return f"{self.tool} -> {self.pointer or '/'}: {self.kind}: {self.message} [{self.profile}]"
+        return (
+            f"{self.tool} -> {self.pointer or '/'}: {self.kind}: {self.message} "
+            f"[{self.profile}: {self.transform}]"
+        )
 
     def to_json(self) -> dict[str, str]:
         """A JSON-ready dict with fixed keys."""

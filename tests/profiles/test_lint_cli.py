@@ -40,7 +40,7 @@ def built(project: Project) -> Project:
     assert done.returncode == 0, done.stderr
     # 10 + 56 = 66 characters: over Cursor's 60, so generate warns (and still succeeds).
     assert (
-        f"pkg/tools.py:7:1: warning: warning: {LONG} -> /name: server name 'purchasing' plus "
+        f"pkg/tools.py:7:1: warning: {LONG} -> /name: server name 'purchasing' plus "
         "tool name is 66 characters"
     ) in done.stderr
     return project
@@ -56,7 +56,7 @@ def test_lint_reports_and_strict_fails(built: Project) -> None:
     assert (
         f"pkg/tools.py:7:1: warning: loosened: {LONG} -> /inputSchema/additionalProperties: "
         "`additionalProperties` dropped: Gemini does not support it, so the client no longer "
-        "checks extra keys [gemini]"
+        "checks extra keys [gemini: drop_additional_properties]"
     ) in lines
     assert any("max_tool_bytes = 300" in line for line in lines)
     assert lines[-1].endswith("failing")
@@ -124,10 +124,10 @@ def test_name_limits() -> None:
         by_tool.setdefault(finding.tool, []).append(finding.message.split(" ")[0])
     # "dotted.name" is a valid MCP name but not a function name for OpenAI / Gemini.
     assert by_tool == {
-        "has space": ["the", "OpenAI"],
-        "dotted.name": ["OpenAI"],
-        "x" * 65: ["OpenAI", "server"],
-        "y" * 129: ["the", "OpenAI", "server"],
+        "has space": ["the", "model"],
+        "dotted.name": ["model"],
+        "x" * 65: ["model", "server"],
+        "y" * 129: ["the", "model", "server"],
     }
     assert not check_names(["a" * 60], "", 60)
     assert check_names(["a" * 58], "abc", 60)[0].message.startswith(

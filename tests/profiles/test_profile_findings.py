@@ -198,7 +198,8 @@ def test_restore_arguments_reaches_nested_objects_and_array_items() -> None:
 def test_finding_text_names_tool_pointer_kind_and_profile() -> None:
     _, _, result = _one("gemini", {"type": "object", "properties": {"p": {"const": 1}}})
     assert [str(f) for f in result.findings] == [
-        "t -> /inputSchema/properties/p/const: changed: `const` became a one-value `enum` [gemini]",
+        "t -> /inputSchema/properties/p/const: changed: `const` became a one-value `enum` "
+        "[gemini: const_to_enum]",
         "t -> /inputSchema/properties/p: loosened: `enum` dropped: Gemini enums hold only "
-        "strings, and these values are not all strings [gemini]",
+        "strings, and these values are not all strings [gemini: string_enums]",
     ]
