@@ -106,24 +106,33 @@ def escape(key: str) -> str:
 
 
 def children(node: Schema, at: str, fn: Callable[[Schema, str], Schema]) -> Schema:
-    """``node`` with ``fn(subschema, pointer)`` applied to each direct subschema."""
-    result = {}
+    """``node`` with ``fn(subschema, pointer)`` applied to each direct subschema; ``node`` itself
+    when no subschema changed (most walks change little, so most nodes are shared)."""
+    result: Schema | None = None
     for key, value in node.items():
-        where = f"{at}/{escape(key)}"
-        if key in SCHEMA_VALUED and isinstance(value, dict):
-            value = fn(value, where)
+        if key in SCHEMA_VALUED:
+            new = fn(value, f"{at}/{escape(key)}") if isinstance(value, dict) else value
         elif key in SCHEMA_LISTS and isinstance(value, list):
-            value = [
+            where = f"{at}/{escape(key)}"
+            items = [
                 fn(item, f"{where}/{i}") if isinstance(item, dict) else item
                 for i, item in enumerate(value)
             ]
+            new = value if all(a is b for a, b in zip(items, value, strict=True)) else items
         elif key in SCHEMA_MAPS and isinstance(value, dict):
-            value = {
+            where = f"{at}/{escape(key)}"
+            entries = {
                 name: fn(item, f"{where}/{escape(name)}") if isinstance(item, dict) else item
                 for name, item in value.items()
             }
-        result[key] = value
-    return result
+            new = value if all(entries[k] is v for k, v in value.items()) else entries
+        else:
+            continue
+        if new is not value:
+            if result is None:
+                result = dict(node)
+            result[key] = new
+    return node if result is None else result
 
 
 def rewrite(schema: Schema, at: str, visit: Callable[[Schema, str], Schema]) -> Schema:

@@ -100,3 +100,20 @@ def test_serve_profile_lists_the_profile_and_reads_null_as_absent() -> None:
     assert outcome["nulls"].structured_content["result"]  # the query matched books
     # Arguments are validated against the generated schema, not the loosened profile one.
     assert outcome["wrong"].is_error
+
+
+def test_serving_a_profile_imports_only_the_standard_library() -> None:
+    code = (
+        "import sys\n"
+        "from codegen.runtime import load_tools\n"
+        "for name in ('openai-strict', 'claude'):\n"
+        f"    load_tools({str(GENERATED)!r}, profile=name)\n"
+        "import codegen.profiles.gemini\n"
+        "heavy = {'pydantic', 'jsonschema', 'libcst', 'jinja2', 'mcp', 'typing_extensions'}\n"
+        "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=codegen_env(), cwd=REPO
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
