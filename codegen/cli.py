@@ -40,9 +40,6 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(f"wrote {out}/{path}")
     for path in report.removed:
         print(f"removed orphaned {out}/{path}")
-    from codegen.lint import name_warnings
-
-    _print_diagnostics(name_warnings(config.output, config))
     print(
         f"mcp-codegen: {tools} tools in {len(result.files) - 1} modules; "
         f"{len(report.written)} written, {len(report.removed)} removed, "

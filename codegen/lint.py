@@ -74,13 +74,6 @@ def diagnostic(finding: Finding, where: dict[str, tuple[str, int, int]]) -> Diag
     )
 
 
-def name_warnings(output: Path, config: Config) -> list[Diagnostic]:
-    """The name-limit warnings ``generate`` prints (``lint --strict`` fails on them)."""
-    tools, where = read_served(output)
-    found = check_names([t["name"] for t in tools], config.server_name, config.name_budget)
-    return [diagnostic(finding, where) for finding in found]
-
-
 def render_text(result: LintResult, strict: bool, tokenizer: str, sizes: bool = False) -> str:
     """One line per finding, then (with ``sizes``) each tool's size, largest first, then a
     summary with the payload size."""

@@ -1,6 +1,8 @@
 """Tool-name limits: the MCP spec's, the model APIs', and a client's server-name prefix budget.
 
-Each broken limit is a ``warning`` finding (``mcp-codegen lint --strict`` fails on it).
+Each broken limit is a ``warning`` finding whose ``transform`` names the rule (``spec_name``,
+``model_name``, ``name_budget``); ``mcp-codegen lint --strict`` fails on it, and ``generate``
+prints it (``codegen.assemble``, which refuses names outside the spec outright).
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ MODEL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 DEFAULT_NAME_BUDGET = 60
 
 
-def _warn(tool: str, message: str) -> Finding:
-    return Finding("names", tool, "/name", "name_limits", "warning", message)
+def _warn(tool: str, rule: str, message: str) -> Finding:
+    return Finding("names", tool, "/name", rule, "warning", message)
 
 
 def check_names(
@@ -31,6 +33,7 @@ def check_names(
             found.append(
                 _warn(
                     name,
+                    "spec_name",
                     "the MCP spec wants 1-128 characters of A-Z a-z 0-9 _ - . "
                     f"({len(name)} characters here); rename the tool",
                 )
@@ -39,6 +42,7 @@ def check_names(
             found.append(
                 _warn(
                     name,
+                    "model_name",
                     "model APIs (OpenAI, Anthropic) accept only ^[a-zA-Z0-9_-]{1,64}$ as a "
                     "function name; rename the tool",
                 )
@@ -49,6 +53,7 @@ def check_names(
             found.append(
                 _warn(
                     name,
+                    "name_budget",
                     f"{whose} is {total} characters; clients such as Cursor drop tools past "
                     f"{budget} (name_budget); shorten the name",
                 )
