@@ -18,6 +18,7 @@ from codegen.model import (
     ScannedTool,
     ToolDefinition,
 )
+from codegen.names import check_names
 from codegen.resolve import registrar_of
 from codegen.transforms import Memo, box_output, clean
 
@@ -162,6 +163,18 @@ def _has_lone_surrogate(value: JSON) -> bool:
     return False
 
 
+def _name_warnings(module: ScannedModule, tool: ScannedTool, config: Config) -> list[Diagnostic]:
+    """The other name limits (``codegen.names``): characters model APIs refuse, and the server
+    name plus tool name over ``name_budget``."""
+    warnings = []
+    for finding in check_names([tool.name], config.server_name, config.name_budget):
+        if finding.transform == "model_name" and len(tool.name) > MODEL_API_NAME_LIMIT:
+            continue  # said above, with the length
+        where = tool.option_positions.get("name", tool.position)
+        warnings.append(_at(module, where, finding.message, severity="warning"))
+    return warnings
+
+
 def assemble_tool(
     module: ScannedModule,
     tool: ScannedTool,
@@ -179,16 +192,18 @@ def assemble_tool(
                 f"invalid tool name {name!r}: use 1-128 characters of A-Z a-z 0-9 _ - .",
             )
         )
-    elif len(name) > MODEL_API_NAME_LIMIT:
-        problems.append(
-            _at(
-                module,
-                tool.option_positions.get("name", tool.position),
-                f"tool name {name!r} is {len(name)} characters; model APIs (OpenAI, "
-                f"Gemini) reject function names over {MODEL_API_NAME_LIMIT}",
-                severity="warning",
+    else:
+        if len(name) > MODEL_API_NAME_LIMIT:
+            problems.append(
+                _at(
+                    module,
+                    tool.option_positions.get("name", tool.position),
+                    f"tool name {name!r} is {len(name)} characters; model APIs (OpenAI, "
+                    f"Gemini) reject function names over {MODEL_API_NAME_LIMIT}",
+                    severity="warning",
+                )
             )
-        )
+        problems += _name_warnings(module, tool, config)
     flavored = inspected.flavored
     if flavored is not None:
         description = flavored["wire"].get("description")

@@ -12,6 +12,7 @@ from codegen import __version__
 from codegen.errors import CodegenError, Diagnostic, ExitCode
 from codegen.prestart import command_index, start_early
 from codegen.prestart import discard as discard_early
+from codegen.profiles import PROFILES
 
 if TYPE_CHECKING:
     from codegen.config import Config
@@ -101,10 +102,47 @@ def cmd_export(args: argparse.Namespace) -> int:
     except GeneratedModuleError as exc:
         print(f"mcp-codegen: {exc}", file=sys.stderr)
         return ExitCode.USAGE
-    payload = {"tools": wire_tools(modules)}
-    text = json.dumps(payload, indent=args.indent, ensure_ascii=False)
+    tools = wire_tools(modules)
+    status = ExitCode.OK
+    if args.profile:
+        from codegen.profiles import apply_profile
+
+        served = apply_profile(tools, args.profile)
+        tools = served.tools
+        for finding in served.losses():
+            print(f"mcp-codegen export: {finding}", file=sys.stderr)
+        if served.errors:
+            print(
+                f"mcp-codegen export: {len(served.errors)} tool schema(s) cannot be expressed "
+                f"for {args.profile}; see `mcp-codegen lint --profile {args.profile}`",
+                file=sys.stderr,
+            )
+            status = ExitCode.STALE
+    text = json.dumps({"tools": tools}, indent=args.indent, ensure_ascii=False)
     sys.stdout.write(text + "\n")
-    return ExitCode.OK
+    return status
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    from codegen.lint import lint, render_json, render_text
+    from codegen.reader import GeneratedModuleError
+
+    config = _load(args)
+    output = Path(args.output).resolve() if args.output else config.output
+    profiles = tuple(dict.fromkeys(args.profile)) if args.profile else config.profiles
+    try:
+        result = lint(config, output, profiles)
+    except GeneratedModuleError as exc:
+        print(f"mcp-codegen: {exc}", file=sys.stderr)
+        return ExitCode.USAGE
+    except ValueError as exc:  # an unknown tokenizer
+        print(f"{config.config_file}: {exc}", file=sys.stderr)
+        return ExitCode.USAGE
+    if args.format == "json":
+        sys.stdout.write(render_json(result, config.tokenizer))
+    else:
+        sys.stdout.write(render_text(result, args.strict, config.tokenizer, args.sizes))
+    return ExitCode.STALE if args.strict and result.failures() else ExitCode.OK
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -148,7 +186,32 @@ def build_parser() -> argparse.ArgumentParser:
     export = commands.add_parser("export", help="print the tools/list payload as JSON")
     export.add_argument("--output", help="generated directory (default: from config)")
     export.add_argument("--indent", type=int, default=2, help="JSON indent (default 2)")
+    export.add_argument(
+        "--profile",
+        choices=list(PROFILES),
+        help="rewrite input schemas for one client (losses go to stderr; exit 1 when a schema "
+        "cannot be expressed)",
+    )
     export.set_defaults(handler=cmd_export)
+    lint = commands.add_parser(
+        "lint",
+        help="report what client profiles change or lose, name limits and the size budget",
+    )
+    lint.add_argument(
+        "--profile",
+        action="append",
+        choices=list(PROFILES),
+        help="a client profile to check (repeatable; default: the config's `profiles`)",
+    )
+    lint.add_argument(
+        "--strict", action="store_true", help="exit 1 on any finding but a faithful change"
+    )
+    lint.add_argument("--format", choices=("text", "json"), default="text")
+    lint.add_argument(
+        "--sizes", action="store_true", help="also list every tool's size, largest first"
+    )
+    lint.add_argument("--output", help="generated directory (default: from config)")
+    lint.set_defaults(handler=cmd_lint)
     verify = commands.add_parser(
         "verify",
         help="exit 1 unless the generated tools/list equals what an existing server serves",

@@ -11,6 +11,7 @@ from typing import Any
 
 from codegen.errors import CodegenError, Diagnostic
 from codegen.layout import nearest_config
+from codegen.profiles import PROFILES
 from codegen.runtime._registry import FLAVORS  # the flavors the runtime can serve
 
 #: Decorator patterns matched (with fnmatch) against a decorator's dotted name, with any call stripped:
@@ -46,6 +47,12 @@ class Config:
     regenerate_command: str = "nox -s codegen"
     python_path: tuple[Path, ...] = field(default_factory=tuple)
     factories: tuple[str, ...] = ()  # "module:function(literal args)", see codegen.factory
+    profiles: tuple[str, ...] = ()
+    server_name: str = ""
+    name_budget: int = 60
+    max_tool_bytes: int | None = None
+    max_total_bytes: int | None = None
+    tokenizer: str = "bytes/4"
 
     def relative(self, path: Path) -> str:
         """``path`` relative to the project root, with ``/`` separators."""
@@ -71,7 +78,14 @@ _SCHEMA: dict[str, tuple[tuple[type, ...], str]] = {
     "regenerate_command": ((str,), "a string"),
     "python_path": ((list,), "a list of paths"),
     "factories": ((list,), 'a list of factory calls such as "pkg.server:create_server()"'),
+    "profiles": ((list,), f"a list of client profiles ({', '.join(PROFILES)})"),
+    "server_name": ((str,), "the server name clients show (for the name budget)"),
+    "name_budget": ((int,), "a positive number of characters"),
+    "max_tool_bytes": ((int,), "a positive number of bytes"),
+    "max_total_bytes": ((int,), "a positive number of bytes"),
+    "tokenizer": ((str,), 'a tokenizer name ("bytes/4" or a bpe-openai encoding)'),
 }
+_POSITIVE = ("name_budget", "max_tool_bytes", "max_total_bytes")
 
 
 def find_config(start: Path) -> Path:
@@ -135,6 +149,18 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
             )
         elif isinstance(value, list) and not all(isinstance(item, str) for item in value):
             problems.append(Diagnostic(str(path), line, col, f"{key} must be {description}"))
+    for key in _POSITIVE:
+        if isinstance(table.get(key), int) and not isinstance(table[key], bool) and table[key] < 1:
+            line, col = _key_position(text, key)
+            problems.append(Diagnostic(str(path), line, col, f"{key} must be at least 1"))
+    for name in table.get("profiles", []) if isinstance(table.get("profiles"), list) else []:
+        if isinstance(name, str) and name not in PROFILES:
+            line, col = _key_position(text, "profiles")
+            close = difflib.get_close_matches(name, list(PROFILES), n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(PROFILES)}"
+            problems.append(
+                Diagnostic(str(path), line, col, f"unknown profile {name!r} in profiles; {hint}")
+            )
     if problems:
         raise CodegenError(problems)
 
@@ -199,6 +225,12 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
         regenerate_command=table.get("regenerate_command", "nox -s codegen"),
         python_path=tuple((root / p).resolve() for p in table.get("python_path", ())),
         factories=factories,
+        profiles=tuple(dict.fromkeys(table.get("profiles", ()))),
+        server_name=table.get("server_name", ""),
+        name_budget=table.get("name_budget", 60),
+        max_tool_bytes=table.get("max_tool_bytes"),
+        max_total_bytes=table.get("max_total_bytes"),
+        tokenizer=table.get("tokenizer", "bytes/4"),
     )
 
 

@@ -7,10 +7,12 @@ never touched, and a property that happens to be named ``title`` is a property, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs milliseconds; the runtime imports this module to serve profiles
+    from collections.abc import Callable
+    from typing import Any
 
-Schema = dict[str, Any]
+    Schema = dict[str, Any]
 
 SCHEMA_VALUED = frozenset(
     {

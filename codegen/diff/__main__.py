@@ -2,6 +2,6 @@
 
 import sys
 
-from codegen.diff.cli import main
+from codegen.diff.options import main
 
 sys.exit(main())

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 from codegen.config import Config, load_config
-from codegen.diff.options import DESCRIPTION, add_arguments, add_parser
 from codegen.diff.reader import (
     GitError,
     Side,
@@ -30,7 +29,7 @@ from codegen.diff.render import (
 from codegen.diff.report import DiffReport, build_report, write_changelog
 from codegen.errors import CodegenError, Diagnostic, ExitCode
 
-__all__ = ["DESCRIPTION", "add_arguments", "add_parser", "main", "run"]
+__all__ = ["render", "run"]
 
 
 def _git_root(config: Config) -> Path:
@@ -127,7 +126,11 @@ def run(args: argparse.Namespace) -> int:
         for diagnostic in exc.diagnostics:
             print(diagnostic, file=sys.stderr)
         return ExitCode.USAGE
-    report = build_report(base, head)
+    try:
+        report = build_report(base, head, config.tokenizer)
+    except ValueError as exc:  # a tokenizer that is not installed
+        print(f"{config.config_file}: {exc}", file=sys.stderr)
+        return ExitCode.USAGE
     for warning in report.warnings:
         print(warning, file=sys.stderr)
     sys.stdout.write(render(report, args, config))
@@ -140,14 +143,3 @@ def run(args: argparse.Namespace) -> int:
         else:
             print("no schema changes: the changelog is unchanged", file=sys.stderr)
     return ExitCode.STALE if report.fails(args.fail_on) else ExitCode.OK
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry point (``python -m codegen.diff``)."""
-    parser = argparse.ArgumentParser(
-        prog="mcp-codegen diff",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    add_arguments(parser)
-    return int(run(parser.parse_args(argv)))

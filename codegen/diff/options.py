@@ -1,7 +1,9 @@
-"""The ``diff`` command line: its options, and its registration on ``mcp-codegen``.
+"""The ``diff`` command line: its options, its registration on ``mcp-codegen``, and the
+stand-alone entry point.
 
 Kept apart from ``codegen.diff.cli`` so that building the ``mcp-codegen`` parser imports none of
-the classifier.
+the classifier. Imports go one way only: this module loads ``cli`` when the command runs, and
+``cli`` never imports this module.
 """
 
 from __future__ import annotations
@@ -77,4 +79,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
 def _run(args: argparse.Namespace) -> int:
     from codegen.diff.cli import run
 
-    return run(args)
+    return int(run(args))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Stand-alone entry point (``python -m codegen.diff``)."""
+    parser = argparse.ArgumentParser(
+        prog="mcp-codegen diff",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_arguments(parser)
+    return _run(parser.parse_args(argv))

@@ -6,6 +6,7 @@ import json
 
 from codegen.diff.model import Change, Severity
 from codegen.diff.report import DiffReport, escape_markdown
+from codegen.diff.size import SizeReport, percent, signed
 
 _COLOURS = {
     Severity.BREAKING: "\033[1;31m",  # bold red
@@ -77,7 +78,53 @@ def render_terminal(report: DiffReport, colour: bool = False) -> str:
         pointer = paint(change.pointer or "/", _DIM)
         lines.append(f"  {badge} {change.message}  {pointer}")
     lines += ["", _summary(report) if report.changes else "no schema changes"]
+    if report.size is not None:
+        lines += _size_terminal(report.size)
     return "\n".join(lines) + "\n"
+
+
+def _size_line(size: SizeReport) -> str:
+    return (
+        f"tools/list size: {size.base_bytes:,} -> {size.head_bytes:,} bytes "
+        f"({signed(size.delta_bytes)}, {percent(size.delta_bytes, size.base_bytes)}); "
+        f"~{size.base_tokens:,} -> ~{size.head_tokens:,} tokens ({signed(size.delta_tokens)}, "
+        f"{size.tokenizer})"
+    )
+
+
+def _bytes(value: int | None) -> str:
+    return "—" if value is None else f"{value:,}"
+
+
+def _size_terminal(size: SizeReport) -> list[str]:
+    lines = [_size_line(size)]
+    for row in size.tools:
+        lines.append(
+            f"  {row.tool}: {_bytes(row.base_bytes)} -> {_bytes(row.head_bytes)} bytes "
+            f"({signed(row.delta_bytes)}; {signed(row.delta_tokens)} tokens)"
+        )
+    return lines
+
+
+def _size_markdown(size: SizeReport) -> list[str]:
+    lines = [
+        "",
+        f"**Context cost:** {escape_markdown(_size_line(size))}",
+    ]
+    if size.tools:
+        lines += [
+            "",
+            "| Tool | Base bytes | Head bytes | Δ bytes | Δ tokens |",
+            "|---|---:|---:|---:|---:|",
+            *(
+                f"| `{row.tool}` | {_bytes(row.base_bytes)} | {_bytes(row.head_bytes)} | "
+                f"{signed(row.delta_bytes)} | {signed(row.delta_tokens)} |"
+                for row in size.tools
+            ),
+            f"| **total** | {size.base_bytes:,} | {size.head_bytes:,} | "
+            f"{signed(size.delta_bytes)} | {signed(size.delta_tokens)} |",
+        ]
+    return lines
 
 
 def render_markdown(report: DiffReport) -> str:
@@ -86,8 +133,9 @@ def render_markdown(report: DiffReport) -> str:
         f"### MCP tool schema changes: `{report.base_label}` → `{report.head_label}`",
         "",
     ]
+    size = _size_markdown(report.size) if report.size is not None else []
     if not report.changes:
-        lines += ["No schema changes.", "", f"_{_version_line(report)}_"]
+        lines += ["No schema changes.", "", f"_{_version_line(report)}_", *size]
         return "\n".join(lines) + "\n"
     counts = report.counts
     version = _version_line(report)
@@ -97,6 +145,7 @@ def render_markdown(report: DiffReport) -> str:
         *(f"| {_MARKS[s]} | {s.value} | {counts[s]} |" for s in Severity),
         "",
         f"**{version[0].upper()}{version[1:]}**",
+        *size,
     ]
     for severity in Severity:
         group = [c for c in report.changes if c.severity is severity]
@@ -139,6 +188,7 @@ def render_json(report: DiffReport) -> str:
             "head_satisfies": report.head_version_ok,
         },
         "changes": [change.to_json() for change in report.changes],
+        "size": report.size.to_json() if report.size is not None else None,
     }
     return json.dumps(document, indent=2, ensure_ascii=False, default=str) + "\n"
 
@@ -167,7 +217,19 @@ def render_github(report: DiffReport, path_prefix: str = "") -> str:
         message = f"{change.tool}: {change.message} ({change.pointer or '/'})"
         level = _ANNOTATION_LEVEL[change.severity]
         lines.append(f"::{level} {','.join(properties)}::{_escape_data(message)}")
+    if report.size is not None:
+        for row in report.size.tools:
+            where = [f"file={_escape_property(path_prefix + row.path)}"] if row.path else []
+            where += [f"line={row.line}"] if row.path and row.line else []
+            where.append(f"title={_escape_property('MCP tools/list size')}")
+            message = (
+                f"{row.tool}: {_bytes(row.base_bytes)} -> {_bytes(row.head_bytes)} bytes "
+                f"({signed(row.delta_bytes)}; {signed(row.delta_tokens)} tokens)"
+            )
+            lines.append(f"::notice {','.join(where)}::{_escape_data(message)}")
     summary = _summary(report) if report.changes else "no schema changes"
+    if report.size is not None:
+        summary += f"; {_size_line(report.size)}"
     lines.append(
         f"::notice title=mcp-codegen diff::{_escape_data(summary)}; "
         f"{_escape_data(_version_line(report))}"

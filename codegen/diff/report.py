@@ -10,6 +10,7 @@ from pathlib import Path
 from codegen.diff.classify import diff_sides
 from codegen.diff.model import Change, Severity
 from codegen.diff.reader import Side
+from codegen.diff.size import SizeReport, size_report
 from codegen.errors import Diagnostic
 
 SEMVER = re.compile(
@@ -38,6 +39,8 @@ class DiffReport:
     head_tools: int
     changes: tuple[Change, ...]
     warnings: tuple[Diagnostic, ...] = ()
+    #: How much tools/list grows or shrinks (None: not measured).
+    size: SizeReport | None = None
 
     def count(self, severity: Severity) -> int:
         return sum(1 for change in self.changes if change.severity is severity)
@@ -85,8 +88,8 @@ class DiffReport:
         return bool(self.count(Severity.BREAKING) or self.count(Severity.UNKNOWN))
 
 
-def build_report(base: Side, head: Side) -> DiffReport:
-    """Diff two sides."""
+def build_report(base: Side, head: Side, tokenizer: str = "bytes/4") -> DiffReport:
+    """Diff two sides, and measure both tools/list payloads (tokens by ``tokenizer``)."""
     return DiffReport(
         base_label=base.label,
         head_label=head.label,
@@ -96,6 +99,7 @@ def build_report(base: Side, head: Side) -> DiffReport:
         head_tools=len(head.tools),
         changes=tuple(diff_sides(base, head)),
         warnings=base.warnings + head.warnings,
+        size=size_report(base, head, tokenizer),
     )
 
 

@@ -159,6 +159,10 @@ class ToolRegistry:
         self._payload = marshal.dumps(tools)
         self._unclaimed: list[dict[str, Any]] | None = tools if owned else None
         self._tool_payloads: list[bytes] | None = None
+        # Set by _serve_profile: what tools/list serves, and per tool where a null is "absent".
+        self._profile: str | None = None
+        self._served: bytes | None = None
+        self._null_means_absent: dict[str, list[tuple[str, ...]]] = {}
 
     # --- metadata -------------------------------------------------------------------------
 
@@ -203,17 +207,55 @@ class ToolRegistry:
         """Tool names in manifest order."""
         return tuple(self._index)
 
+    @property
+    def profile(self) -> str | None:
+        """The client profile ``tools/list`` is served through (``load_tools(profile=)``)."""
+        return self._profile
+
     def list_tools(self) -> list[dict[str, Any]]:
-        """Fresh copies of every tool's wire dict (the generated dict minus ``x-codegen``)."""
+        """Fresh copies of every tool's wire dict (the generated dict minus ``x-codegen``), as
+        the registry's profile rewrites them when it has one."""
+        if self._served is not None:
+            return marshal.loads(self._served)  # type: ignore[no-any-return]
         tools, self._unclaimed = self._unclaimed, None
         return tools if tools is not None else marshal.loads(self._payload)  # type: ignore[no-any-return]
 
     def get_tool(self, name: str) -> dict[str, Any]:
-        """A fresh copy of one tool's wire dict; ``KeyError`` for an unknown name."""
+        """A fresh copy of one tool's generated wire dict (never rewritten by a profile: its
+        ``inputSchema`` is what arguments are validated against); ``KeyError`` if unknown."""
         position = self._index[name]
         if self._tool_payloads is None:
             self._tool_payloads = [marshal.dumps(tool) for tool in marshal.loads(self._payload)]
         return marshal.loads(self._tool_payloads[position])  # type: ignore[no-any-return]
+
+    def restore_arguments(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """``arguments`` as the generated schema reads them: where the profile made an optional
+        property required and nullable, ``null`` means "absent". Unchanged without a profile."""
+        paths = self._null_means_absent.get(name)
+        if not paths:
+            return arguments
+        from codegen.profiles import restore_arguments
+
+        return restore_arguments(arguments, paths)  # type: ignore[no-any-return]
+
+    def _serve_profile(self, profile: str) -> None:
+        """Serve ``tools/list`` through ``profile`` (applied once, here)."""
+        from codegen.profiles import apply_profile  # standard library only
+
+        try:
+            result = apply_profile(marshal.loads(self._payload), profile)
+        except ValueError as exc:
+            raise GeneratedModuleError(f"{self._origin}: {exc}") from None
+        if result.errors:
+            shown = "; ".join(str(finding) for finding in result.errors[:3])
+            more = f" (and {len(result.errors) - 3} more)" if len(result.errors) > 3 else ""
+            raise GeneratedModuleError(
+                f"{self._origin}: {len(result.errors)} tool schema(s) cannot be expressed for "
+                f"profile {profile!r}: {shown}{more}; see `mcp-codegen lint --profile {profile}`"
+            )
+        self._profile = profile
+        self._served = marshal.dumps(result.tools)
+        self._null_means_absent = result.null_means_absent
 
     def binding(self, name: str) -> ToolBinding:
         """The function path and box of one tool; ``KeyError`` for an unknown name."""
@@ -237,13 +279,23 @@ class ToolRegistry:
         return f"<ToolRegistry {len(self)} tools from {self._origin}>"
 
 
-def load_tools(source: str | os.PathLike[str] | ModuleType) -> ToolRegistry:
+def load_tools(
+    source: str | os.PathLike[str] | ModuleType, *, profile: str | None = None
+) -> ToolRegistry:
     """Load the generated output at ``source``.
 
     ``source`` is the output directory (or its ``__init__.py`` manifest), which need not be
     importable, or an imported output package / its dotted name, whose modules are then imported
-    as submodules.
+    as submodules. ``profile`` (``"openai-strict"``, ``"gemini"``, ``"claude"``) serves
+    ``tools/list`` through that client profile; a tool it cannot express fails the load.
     """
+    registry = _load(source)
+    if profile is not None:
+        registry._serve_profile(profile)
+    return registry
+
+
+def _load(source: str | os.PathLike[str] | ModuleType) -> ToolRegistry:
     collecting = gc.isenabled()
     gc.disable()  # loading only allocates acyclic literals: collection passes would find nothing
     try:

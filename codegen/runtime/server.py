@@ -20,6 +20,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from codegen.profiles import PROFILES
 from codegen.runtime._registry import GeneratedModuleError, ToolRegistry, load_tools
 
 if TYPE_CHECKING:
@@ -164,6 +165,13 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--http-path", default="/mcp", help="HTTP endpoint path (default: /mcp)")
     parser.add_argument("--name", default=DEFAULT_NAME, help="server name sent to clients")
     parser.add_argument(
+        "--profile",
+        choices=tuple(PROFILES),
+        default=None,
+        help="serve tools/list through a client profile (arguments are still validated against "
+        "the generated schemas; see `mcp-codegen lint`)",
+    )
+    parser.add_argument(
         "--strict-output",
         action="store_true",
         help="validate structured output against outputSchema; a mismatch is an isError result",
@@ -205,7 +213,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m codegen.ru
     for directory in reversed(options.path or [os.curdir]):
         sys.path.insert(0, os.path.abspath(directory))
     try:
-        registry = load_tools(options.generated)
+        registry = load_tools(options.generated, profile=options.profile)
     except GeneratedModuleError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -244,10 +252,10 @@ def _exit_now_if_tools_still_run() -> None:
     A thread cannot be stopped and a task may ignore cancellation; interpreter shutdown would
     wait for both. Serving is over and every answer has been written, so nothing is lost.
     """
-    invoke = sys.modules.get("codegen.runtime._invoke")  # never imported: no tool was called
-    if invoke is None:
+    calls = sys.modules.get("codegen.runtime._calls")  # never imported: no tool was called
+    if calls is None:
         return
-    running = invoke.abandoned_calls()
+    running = calls.abandoned_calls()
     if running:
         logging.getLogger("codegen.runtime").warning(
             "exiting with %d timed-out tool call(s) still running", running
