@@ -63,6 +63,10 @@ def _accepts(profile: str, index: int, arguments: Any) -> bool:
 
 def _explained(error: jsonschema.ValidationError, allowed: list[tuple[str, ...]]) -> bool:
     where = ("inputSchema", *_tokens("/" + "/".join(str(p) for p in error.absolute_schema_path)))
+    if error.validator in ("anyOf", "oneOf"):
+        # Collapsing `anyOf: [X, {"type": "null"}]` into a nullable X lifts X's keywords to the
+        # node itself, so a loosening found in X is reported at the node, not under anyOf/N.
+        where = where[:-1]
     return any(
         where[: len(pointer)] == pointer or pointer[: len(where)] == where for pointer in allowed
     )
