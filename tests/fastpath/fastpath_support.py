@@ -25,6 +25,31 @@ FIXTURE_GENERATED = FIXTURES / "output" / "generated"
 ANSWER_TIMEOUT = 120.0  # seconds: the SDK's import on a loaded machine, with room to spare
 
 
+#: Messages the fast path must leave to the SDK, whatever the SDK then answers (or does not).
+MALFORMED: list[Any] = [
+    [
+        {"jsonrpc": "2.0", "id": 90, "method": "ping"},
+        {"jsonrpc": "2.0", "id": 91, "method": "tools/list"},
+    ],
+    {"jsonrpc": "2.0", "id": True, "method": "tools/list"},
+    {"jsonrpc": "2.0", "id": 1.5, "method": "ping"},
+    {"jsonrpc": "2.0", "id": None, "method": "tools/list"},
+    {"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"},
+    {"jsonrpc": "2.0", "id": 92, "method": "tools/list", "params": ["x"]},
+    {"jsonrpc": "2.0", "id": 93, "method": "tools/list", "params": {"cursor": 5}},
+    {"jsonrpc": "2.0", "id": 94, "method": "tools/list", "params": None},
+    {"jsonrpc": "1.0", "id": 95, "method": "ping"},
+    {"jsonrpc": "2.0", "id": 96, "method": "no/such/method"},
+    {"jsonrpc": "2.0", "id": 97, "method": "ping", "extra": 1},
+    b'{"jsonrpc": "2.0", "id": 98, "method": "ping"',
+    b'{"jsonrpc": "2.0", "id": 99, "method": "ping", "params": {"_meta": {"x": NaN}}}',
+    b'{"jsonrpc": "2.0", "id": 100, "id": 101, "method": "ping"}',
+    b'{"jsonrpc": "2.0", "id": 102, "method": "ping", "params": {"_meta": {"x": "\\ud800"}}}',
+    b"\xff\xfe not utf-8",
+    [],
+]
+
+
 @dataclass(frozen=True)
 class Step:
     """One line sent, and whether the server answers it."""

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from fastpath_support import (
+    MALFORMED,
     Step,
     initialize,
     malformed,
@@ -106,30 +107,6 @@ def test_initialize_variants_and_malformed_initialize_answer_alike() -> None:
     codes = [answer.get("error", {}).get("code") for answer in fast[:6]]
     assert codes == [-32602, -32602, -32602, -32600, -32602, -32602]  # [] is no JSON-RPC params
     assert fast[6]["result"]["protocolVersion"] == "2025-11-25"
-
-
-MALFORMED: list[Any] = [
-    [
-        {"jsonrpc": "2.0", "id": 90, "method": "ping"},
-        {"jsonrpc": "2.0", "id": 91, "method": "tools/list"},
-    ],
-    {"jsonrpc": "2.0", "id": True, "method": "tools/list"},
-    {"jsonrpc": "2.0", "id": 1.5, "method": "ping"},
-    {"jsonrpc": "2.0", "id": None, "method": "tools/list"},
-    {"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"},
-    {"jsonrpc": "2.0", "id": 92, "method": "tools/list", "params": ["x"]},
-    {"jsonrpc": "2.0", "id": 93, "method": "tools/list", "params": {"cursor": 5}},
-    {"jsonrpc": "2.0", "id": 94, "method": "tools/list", "params": None},
-    {"jsonrpc": "1.0", "id": 95, "method": "ping"},
-    {"jsonrpc": "2.0", "id": 96, "method": "no/such/method"},
-    {"jsonrpc": "2.0", "id": 97, "method": "ping", "extra": 1},
-    b'{"jsonrpc": "2.0", "id": 98, "method": "ping"',
-    b'{"jsonrpc": "2.0", "id": 99, "method": "ping", "params": {"_meta": {"x": NaN}}}',
-    b'{"jsonrpc": "2.0", "id": 100, "id": 101, "method": "ping"}',
-    b'{"jsonrpc": "2.0", "id": 102, "method": "ping", "params": {"_meta": {"x": "\\ud800"}}}',
-    b"\xff\xfe not utf-8",
-    [],
-]
 
 
 def test_malformed_messages_before_initialize_answer_alike() -> None:

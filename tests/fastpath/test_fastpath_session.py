@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastpath_support import FIXTURE_GENERATED, REPO_ROOT, door_env, server_command
+from fastpath_support import FIXTURE_GENERATED, MALFORMED, REPO_ROOT, door_env, server_command
 from mcp_types.methods import serialize_server_result
-from test_fastpath_equivalence import MALFORMED
 from wire_shapes import extract
 
 from codegen.runtime import _wire_shapes as committed
