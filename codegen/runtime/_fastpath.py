@@ -227,8 +227,12 @@ def serve(
         if answer is None:
             break
         if answer:
-            wire_out.write(answer)
-            wire_out.flush()
+            try:
+                wire_out.write(answer)
+                wire_out.flush()
+            except OSError:  # the client closed our stdout: nobody is listening any more
+                restore()
+                return 0
         if preload and loader is None and session.listed:
             import threading
 
