@@ -127,6 +127,7 @@ class Server:
             stderr=self._stderr,
         )
         self._lines: queue.Queue[bytes] = queue.Queue()
+        self.raw: list[bytes] = []  # every line received, as it came
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -146,6 +147,7 @@ class Server:
         except queue.Empty:
             raise AssertionError(f"no answer within {ANSWER_TIMEOUT:g} s") from None
         assert line, "the server closed stdout"
+        self.raw.append(line)
         return json.loads(line)
 
     def close(self) -> tuple[int, str]:
@@ -164,17 +166,26 @@ class Server:
         return self.process.returncode, stderr.decode(errors="replace")
 
 
+class Transcript(list[Any]):
+    """The parsed answers of a scripted session; ``raw``: the bytes of the answers to steps
+    with a known number of answers (in order, so two doors can be compared byte for byte)."""
+
+    raw: list[bytes]
+
+
 def run_script(
     steps: list[Step], door: str, command: list[str] | None = None, **env: str
-) -> list[Any]:
-    """Each answer of the session, in order, then a final ping's, through ``door``."""
+) -> Transcript:
+    """Each answer of the session, in order, through ``door``."""
     server = Server(command or server_command(), door_env(door, **env))
-    transcript: list[Any] = []
+    transcript = Transcript()
+    transcript.raw = []
     try:
         for number, step in enumerate(steps):
             server.send(step.line())
             if step.answers != SYNC:
                 transcript.extend(server.receive() for _ in range(step.answers))
+                transcript.raw.extend(server.raw[-step.answers :] if step.answers else [])
                 continue
             sync = f"sync-{number}"
             server.send(json.dumps({"jsonrpc": "2.0", "id": sync, "method": "ping"}).encode())

@@ -1,4 +1,5 @@
-"""The fast path and the SDK door answer the same scripted sessions identically, as JSON.
+"""The fast path and the SDK door answer the same scripted sessions identically: as JSON, and
+byte for byte wherever the order of answers is fixed.
 
 Every protocol revision the installed SDK knows (plus one it does not, negotiated down),
 ``initialize`` with and without capabilities and client info, malformed messages before and
@@ -10,12 +11,12 @@ The SDK door is the same command with ``MCP_CODEGEN_NO_FAST_PATH=1``.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import pytest
 from fastpath_support import (
     MALFORMED,
     Step,
+    Transcript,
     initialize,
     malformed,
     notification,
@@ -32,17 +33,19 @@ UNKNOWN_VERSION = "2099-01-01"
 ADD = {"name": "add", "arguments": {"a": 2, "b": 40}}
 
 
-def _both(script: list[Step], **env: str) -> tuple[list[Any], list[Any]]:
+def _both(script: list[Step], **env: str) -> tuple[Transcript, Transcript]:
     with ThreadPoolExecutor(2) as pool:
         fast = pool.submit(run_script, script, "fast", **env)
         sdk = pool.submit(run_script, script, "sdk")
         return fast.result(), sdk.result()
 
 
-def _assert_same(fast: list[Any], sdk: list[Any]) -> None:
+def _assert_same(fast: Transcript, sdk: Transcript) -> None:
     assert len(fast) == len(sdk), (fast, sdk)
     for number, (ours, theirs) in enumerate(zip(fast, sdk, strict=True)):
         assert ours == theirs, f"answer {number} differs:\nfast: {ours}\nsdk:  {theirs}"
+    # Byte for byte too, where the order is fixed: same keys in the same order, same encoding.
+    assert fast.raw == sdk.raw
 
 
 RICH_CLIENT = {
