@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 
+from codegen.runtime import _wire_shapes
 from codegen.runtime._shapes import Doubt, dump, params_conform
 from codegen.runtime._stdio_claim import claim_stdio
 from codegen.runtime._wire_shapes import LATEST_HANDSHAKE_VERSION, REVISIONS, SURFACES
@@ -196,8 +197,12 @@ def serve(
 
     ``prepare`` imports and builds the SDK door and returns the function that serves the rest of
     the session; it runs on a background thread after the first ``tools/list`` (unless
-    ``MCP_CODEGEN_FAST_PATH_PRELOAD=0``) or at the handover. Returns the exit code.
+    ``MCP_CODEGEN_FAST_PATH_PRELOAD=0``) or at the handover. With an SDK release other than the
+    one the wire shapes came from, the SDK door serves from the first message. Returns the exit
+    code.
     """
+    if not sdk_matches():
+        return prepare()(None)  # shapes from another SDK release: the SDK answers everything
     wire_in, wire_out, restore = claim_stdio()
     session = Session(registry, name=name)
     preload = os.environ.get(PRELOAD_ENV, "1") != "0"
@@ -253,6 +258,25 @@ def serve(
         session.protocol_version,
     )
     return prepared[0](handover)
+
+
+def sdk_matches() -> bool:
+    """Whether the installed ``mcp_types`` is the release ``_wire_shapes`` was extracted from,
+    found without importing it (the dist-info directory beside the package)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("mcp_types")
+    except (ImportError, ValueError):
+        return False
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    version = _wire_shapes.MCP_TYPES_VERSION
+    for location in spec.submodule_search_locations:
+        site = os.path.dirname(location)
+        if os.path.isdir(os.path.join(site, f"mcp_types-{version}.dist-info")):
+            return True
+    return False
 
 
 def _parse(line: bytes) -> dict[str, Any] | None:

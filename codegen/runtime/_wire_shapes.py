@@ -4,6 +4,7 @@ Extracted from the installed SDK's per-revision models by tests/fastpath/wire_sh
 tests/fastpath/test_fastpath_session.py fails when they drift. Literal data only.
 """
 
+MCP_TYPES_VERSION = "2.3.0"
 HANDSHAKE_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
 LATEST_HANDSHAKE_VERSION = "2025-11-25"
 REVISIONS = {

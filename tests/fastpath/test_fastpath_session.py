@@ -16,7 +16,7 @@ from wire_shapes import extract
 
 from codegen.runtime import _wire_shapes as committed
 from codegen.runtime import load_tools
-from codegen.runtime._fastpath import ReplayReader, Session
+from codegen.runtime._fastpath import ReplayReader, Session, sdk_matches
 from codegen.runtime._shapes import Doubt, dump
 
 OUTPUTS = [
@@ -46,6 +46,14 @@ def test_the_committed_wire_shapes_match_the_installed_sdk() -> None:
     assert table["LATEST_HANDSHAKE_VERSION"] == committed.LATEST_HANDSHAKE_VERSION
     assert table["REVISIONS"] == committed.REVISIONS
     assert table["MODELS"] == committed.MODELS, "regenerate: python tests/fastpath/wire_shapes.py"
+
+
+def test_the_fast_path_runs_only_with_the_sdk_its_shapes_came_from(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert sdk_matches()  # the installed mcp_types is the one the table was extracted from
+    monkeypatch.setattr(committed, "MCP_TYPES_VERSION", "0.0.1")
+    assert not sdk_matches()  # another SDK: the SDK door answers everything
 
 
 @pytest.mark.parametrize("output", OUTPUTS, ids=lambda path: path.parent.parent.name)

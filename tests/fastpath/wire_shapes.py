@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import types
 import typing
+from importlib import metadata
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
@@ -85,6 +86,7 @@ def extract() -> dict[str, Any]:
         revisions[version] = same[0] if same else version
         surfaces.setdefault(revisions[version], surface)
     return {
+        "MCP_TYPES_VERSION": metadata.version("mcp_types"),
         "HANDSHAKE_VERSIONS": list(HANDSHAKE_PROTOCOL_VERSIONS),
         "LATEST_HANDSHAKE_VERSION": LATEST_HANDSHAKE_VERSION,
         "REVISIONS": revisions,
