@@ -12,16 +12,16 @@ HTTP limit) and answer malformed input with a JSON-RPC error; ``--call-timeout``
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
 from codegen.runtime._registry import GeneratedModuleError, ToolRegistry, load_tools
 
-# Only argparse, os and sys at import time: the stdio fast path answers before anything else
-# is needed (logging, typing and contextlib cost milliseconds there; see bench/startup.py).
+# Only os and sys at import time: the stdio fast path answers before anything else is needed
+# (argparse, logging, typing and contextlib cost milliseconds there; see bench/startup.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
@@ -167,79 +167,150 @@ async def serve_http(
     await uvicorn.Server(config).serve()
 
 
-class _HelpFormatter(argparse.HelpFormatter):
-    """argparse's formatter without a terminal query: add_argument builds a formatter each
-    time, and the default one imports shutil to ask for the width (milliseconds at start-up)."""
-
-    def __init__(self, prog: str) -> None:
-        try:
-            width = int(os.environ.get("COLUMNS", "")) - 2
-        except ValueError:
-            width = 78
-        super().__init__(prog, width=max(width, 40))
+#: The command line, as (flag, argparse keyword arguments): argparse builds the parser from it,
+#: and ``_quick_options`` reads a plain command line with it, without importing argparse.
+OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
+    (
+        "--generated",
+        {
+            "default": "generated",
+            "help": "generated output directory, or its importable package name "
+            "(default: generated)",
+        },
+    ),
+    (
+        "--path",
+        {
+            "action": "append",
+            "default": None,
+            "metavar": "DIR",
+            "help": "directory to put on sys.path so tool modules import "
+            "(repeatable; default: cwd)",
+        },
+    ),
+    ("--transport", {"choices": ("stdio", "http"), "default": "stdio"}),
+    ("--host", {"default": "127.0.0.1", "help": "HTTP host (default: 127.0.0.1)"}),
+    ("--port", {"type": int, "default": 8000, "help": "HTTP port (default: 8000)"}),
+    ("--http-path", {"default": "/mcp", "help": "HTTP endpoint path (default: /mcp)"}),
+    ("--name", {"default": DEFAULT_NAME, "help": "server name sent to clients"}),
+    (
+        "--strict-output",
+        {
+            "action": "store_true",
+            "help": "validate structured output against outputSchema; a mismatch is an "
+            "isError result",
+        },
+    ),
+    (
+        "--call-timeout",
+        {
+            "type": float,
+            "default": None,
+            "metavar": "SECONDS",
+            "help": "a tool call running longer gives an isError result (default: no limit)",
+        },
+    ),
+    (
+        "--max-message-bytes",
+        {
+            "type": int,
+            "default": DEFAULT_MAX_MESSAGE_BYTES,
+            "metavar": "BYTES",
+            "help": "refuse larger requests, a stdio line or an HTTP body "
+            f"(default: {DEFAULT_MAX_MESSAGE_BYTES} = 4 MiB)",
+        },
+    ),
+    (
+        "--no-fast-path",
+        {
+            "action": "store_true",
+            "help": "stdio: let the SDK answer from the first message, as before the fast path "
+            "(also MCP_CODEGEN_NO_FAST_PATH=1)",
+        },
+    ),
+    (
+        "--log-level",
+        {
+            "default": "WARNING",
+            "choices": ("DEBUG", "INFO", "WARNING", "ERROR"),
+            "help": "stderr log level (default: WARNING)",
+        },
+    ),
+)
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:
+    import argparse
+
+    class HelpFormatter(argparse.HelpFormatter):
+        """argparse's formatter without a terminal query: add_argument builds a formatter each
+        time, and the default one imports shutil to ask for the width (milliseconds)."""
+
+        def __init__(self, prog: str) -> None:
+            try:
+                width = int(os.environ.get("COLUMNS", "")) - 2
+            except ValueError:
+                width = 78
+            super().__init__(prog, width=max(width, 40))
+
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Serve generated MCP tool schemas with the official MCP SDK.",
-        formatter_class=_HelpFormatter,
+        formatter_class=HelpFormatter,
     )
-    parser.add_argument(
-        "--generated",
-        default="generated",
-        help="generated output directory, or its importable package name (default: generated)",
-    )
-    parser.add_argument(
-        "--path",
-        action="append",
-        default=None,
-        metavar="DIR",
-        help="directory to put on sys.path so tool modules import (repeatable; default: cwd)",
-    )
-    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
-    parser.add_argument("--host", default="127.0.0.1", help="HTTP host (default: 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="HTTP port (default: 8000)")
-    parser.add_argument("--http-path", default="/mcp", help="HTTP endpoint path (default: /mcp)")
-    parser.add_argument("--name", default=DEFAULT_NAME, help="server name sent to clients")
-    parser.add_argument(
-        "--strict-output",
-        action="store_true",
-        help="validate structured output against outputSchema; a mismatch is an isError result",
-    )
-    parser.add_argument(
-        "--call-timeout",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="a tool call running longer gives an isError result (default: no limit)",
-    )
-    parser.add_argument(
-        "--max-message-bytes",
-        type=int,
-        default=DEFAULT_MAX_MESSAGE_BYTES,
-        metavar="BYTES",
-        help="refuse larger requests, a stdio line or an HTTP body "
-        f"(default: {DEFAULT_MAX_MESSAGE_BYTES} = 4 MiB)",
-    )
-    parser.add_argument(
-        "--no-fast-path",
-        action="store_true",
-        help="stdio: let the SDK answer from the first message, as before the fast path "
-        "(also MCP_CODEGEN_NO_FAST_PATH=1)",
-    )
-    parser.add_argument(
-        "--log-level",
-        default="WARNING",
-        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
-        help="stderr log level (default: WARNING)",
-    )
+    for flag, keywords in OPTIONS:
+        parser.add_argument(flag, **keywords)
     return parser
+
+
+def _quick_options(argv: Sequence[str]) -> Any:
+    """The options of a plain command line (only ``--flag value`` / ``--flag=value`` of known
+    flags, values that need no guessing) without importing argparse, which costs milliseconds
+    before the fast path's first answer; ``None`` for anything else (argparse then decides)."""
+    from types import SimpleNamespace
+
+    values: dict[str, Any] = {}
+    specs: dict[str, dict[str, Any]] = {}
+    for flag, keywords in OPTIONS:
+        dest = flag[2:].replace("-", "_")
+        values[dest] = False if keywords.get("action") == "store_true" else keywords["default"]
+        specs[flag] = {**keywords, "dest": dest}
+    index = 0
+    while index < len(argv):
+        name, equals, inline = argv[index].partition("=")
+        spec = specs.get(name)
+        if spec is None:
+            return None  # -h, abbreviations, unknown flags, positionals: argparse's to judge
+        if spec.get("action") == "store_true":
+            if equals:
+                return None
+            values[spec["dest"]] = True
+            index += 1
+            continue
+        if equals:
+            value, index = inline, index + 1
+        elif index + 1 < len(argv) and not argv[index + 1].startswith("-"):
+            value, index = argv[index + 1], index + 2
+        else:
+            return None
+        if "type" in spec:
+            try:
+                value = spec["type"](value)
+            except ValueError:
+                return None
+        if "choices" in spec and value not in spec["choices"]:
+            return None
+        if spec.get("action") == "append":
+            values[spec["dest"]] = [*(values[spec["dest"]] or []), value]
+        else:
+            values[spec["dest"]] = value
+    return SimpleNamespace(**values)
 
 
 def main(argv: Sequence[str] | None = None, *, prog: str = "python -m codegen.runtime") -> int:
     """Command-line entry point; returns the process exit code (2: no usable generated output)."""
-    options = _parser(prog).parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    options = _quick_options(arguments) or _parser(prog).parse_args(arguments)
     if options.call_timeout is not None and not 0 < options.call_timeout < float("inf"):
         print("error: --call-timeout must be a positive number of seconds", file=sys.stderr)
         return EXIT_USAGE
@@ -310,7 +381,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m codegen.ru
     return prepare()(None)
 
 
-def _fast_path_disabled(options: argparse.Namespace) -> bool:
+def _fast_path_disabled(options: Any) -> bool:
     return bool(options.no_fast_path) or os.environ.get(
         "MCP_CODEGEN_NO_FAST_PATH", ""
     ).strip() not in ("", "0")
