@@ -9,18 +9,25 @@ nox.options.sessions = ["check", "lint", "tests"]
 nox.options.reuse_existing_virtualenvs = True
 
 
+#: Every configuration with a checked-in output: the bookshop (clean flavor, generated/) and the
+#: conformance suite's tools (examples/conformance/generated/), each with its own output.
+CONFIGS = ("pyproject.toml", "examples/conformance/pyproject.toml")
+
+
 @nox.session
 def codegen(session: nox.Session) -> None:
-    """Regenerate generated/ from the bundled example (and any configured sources)."""
+    """Regenerate every configured output (generated/, examples/conformance/generated/)."""
     session.install("-e", ".[examples]")
-    session.run("mcp-codegen", "generate", *session.posargs)
+    for config in CONFIGS:
+        session.run("mcp-codegen", "--config", config, "generate", *session.posargs)
 
 
 @nox.session
 def check(session: nox.Session) -> None:
-    """Fail when generated/ is stale, missing files or has orphans; prints the diff."""
+    """Fail when an output is stale, missing files or has orphans; prints the diff."""
     session.install("-e", ".[examples]")
-    session.run("mcp-codegen", "check", *session.posargs)
+    for config in CONFIGS:
+        session.run("mcp-codegen", "--config", config, "check", *session.posargs)
 
 
 @nox.session

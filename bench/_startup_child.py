@@ -7,6 +7,7 @@ Usage: python _startup_child.py MODE WORKDIR
   sdk-import import mcp.server.lowlevel only: the cost every SDK-based server pays first
   empty      nothing: the interpreter's own start
   sdk-serve  serve the `sdk` setup over stdio (for the spawn-to-response measurement)
+  floor-serve the stdio floor: answer initialize and tools/list from the literal module, no more
 
 Prints "T_START T_READY TOOL_COUNT PEAK_RSS_KIB PAYLOAD_BYTES" (perf_counter is CLOCK_MONOTONIC on
 Linux, so the parent compares it with its own spawn time).
@@ -69,6 +70,28 @@ elif MODE == "empty":
     tools = []
 elif MODE == "sdk-serve":
     _sdk_server().run("stdio")
+    raise SystemExit(0)
+elif MODE == "floor-serve":
+    import json
+
+    sys.path.insert(0, WORKDIR)
+    import floor_tools
+
+    for line in sys.stdin.buffer:
+        message = json.loads(line)
+        if "id" not in message:
+            continue
+        if message["method"] == "initialize":
+            result: dict[str, object] = {
+                "protocolVersion": message["params"]["protocolVersion"],
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "floor", "version": "0"},
+            }
+        else:
+            result = {"tools": floor_tools.TOOLS}
+        answer = {"jsonrpc": "2.0", "id": message["id"], "result": result}
+        sys.stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
+        sys.stdout.flush()
     raise SystemExit(0)
 else:
     raise SystemExit(f"unknown mode {MODE!r}")

@@ -7,13 +7,21 @@ A. spawn -> the full tools/list payload in memory, time and peak RSS, for
    floor  a bare import of one literal module holding the payload;
    ours   codegen.runtime loading the generated modules and listing fresh copies of the tools;
    SDK    MCPServer: import the tool modules, register each tool with @app.tool(), list_tools().
-B. spawn -> a client holding the parsed tools/list response over stdio (raw JSON-RPC client),
-   for `python -m codegen.runtime` and for the MCPServer server of setup A.
+B. over stdio, with a raw JSON-RPC client: spawn -> the client holds the parsed tools/list
+   response, spawn -> the first tools/call result (sent as soon as tools/list is answered), and
+   the server's peak RSS by then, for
+   floor   a process that imports the literal module and writes the responses (no tools/call);
+   SDK     the MCPServer server of setup A;
+   before  `python -m codegen.runtime --no-fast-path` (the SDK door from the first message, as
+           before the fast path);
+   lazy    the fast path, preparing the SDK only when tools/call arrives
+           (MCP_CODEGEN_FAST_PATH_PRELOAD=0);
+   now     the fast path as shipped (the SDK prepared in the background after tools/list).
 
 The generated modules come from the real generator (`python -m codegen generate`). Medians of
 --repeats runs; setups are interleaved so machine noise spreads evenly. Not a timed test.
 
-Usage: python bench/startup.py [--sizes 10 100 1000] [--repeats 7] [--keep]
+Usage: python bench/startup.py [--sizes 10 100 1000] [--repeats 7] [--think-ms 0] [--keep]
 """
 
 from __future__ import annotations
@@ -38,6 +46,9 @@ REPO = BENCH.parent
 CHILD = BENCH / "_startup_child.py"
 PAYLOAD_SETUPS = ("floor", "ours", "sdk")
 BASELINE_SETUPS = ("empty", "sdk-import")
+STDIO_SERVERS = ("floor", "sdk", "before", "lazy", "now")
+#: A valid call of the first synthetic tool (bench/synthetic.py, shape 0).
+FIRST_CALL = {"name": "tool_00000", "arguments": {"text": "hi", "count": 2}}
 
 
 @dataclass
@@ -129,29 +140,48 @@ def _send(process: subprocess.Popen[bytes], message: dict[str, object]) -> None:
     process.stdin.flush()  # type: ignore[union-attr]
 
 
-def measure_stdio(server: str, project: Path, lib: Path) -> tuple[float, float, int]:
-    """(spawn -> parsed tools/list response ms, server CPU ms by then, tool count).
+@dataclass
+class StdioRun:
+    """One stdio session's measurements."""
 
-    Wall time on a shared machine is noisy; the server's CPU time (user + sys, read from
-    /proc/PID/stat when the response has arrived) is the steadier number.
+    list_ms: float
+    call_ms: float | None  # spawn -> first tools/call result
+    latency_ms: float | None  # tools/call sent -> its result
+    cpu_ms: float
+    rss_mib: float
+    tools: int
+
+
+def measure_stdio(server: str, project: Path, lib: Path, think: float = 0.0) -> StdioRun:
+    """Spawn -> parsed tools/list, spawn -> first tools/call result, CPU and peak RSS.
+
+    Wall time on a shared machine is noisy; the server's CPU time (its main thread's, read from
+    /proc/PID/schedstat when tools/list has been answered) is the steadier number. ``think``: seconds
+    the client waits between the tools/list response and the call (a model choosing a tool).
     """
-    if server == "ours":
+    env = _child_env(lib)
+    if server in ("before", "lazy", "now"):
         generated = str(project / "generated")
         command = [sys.executable, "-m", "codegen.runtime", "--generated", generated]
         command += ["--path", str(project)]
+        if server == "before":
+            command.append("--no-fast-path")
+        if server == "lazy":
+            env["MCP_CODEGEN_FAST_PATH_PRELOAD"] = "0"
     else:
-        command = [sys.executable, str(CHILD), "sdk-serve", str(project)]
+        command = [sys.executable, str(CHILD), f"{server}-serve", str(project)]
     spawned = time.perf_counter()
     process = subprocess.Popen(
         command,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
-        env=_child_env(lib),
+        env=env,
         cwd=project,
     )
     watchdog = threading.Timer(120, process.kill)
     watchdog.start()
+    call_ms = latency_ms = None
     try:
         _send(
             process,
@@ -170,31 +200,53 @@ def measure_stdio(server: str, project: Path, lib: Path) -> tuple[float, float, 
         _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
         _send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
         response = _read_response(process, 2)
-        elapsed = (time.perf_counter() - spawned) * 1000
+        list_ms = (time.perf_counter() - spawned) * 1000
         cpu_ms = _cpu_ms(process.pid)
+        if server != "floor":
+            time.sleep(think)
+            sent = time.perf_counter()
+            _send(
+                process, {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": FIRST_CALL}
+            )
+            called = _read_response(process, 3)
+            call_ms = (time.perf_counter() - spawned) * 1000
+            latency_ms = (time.perf_counter() - sent) * 1000
+            assert not called["result"].get("isError"), called  # type: ignore[attr-defined]
+        rss_mib = _peak_rss_mib(process.pid)
     finally:
         process.stdin.close()  # type: ignore[union-attr]  # end of input: the server exits
         process.wait()
         watchdog.cancel()
         process.stdout.close()  # type: ignore[union-attr]
-    return elapsed, cpu_ms, len(response["result"]["tools"])  # type: ignore[index]
+    tools = len(response["result"]["tools"])  # type: ignore[index]
+    return StdioRun(list_ms, call_ms, latency_ms, cpu_ms, rss_mib, tools)
+
+
+def _peak_rss_mib(pid: int) -> float:
+    """A live process's peak resident set size (Linux /proc VmHWM)."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def _cpu_ms(pid: int) -> float:
-    """User + system CPU time a live process has used so far (Linux /proc, 10 ms ticks)."""
-    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-        fields = stat.read().rpartition(")")[2].split()
-    # After the ")" that closes the command name, utime and stime are fields 12 and 13.
-    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+    """CPU time the live process's main thread has used so far (Linux /proc schedstat, ns).
+
+    Everything up to the tools/list answer runs on the main thread in every setup (the fast
+    path starts its background import only after answering), so this is the work done by then.
+    """
+    with open(f"/proc/{pid}/schedstat", encoding="ascii") as schedstat:
+        return int(schedstat.read().split()[0]) / 1e6
 
 
-def run(sizes: list[int], repeats: int, workdir: Path) -> str:
+def run(sizes: list[int], repeats: int, workdir: Path, think: float = 0.0) -> str:
     """Run every measurement and return the report."""
     lib = prepare(workdir, sizes)
     payload: dict[tuple[str, int], Samples] = {}
     baseline: dict[str, Samples] = {setup: Samples() for setup in BASELINE_SETUPS}
-    stdio: dict[tuple[str, int], list[float]] = {}
-    stdio_cpu: dict[tuple[str, int], list[float]] = {}
+    stdio: dict[tuple[str, int], list[StdioRun]] = {}
     for round_number in range(repeats):
         print(f"round {round_number + 1}/{repeats}", file=sys.stderr)
         for setup in BASELINE_SETUPS:
@@ -212,12 +264,11 @@ def run(sizes: list[int], repeats: int, workdir: Path) -> str:
                 samples.inside_ms.append(inside)
                 samples.rss_mib.append(rss)
                 samples.payload_bytes = size_bytes
-            for server in ("ours", "sdk"):
-                elapsed, cpu, count = measure_stdio(server, project, lib)
-                assert count == size, (server, count, size)
-                stdio.setdefault((server, size), []).append(elapsed)
-                stdio_cpu.setdefault((server, size), []).append(cpu)
-    return report(sizes, repeats, payload, baseline, stdio, stdio_cpu)
+            for server in STDIO_SERVERS:
+                measured = measure_stdio(server, project, lib, think)
+                assert measured.tools == size, (server, measured.tools, size)
+                stdio.setdefault((server, size), []).append(measured)
+    return report(sizes, repeats, payload, baseline, stdio, think)
 
 
 def report(
@@ -225,8 +276,8 @@ def report(
     repeats: int,
     payload: dict[tuple[str, int], Samples],
     baseline: dict[str, Samples],
-    stdio: dict[tuple[str, int], list[float]],
-    stdio_cpu: dict[tuple[str, int], list[float]],
+    stdio: dict[tuple[str, int], list[StdioRun]],
+    think: float = 0.0,
 ) -> str:
     """The benchmark tables as text."""
     lines = [
@@ -263,19 +314,49 @@ def report(
         f"({sdk_import.median('inside_ms'):,.0f} ms of import), "
         f"{sdk_import.median('rss_mib'):.0f} MiB.",
         "",
-        "B. Spawn -> client holds the parsed tools/list response over stdio: wall ms, and the "
-        "server's CPU ms by then",
+        "B. Over stdio: spawn -> client holds the parsed tools/list response (wall ms; the "
+        "server's CPU ms by then in brackets)",
         "",
-        "| N | wall ours | wall SDK | SDK / ours | CPU ours | CPU SDK | SDK / ours |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "| N | " + " | ".join(STDIO_SERVERS) + " | now / floor | CPU now / floor | before / now |",
+        "|---:|" + "---:|" * (len(STDIO_SERVERS) + 3),
+    ]
+
+    def median(server: str, size: int, name: str) -> float:
+        values = [getattr(run, name) for run in stdio[(server, size)]]
+        return statistics.median(values) if None not in values else float("nan")
+
+    for size in sizes:
+        cells = [
+            f"{median(server, size, 'list_ms'):,.0f} ({median(server, size, 'cpu_ms'):,.1f})"
+            for server in STDIO_SERVERS
+        ]
+        now, floor, before = (median(s, size, "list_ms") for s in ("now", "floor", "before"))
+        cpu_ratio = median("now", size, "cpu_ms") / median("floor", size, "cpu_ms")
+        lines.append(
+            f"| {size:,} | "
+            + " | ".join(cells)
+            + f" | {now / floor:.2f}x | {cpu_ratio:.2f}x | {before / now:.1f}x |"
+        )
+    callers = [server for server in STDIO_SERVERS if server != "floor"]
+    lines += [
+        "",
+        f"C. Over stdio: spawn -> first tools/call result (ms), sent {think * 1000:,.0f} ms after "
+        "tools/list is answered (the call's own latency in brackets); peak RSS (MiB) by then",
+        "",
+        "| N | "
+        + " | ".join(f"call {server}" for server in callers)
+        + " | "
+        + " | ".join(f"RSS {server}" for server in STDIO_SERVERS)
+        + " |",
+        "|---:|" + "---:|" * (len(callers) + len(STDIO_SERVERS)),
     ]
     for size in sizes:
-        wall = [statistics.median(stdio[(server, size)]) for server in ("ours", "sdk")]
-        cpu = [statistics.median(stdio_cpu[(server, size)]) for server in ("ours", "sdk")]
-        lines.append(
-            f"| {size:,} | {wall[0]:,.0f} | {wall[1]:,.0f} | {wall[1] / wall[0]:.2f}x "
-            f"| {cpu[0]:,.0f} | {cpu[1]:,.0f} | {cpu[1] / cpu[0]:.2f}x |"
-        )
+        calls = [
+            f"{median(server, size, 'call_ms'):,.0f} ({median(server, size, 'latency_ms'):,.0f})"
+            for server in callers
+        ]
+        rss = [f"{median(server, size, 'rss_mib'):,.0f}" for server in STDIO_SERVERS]
+        lines.append(f"| {size:,} | " + " | ".join(calls + rss) + " |")
     return "\n".join(lines)
 
 
@@ -285,10 +366,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000])
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="pause between the tools/list response and the first tools/call (default: 0)",
+    )
     options = parser.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="mcp-codegen-startup-"))
     try:
-        print(run(options.sizes, options.repeats, workdir))
+        print(run(options.sizes, options.repeats, workdir, options.think_ms / 1000))
     finally:
         if options.keep:
             print(f"kept {workdir}", file=sys.stderr)

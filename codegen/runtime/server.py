@@ -12,21 +12,24 @@ HTTP limit) and answer malformed input with a JSON-RPC error; ``--call-timeout``
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import logging
 import os
 import sys
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from codegen.profiles import PROFILES
 from codegen.runtime._registry import GeneratedModuleError, ToolRegistry, load_tools
 
+# Only os and sys at import time: the stdio fast path answers before anything else is needed
+# (argparse, logging, typing and contextlib cost milliseconds there; see bench/startup.py).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import Any
+
     from mcp import types
     from mcp.server import Server, ServerRequestContext
 
+    from codegen.runtime._fastpath import Handover
     from codegen.runtime._invoke import Dependencies, ToolCaller
 
 DEFAULT_NAME = "mcp-codegen"
@@ -52,7 +55,7 @@ def build_server(
     """
     from mcp import types
     from mcp.server import Server
-    from mcp.shared.exceptions import MCPError
+    from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
     caller: ToolCaller | None = None
 
@@ -94,13 +97,26 @@ def build_server(
     def input_schema(tool_name: str) -> Mapping[str, Any] | None:
         return registry.get_tool(tool_name)["inputSchema"] if tool_name in registry else None
 
-    return Server(
-        name,
-        version=registry.schema_set_version,
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-        get_tool_input_schema=input_schema,
-    )
+    async def set_logging_level(
+        ctx: ServerRequestContext[Any], params: types.SetLevelRequestParams
+    ) -> types.EmptyResult:
+        # Accepted, as MCP clients send it before calls (the conformance suite does); tools log
+        # through their Context, which sends every level: the client filters what it shows.
+        return types.EmptyResult()
+
+    import warnings
+
+    with warnings.catch_warnings():
+        # SDK 2.x warns that 2026-07-28 drops logging/setLevel; handshake clients still send it.
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        return Server(
+            name,
+            version=registry.schema_set_version,
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+            on_set_logging_level=set_logging_level,
+            get_tool_input_schema=input_schema,
+        )
 
 
 def _unknown_tool_text(flavor: str, name: str) -> str | None:
@@ -114,12 +130,22 @@ def _unknown_tool_text(flavor: str, name: str) -> str | None:
 
 
 async def serve_stdio(
-    server: Server[Any], *, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    server: Server[Any],
+    *,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+    handover: Handover | None = None,
 ) -> None:
-    """Serve one client over this process's stdin/stdout until it closes stdin."""
+    """Serve one client over this process's stdin/stdout until it closes stdin.
+
+    ``handover``: the fast path's session, which this door continues (``_fastpath``).
+    """
     from codegen.runtime._stdio import stdio_transport
 
-    async with stdio_transport(max_message_bytes=max_message_bytes) as (read_stream, write_stream):
+    async with stdio_transport(
+        max_message_bytes=max_message_bytes,
+        claimed=None if handover is None else handover.claimed,
+        answered=() if handover is None else handover.answered,
+    ) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
@@ -142,68 +168,159 @@ async def serve_http(
     await uvicorn.Server(config).serve()
 
 
+#: The command line, as (flag, argparse keyword arguments): argparse builds the parser from it,
+#: and ``_quick_options`` reads a plain command line with it, without importing argparse.
+OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
+    (
+        "--generated",
+        {
+            "default": "generated",
+            "help": "generated output directory, or its importable package name "
+            "(default: generated)",
+        },
+    ),
+    (
+        "--path",
+        {
+            "action": "append",
+            "default": None,
+            "metavar": "DIR",
+            "help": "directory to put on sys.path so tool modules import "
+            "(repeatable; default: cwd)",
+        },
+    ),
+    ("--transport", {"choices": ("stdio", "http"), "default": "stdio"}),
+    ("--host", {"default": "127.0.0.1", "help": "HTTP host (default: 127.0.0.1)"}),
+    ("--port", {"type": int, "default": 8000, "help": "HTTP port (default: 8000)"}),
+    ("--http-path", {"default": "/mcp", "help": "HTTP endpoint path (default: /mcp)"}),
+    ("--name", {"default": DEFAULT_NAME, "help": "server name sent to clients"}),
+    (
+        "--profile",
+        {
+            "choices": tuple(PROFILES),
+            "default": None,
+            "help": "serve tools/list through a client profile (arguments are still validated "
+            "against the generated schemas; see `mcp-codegen lint`)",
+        },
+    ),
+    (
+        "--strict-output",
+        {
+            "action": "store_true",
+            "help": "validate structured output against outputSchema; a mismatch is an "
+            "isError result",
+        },
+    ),
+    (
+        "--call-timeout",
+        {
+            "type": float,
+            "default": None,
+            "metavar": "SECONDS",
+            "help": "a tool call running longer gives an isError result (default: no limit)",
+        },
+    ),
+    (
+        "--max-message-bytes",
+        {
+            "type": int,
+            "default": DEFAULT_MAX_MESSAGE_BYTES,
+            "metavar": "BYTES",
+            "help": "refuse larger requests, a stdio line or an HTTP body "
+            f"(default: {DEFAULT_MAX_MESSAGE_BYTES} = 4 MiB)",
+        },
+    ),
+    (
+        "--no-fast-path",
+        {
+            "action": "store_true",
+            "help": "stdio: let the SDK answer from the first message, as before the fast path "
+            "(also MCP_CODEGEN_NO_FAST_PATH=1)",
+        },
+    ),
+    (
+        "--log-level",
+        {
+            "default": "WARNING",
+            "choices": ("DEBUG", "INFO", "WARNING", "ERROR"),
+            "help": "stderr log level (default: WARNING)",
+        },
+    ),
+)
+
+
 def _parser(prog: str) -> argparse.ArgumentParser:
+    import argparse
+
+    class HelpFormatter(argparse.HelpFormatter):
+        """argparse's formatter without a terminal query: add_argument builds a formatter each
+        time, and the default one imports shutil to ask for the width (milliseconds)."""
+
+        def __init__(self, prog: str) -> None:
+            try:
+                width = int(os.environ.get("COLUMNS", "")) - 2
+            except ValueError:
+                width = 78
+            super().__init__(prog, width=max(width, 40))
+
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Serve generated MCP tool schemas with the official MCP SDK.",
+        formatter_class=HelpFormatter,
     )
-    parser.add_argument(
-        "--generated",
-        default="generated",
-        help="generated output directory, or its importable package name (default: generated)",
-    )
-    parser.add_argument(
-        "--path",
-        action="append",
-        default=None,
-        metavar="DIR",
-        help="directory to put on sys.path so tool modules import (repeatable; default: cwd)",
-    )
-    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
-    parser.add_argument("--host", default="127.0.0.1", help="HTTP host (default: 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="HTTP port (default: 8000)")
-    parser.add_argument("--http-path", default="/mcp", help="HTTP endpoint path (default: /mcp)")
-    parser.add_argument("--name", default=DEFAULT_NAME, help="server name sent to clients")
-    parser.add_argument(
-        "--profile",
-        choices=tuple(PROFILES),
-        default=None,
-        help="serve tools/list through a client profile (arguments are still validated against "
-        "the generated schemas; see `mcp-codegen lint`)",
-    )
-    parser.add_argument(
-        "--strict-output",
-        action="store_true",
-        help="validate structured output against outputSchema; a mismatch is an isError result",
-    )
-    parser.add_argument(
-        "--call-timeout",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="a tool call running longer gives an isError result (default: no limit)",
-    )
-    parser.add_argument(
-        "--max-message-bytes",
-        type=int,
-        default=DEFAULT_MAX_MESSAGE_BYTES,
-        metavar="BYTES",
-        help="refuse larger requests, a stdio line or an HTTP body "
-        f"(default: {DEFAULT_MAX_MESSAGE_BYTES} = 4 MiB)",
-    )
-    parser.add_argument(
-        "--log-level",
-        default="WARNING",
-        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
-        help="stderr log level (default: WARNING)",
-    )
+    for flag, keywords in OPTIONS:
+        parser.add_argument(flag, **keywords)
     return parser
+
+
+def _quick_options(argv: Sequence[str]) -> Any:
+    """The options of a plain command line (only ``--flag value`` / ``--flag=value`` of known
+    flags, values that need no guessing) without importing argparse, which costs milliseconds
+    before the fast path's first answer; ``None`` for anything else (argparse then decides)."""
+    from types import SimpleNamespace
+
+    values: dict[str, Any] = {}
+    specs: dict[str, dict[str, Any]] = {}
+    for flag, keywords in OPTIONS:
+        dest = flag[2:].replace("-", "_")
+        values[dest] = False if keywords.get("action") == "store_true" else keywords["default"]
+        specs[flag] = {**keywords, "dest": dest}
+    index = 0
+    while index < len(argv):
+        name, equals, inline = argv[index].partition("=")
+        spec = specs.get(name)
+        if spec is None:
+            return None  # -h, abbreviations, unknown flags, positionals: argparse's to judge
+        if spec.get("action") == "store_true":
+            if equals:
+                return None
+            values[spec["dest"]] = True
+            index += 1
+            continue
+        if equals:
+            value, index = inline, index + 1
+        elif index + 1 < len(argv) and not argv[index + 1].startswith("-"):
+            value, index = argv[index + 1], index + 2
+        else:
+            return None
+        if "type" in spec:
+            try:
+                value = spec["type"](value)
+            except ValueError:
+                return None
+        if "choices" in spec and value not in spec["choices"]:
+            return None
+        if spec.get("action") == "append":
+            values[spec["dest"]] = [*(values[spec["dest"]] or []), value]
+        else:
+            values[spec["dest"]] = value
+    return SimpleNamespace(**values)
 
 
 def main(argv: Sequence[str] | None = None, *, prog: str = "python -m codegen.runtime") -> int:
     """Command-line entry point; returns the process exit code (2: no usable generated output)."""
-    options = _parser(prog).parse_args(argv)
-    logging.basicConfig(level=options.log_level, stream=sys.stderr, format="%(name)s: %(message)s")
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    options = _quick_options(arguments) or _parser(prog).parse_args(arguments)
     if options.call_timeout is not None and not 0 < options.call_timeout < float("inf"):
         print("error: --call-timeout must be a positive number of seconds", file=sys.stderr)
         return EXIT_USAGE
@@ -218,32 +335,66 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m codegen.ru
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
-    import anyio
+    def prepare() -> Callable[[Handover | None], int]:
+        """Import and build the SDK door; the returned function serves with it."""
+        import contextlib
+        import logging
 
-    server = build_server(
-        registry,
-        name=options.name,
-        strict_output=options.strict_output,
-        call_timeout=options.call_timeout,
-    )
+        import anyio
 
-    async def serve() -> None:
-        if options.transport == "stdio":
-            await serve_stdio(server, max_message_bytes=options.max_message_bytes)
-        else:
-            await serve_http(
-                server,
-                host=options.host,
-                port=options.port,
-                path=options.http_path,
+        logging.basicConfig(
+            level=options.log_level, stream=sys.stderr, format="%(name)s: %(message)s"
+        )
+
+        server = build_server(
+            registry,
+            name=options.name,
+            strict_output=options.strict_output,
+            call_timeout=options.call_timeout,
+        )
+
+        async def serve(handover: Handover | None) -> None:
+            if options.transport == "stdio":
+                await serve_stdio(
+                    server, max_message_bytes=options.max_message_bytes, handover=handover
+                )
+            else:
+                await serve_http(
+                    server,
+                    host=options.host,
+                    port=options.port,
+                    path=options.http_path,
+                    max_message_bytes=options.max_message_bytes,
+                )
+            _exit_now_if_tools_still_run()
+
+        def run(handover: Handover | None) -> int:
+            with contextlib.suppress(KeyboardInterrupt):
+                anyio.run(serve, handover)
+            _exit_now_if_tools_still_run()  # after an interrupt too: shutdown would wait on them
+            return EXIT_OK
+
+        return run
+
+    if options.transport == "stdio" and not _fast_path_disabled(options):
+        from codegen.runtime import _fastpath
+
+        try:
+            return _fastpath.serve(
+                registry,
+                name=options.name,
                 max_message_bytes=options.max_message_bytes,
+                prepare=prepare,
             )
-        _exit_now_if_tools_still_run()
+        except KeyboardInterrupt:
+            return EXIT_OK
+    return prepare()(None)
 
-    with contextlib.suppress(KeyboardInterrupt):
-        anyio.run(serve)
-    _exit_now_if_tools_still_run()  # after an interrupt too: shutdown would wait on their threads
-    return EXIT_OK
+
+def _fast_path_disabled(options: Any) -> bool:
+    return bool(options.no_fast_path) or os.environ.get(
+        "MCP_CODEGEN_NO_FAST_PATH", ""
+    ).strip() not in ("", "0")
 
 
 def _exit_now_if_tools_still_run() -> None:
@@ -257,6 +408,8 @@ def _exit_now_if_tools_still_run() -> None:
         return
     running = calls.abandoned_calls()
     if running:
+        import logging
+
         logging.getLogger("codegen.runtime").warning(
             "exiting with %d timed-out tool call(s) still running", running
         )

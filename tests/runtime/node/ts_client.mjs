@@ -2,10 +2,12 @@
 //
 // Usage: node ts_client.mjs SPEC.json
 // SPEC: {"command": str, "args": [str], "cwd": str, "env": {str: str},
-//        "calls": [{"name": str, "arguments": object}]}
+//        "calls": [{"name": str, "arguments": object}], "early": [{"name", "arguments"}]?}
+// "early" calls are sent at once after connecting (right after `initialized`), concurrently with
+// tools/list and before any answer: with the fast path, before the SDK has loaded.
 // In arguments, {"$result": TOOL, "path": [...]} stands for a value from the structuredContent of an
 // earlier call (see EXAMPLE_CALLS in runtime_support.py).
-// Prints one JSON document: {"serverVersion", "tools", "calls": [{"name", "result"} | {"name", "error"}]}.
+// Prints one JSON document: {"serverVersion", "tools", "early": [...], "calls": [{"name", "result"} | {"name", "error"}]}.
 // Client.callTool validates structuredContent against the listed outputSchema (Ajv, with formats) and
 // throws when it does not match, so a passing call here is one the client accepted.
 import { readFileSync } from "node:fs";
@@ -32,7 +34,18 @@ function resolve(value, earlier) {
   return value;
 }
 
+function outcome(name, promise) {
+  return promise.then(
+    (result) => ({ name, result }),
+    (error) => ({ name, error: { code: error.code ?? null, message: String(error.message) } }),
+  );
+}
+
+const early = (spec.early ?? []).map((call) =>
+  outcome(call.name, client.callTool({ name: call.name, arguments: call.arguments })),
+);
 const listed = await client.listTools();
+const earlyResults = await Promise.all(early);
 const calls = [];
 const earlier = {};
 for (const call of spec.calls) {
@@ -45,6 +58,6 @@ for (const call of spec.calls) {
   }
 }
 process.stdout.write(
-  JSON.stringify({ serverVersion: client.getServerVersion(), tools: listed.tools, calls }),
+  JSON.stringify({ serverVersion: client.getServerVersion(), tools: listed.tools, early: earlyResults, calls }),
 );
 await client.close();
