@@ -11,6 +11,7 @@ from codegen import __version__
 from codegen.errors import CodegenError, Diagnostic, ExitCode
 from codegen.prestart import command_index, start_early
 from codegen.prestart import discard as discard_early
+from codegen.runtime._protocols import KNOWN_REVISIONS
 
 
 def _print_diagnostics(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) -> None:
@@ -83,7 +84,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     except GeneratedModuleError as exc:
         print(f"mcp-codegen: {exc}", file=sys.stderr)
         return ExitCode.USAGE
-    payload = {"tools": wire_tools(modules)}
+    try:
+        payload = {"tools": wire_tools(modules, args.protocol)}
+    except GeneratedModuleError as exc:
+        print(f"mcp-codegen: {exc}", file=sys.stderr)
+        return ExitCode.USAGE
     text = json.dumps(payload, indent=args.indent, ensure_ascii=False)
     sys.stdout.write(text + "\n")
     return ExitCode.OK
@@ -124,6 +129,12 @@ def build_parser() -> argparse.ArgumentParser:
     export = commands.add_parser("export", help="print the tools/list payload as JSON")
     export.add_argument("--output", help="generated directory (default: from config)")
     export.add_argument("--indent", type=int, default=2, help="JSON indent (default 2)")
+    export.add_argument(
+        "--protocol",
+        choices=KNOWN_REVISIONS,
+        default=None,
+        help="the tools/list a client of this protocol revision gets (default: the newest)",
+    )
     export.set_defaults(handler=cmd_export)
     verify = commands.add_parser(
         "verify",

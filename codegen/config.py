@@ -11,6 +11,7 @@ from typing import Any
 
 from codegen.errors import CodegenError, Diagnostic
 from codegen.layout import nearest_config
+from codegen.runtime._protocols import REVISIONS, sort_revisions
 from codegen.runtime._registry import FLAVORS  # the flavors the runtime can serve
 
 #: Decorator patterns matched (with fnmatch) against a decorator's dotted name, with any call stripped:
@@ -45,6 +46,7 @@ class Config:
     import_timeout: float = 60.0
     regenerate_command: str = "nox -s codegen"
     python_path: tuple[Path, ...] = field(default_factory=tuple)
+    protocols: tuple[str, ...] = REVISIONS  # oldest first, no repeats
 
     def relative(self, path: Path) -> str:
         """``path`` relative to the project root, with ``/`` separators."""
@@ -69,6 +71,7 @@ _SCHEMA: dict[str, tuple[tuple[type, ...], str]] = {
     "import_timeout": ((int, float), "a number of seconds"),
     "regenerate_command": ((str,), "a string"),
     "python_path": ((list,), "a list of paths"),
+    "protocol": ((str, list), f"one of {', '.join(map(repr, REVISIONS))}, or a list of them"),
 }
 
 
@@ -142,6 +145,7 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
         raise CodegenError(
             [Diagnostic(str(path), line, col, f"flavor must be one of {', '.join(FLAVORS)}")]
         )
+    protocols = _protocols(table.get("protocol", list(REVISIONS)), path, text)
     if "sources" not in table:
         raise CodegenError(
             [
@@ -193,4 +197,26 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
         import_timeout=float(table.get("import_timeout", 60.0)),
         regenerate_command=table.get("regenerate_command", "nox -s codegen"),
         python_path=tuple((root / p).resolve() for p in table.get("python_path", ())),
+        protocols=protocols,
     )
+
+
+def _protocols(value: str | list[str], path: Path, text: str) -> tuple[str, ...]:
+    """The ``protocol`` key: one revision or a list of them, oldest first."""
+    chosen = [value] if isinstance(value, str) else value
+    unknown = [revision for revision in chosen if revision not in REVISIONS]
+    if unknown or not chosen:
+        line, col = _key_position(text, "protocol")
+        what = f"unknown protocol revision {unknown[0]!r}" if unknown else "protocol is empty"
+        raise CodegenError(
+            [
+                Diagnostic(
+                    str(path),
+                    line,
+                    col,
+                    f"{what}; use one of {', '.join(map(repr, REVISIONS))} or a list of them "
+                    "(default: all)",
+                )
+            ]
+        )
+    return sort_revisions(chosen)
