@@ -35,7 +35,7 @@ from typing import Any
 from mcp import types
 from mcp.shared.exceptions import MCPError
 
-from codegen.runtime._invoke import ProtocolFailure, ToolCallError, _describe_exception
+from codegen.runtime._errors import ProtocolFailure, ToolCallError, describe_exception
 
 logger = logging.getLogger("codegen.runtime")
 
@@ -197,7 +197,7 @@ class FastmcpRules:
             converted = self._tool.convert_result(value)
             wire = converted.to_mcp_result()
         except Exception as exc:
-            raise ToolCallError(self.failure(exc, _describe_exception)) from exc
+            raise ToolCallError(self.failure(exc, describe_exception)) from exc
         if isinstance(wire, tuple):
             content, structured = wire
             result = types.CallToolResult(content=content, structured_content=structured)

@@ -244,10 +244,10 @@ def _exit_now_if_tools_still_run() -> None:
     A thread cannot be stopped and a task may ignore cancellation; interpreter shutdown would
     wait for both. Serving is over and every answer has been written, so nothing is lost.
     """
-    invoke = sys.modules.get("codegen.runtime._invoke")  # never imported: no tool was called
-    if invoke is None:
+    calls = sys.modules.get("codegen.runtime._calls")  # never imported: no tool was called
+    if calls is None:
         return
-    running = invoke.abandoned_calls()
+    running = calls.abandoned_calls()
     if running:
         logging.getLogger("codegen.runtime").warning(
             "exiting with %d timed-out tool call(s) still running", running

@@ -1,0 +1,144 @@
+"""Preparing a tool for its first call: find its function, read its signature, build converters."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from codegen.runtime._arguments import alias, argument_adapter, is_async, type_hints
+from codegen.runtime._errors import MAX_TOOL_MESSAGE, ToolCallError, describe
+from codegen.runtime._injection import Injector, framework_context, is_fastmcp_dependency
+from codegen.runtime._registry import ToolBinding, ToolRegistry
+from codegen.runtime._tool import Parameter, PreparedTool, compile_schema
+
+logger = logging.getLogger("codegen.runtime")
+
+
+class Preparer:
+    """Builds ``PreparedTool``s (without rules: the caller picks them by flavor)."""
+
+    def __init__(self, registry: ToolRegistry, injector: Injector) -> None:
+        self._registry = registry
+        self._injector = injector
+        # "module:function registrar_parameter" -> the functions its registration function defines
+        self._registered: dict[str, dict[str, Callable[..., Any]]] = {}
+
+    def prepare(self, binding: ToolBinding) -> tuple[PreparedTool, Any]:
+        """The prepared tool and its return annotation as written (for the framework rules)."""
+        function = (
+            self._registered_function(binding) if binding.registrar else _import_function(binding)
+        )
+        tool = self._registry.get_tool(binding.name)
+        input_schema = tool["inputSchema"]
+        properties = input_schema.get("properties")
+        schema_keys = set(properties) if isinstance(properties, dict) else set()
+        try:
+            signature = inspect.signature(function)
+        except (TypeError, ValueError) as exc:
+            raise ToolCallError(f"Tool {binding.name!r}: cannot read the signature: {exc}") from exc
+        hints = type_hints(function)
+        parameters: list[Parameter] = []
+        accepts_extra = False
+        for parameter in signature.parameters.values():
+            if parameter.kind is inspect.Parameter.VAR_KEYWORD:
+                accepts_extra = True
+                continue
+            if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
+                continue
+            annotation = hints.get(parameter.name, parameter.annotation)
+            key = alias(annotation, parameter.default) or parameter.name
+            in_schema = key in schema_keys
+            context = (
+                None
+                if in_schema or self._injector.has_factory(annotation)
+                else framework_context(annotation)
+            )
+            if not in_schema and context is None and is_fastmcp_dependency(parameter.default):
+                raise ToolCallError(
+                    f"Tool {binding.name!r}: parameter {parameter.name!r} takes its value from a "
+                    "fastmcp dependency (Depends(...) and the like), which this runtime does not "
+                    "resolve; annotate it with a type the server supplies (fastmcp's or the SDK's "
+                    "Context, or a class given to the server's dependencies)"
+                )
+            parameters.append(
+                Parameter(
+                    name=parameter.name,
+                    key=key,
+                    kind=parameter.kind,
+                    annotation=annotation,
+                    default=parameter.default,
+                    in_schema=in_schema,
+                    adapter=argument_adapter(binding, parameter.name, annotation, parameter.default)
+                    if in_schema
+                    else None,
+                    context=context,
+                )
+            )
+        prepared = PreparedTool(
+            binding=binding,
+            function=function,
+            is_async=is_async(function),
+            input_validator=compile_schema(input_schema, "inputSchema", binding.name),
+            output_schema=tool.get("outputSchema"),
+            parameters=tuple(parameters),
+            accepts_extra=accepts_extra,
+            return_annotation=hints.get("return", signature.return_annotation),
+        )
+        return prepared, signature.return_annotation
+
+    def _registered_function(self, binding: ToolBinding) -> Callable[..., Any]:
+        """A tool defined inside a registration function: call the registration function once
+        with a recording app (as the generator did) and take the function it registered."""
+        registrar, parameter = binding.registrar, binding.registrar_parameter
+        assert registrar is not None and parameter is not None
+        key = f"{registrar} {parameter}"
+        recorded = self._registered.get(key)
+        if recorded is None:
+            from codegen.flavors.registrar import capture
+
+            module, _, qualname = registrar.partition(":")
+            function = _import_attribute(binding, module, qualname, registrar)
+            try:
+                recorded = capture(function, parameter)
+            except Exception as exc:  # RegistrarError, or the registration function raising
+                logger.error("calling registration function %s failed", registrar, exc_info=True)
+                raise ToolCallError(
+                    f"Tool {binding.name!r}: cannot call its registration function {registrar} "
+                    f"with a recording {parameter!r}: {type(exc).__name__}: "
+                    f"{describe(exc, MAX_TOOL_MESSAGE)}"
+                ) from exc
+            self._registered[key] = recorded
+        function = recorded.get(binding.qualname)
+        if function is None:
+            raise ToolCallError(
+                f"Tool {binding.name!r}: its registration function {registrar} did not register "
+                f"{binding.qualname} (it registered {', '.join(sorted(recorded)) or 'nothing'}); "
+                "the generated modules are out of step with the source, regenerate them"
+            )
+        if not callable(function):
+            raise ToolCallError(f"Tool {binding.name!r}: {binding.function} is not callable")
+        return function
+
+
+def _import_function(binding: ToolBinding) -> Callable[..., Any]:
+    return _import_attribute(binding, binding.module, binding.qualname, binding.function)
+
+
+def _import_attribute(
+    binding: ToolBinding, module: str, qualname: str, path: str
+) -> Callable[..., Any]:
+    try:
+        target: Any = importlib.import_module(module)
+        for attribute in qualname.split("."):
+            target = getattr(target, attribute)
+    except Exception as exc:
+        logger.error("cannot import tool %r from %s", binding.name, path, exc_info=True)
+        raise ToolCallError(
+            f"Tool {binding.name!r}: cannot import {path}: {type(exc).__name__}: {exc}"
+        ) from exc
+    if not callable(target):
+        raise ToolCallError(f"Tool {binding.name!r}: {path} is not callable")
+    return target  # type: ignore[no-any-return]
