@@ -12,10 +12,12 @@ request from the negotiated protocol version; ``diff`` and ``export`` read them 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the registry imports this module: no typing import at run time
+    from collections.abc import Iterable, Mapping
+    from typing import Any, Literal
 
-Variant = Literal["natural", "boxed"]
+    Variant = Literal["natural", "boxed"]
 
 #: The revisions the ``protocol`` config key accepts, oldest first (the default: all of them).
 REVISIONS: tuple[str, ...] = ("2025-06-18", "2025-11-25", "2026-07-28")
@@ -24,6 +26,8 @@ REVISIONS: tuple[str, ...] = ("2025-06-18", "2025-11-25", "2026-07-28")
 KNOWN_REVISIONS: tuple[str, ...] = ("2024-11-05", "2025-03-26", *REVISIONS)
 #: The first revision whose output schemas and structured content are natural.
 FIRST_NATURAL = "2026-07-28"
+#: The last revision that gets the boxed variant.
+LAST_BOXED = "2025-11-25"
 #: What a format-1 module (written before ``protocol`` existed) was built for.
 FORMAT1_PROTOCOLS: tuple[str, ...] = ("2025-06-18", "2025-11-25")
 #: The ``x-codegen`` key holding what the natural variant serves differently (format 2).
@@ -69,9 +73,9 @@ def tool_variant(
     between variants; every other tool is served as written, in every revision.
     """
     box = private.get("box")
-    field = box["field"] if isinstance(box, Mapping) else None
+    field = box["field"] if isinstance(box, dict) else None
     natural = private.get(NATURAL_KEY)
-    if variant == "boxed" or not isinstance(natural, Mapping):
+    if variant == "boxed" or not isinstance(natural, dict):
         return dict(tool), field
     # Same key order as the tool dict: the natural outputSchema takes the boxed one's place.
     served = {
@@ -95,3 +99,35 @@ def missing_variant(protocols: Iterable[str], protocol_version: str | None) -> s
             "`protocol` config key and regenerate"
         )
     return None
+
+
+def protocols_problem(protocols: object) -> str | None:
+    """What is wrong with a generated ``PROTOCOLS`` value; ``None`` when nothing is."""
+    if (
+        isinstance(protocols, tuple | list)
+        and protocols
+        and all(isinstance(revision, str) for revision in protocols)
+        and tuple(protocols) == sort_revisions(protocols)
+        and len(set(protocols)) == len(protocols)
+    ):
+        return None
+    return (
+        "PROTOCOLS must be a tuple of protocol revisions, oldest first, from "
+        f"{', '.join(KNOWN_REVISIONS)}"
+    )
+
+
+def natural_problem(tool: Mapping[str, Any], private: Mapping[str, Any]) -> str | None:
+    """What is wrong with a tool's ``x-codegen.natural``; ``None`` when absent or well formed."""
+    natural = private.get(NATURAL_KEY)
+    if natural is None or (
+        isinstance(natural, dict)
+        and isinstance(natural.get("outputSchema"), dict)
+        and private.get("box") is not None
+        and isinstance(tool.get("outputSchema"), dict)
+    ):
+        return None
+    return (
+        "has a malformed x-codegen.natural: a boxed tool's {'outputSchema': {...}} for "
+        "protocol 2026-07-28"
+    )

@@ -13,14 +13,24 @@ import os
 import sys
 from importlib.machinery import SourceFileLoader
 
+from codegen.runtime._protocols import (
+    FORMAT1_PROTOCOLS,
+    NATURAL_KEY,
+    natural_problem,
+    protocols_problem,
+    variant_for,
+)
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs milliseconds to import; annotations are strings here anyway
     from collections.abc import Callable, Iterator
     from types import ModuleType
     from typing import Any
 
-#: The generated-module format this runtime reads (docs/module-format.md).
-SUPPORTED_FORMAT = 1
+#: The newest generated-module format this runtime reads (docs/module-format.md).
+SUPPORTED_FORMAT = 2
+#: Every format it reads: format 1 predates ``PROTOCOLS`` and the natural output variant.
+SUPPORTED_FORMATS = (1, 2)
 #: The values of ``FLAVOR`` this runtime knows how to serve (docs/flavors.md).
 FLAVORS = ("clean", "mcp", "fastmcp")
 _PRIVATE_KEY = "x-codegen"
@@ -37,6 +47,7 @@ class ToolBinding:
     ``flavor`` is the generating module's ``FLAVOR``: whose rules shape the tool's results.
     ``registrar`` / ``registrar_parameter`` are set for a tool defined inside a registration
     function; ``result_meta`` is the ``_meta`` every boxed result carries (flavor "fastmcp").
+    ``natural`` is true when the tool's 2026-07-28 variant is unboxed (``box_for``).
     """
 
     __slots__ = (
@@ -47,6 +58,7 @@ class ToolBinding:
         "line",
         "module_path",
         "name",
+        "natural",
         "registrar",
         "registrar_parameter",
         "result_meta",
@@ -62,6 +74,7 @@ class ToolBinding:
     registrar: str | None
     registrar_parameter: str | None
     result_meta: dict[str, Any] | None
+    natural: bool
 
     def __init__(
         self,
@@ -76,6 +89,7 @@ class ToolBinding:
         registrar: str | None = None,
         registrar_parameter: str | None = None,
         result_meta: dict[str, Any] | None = None,
+        natural: bool = False,
     ) -> None:
         for slot, value in (
             ("name", name),
@@ -87,6 +101,7 @@ class ToolBinding:
             ("flavor", flavor),
             ("registrar", registrar),
             ("registrar_parameter", registrar_parameter),
+            ("natural", natural),
             # A private copy: the caller's dict stays the caller's.
             (
                 "result_meta",
@@ -111,6 +126,12 @@ class ToolBinding:
         """Qualified name of the function inside its module (``reg.<locals>.fn`` for a tool
         defined inside a registration function)."""
         return self.function.partition(":")[2]
+
+    def box_for(self, protocol_version: str | None) -> str | None:
+        """The box field of results for a client of ``protocol_version`` (``None``: newest)."""
+        if self.natural and variant_for(protocol_version) == "natural":
+            return None
+        return self.box_field
 
     def _key(self) -> tuple[object, ...]:
         return tuple(getattr(self, slot) for slot in self.__slots__)
@@ -159,6 +180,13 @@ class ToolRegistry:
         self._payload = marshal.dumps(tools)
         self._unclaimed: list[dict[str, Any]] | None = tools if owned else None
         self._tool_payloads: list[bytes] | None = None
+        # Tools whose 2026-07-28 variant differs: position -> natural outputSchema (private).
+        self._natural = {
+            position: entry[NATURAL_KEY]["outputSchema"]
+            for position, entry in enumerate(private)
+            if NATURAL_KEY in entry
+        }
+        self._natural_payload: bytes | None = None
 
     # --- metadata -------------------------------------------------------------------------
 
@@ -184,6 +212,11 @@ class ToolRegistry:
         return str(self._manifest.get("FLAVOR", "clean"))
 
     @property
+    def protocols(self) -> tuple[str, ...]:
+        """The protocol revisions the schemas were generated for (``PROTOCOLS``), oldest first."""
+        return tuple(self._manifest.get("PROTOCOLS") or FORMAT1_PROTOCOLS)
+
+    @property
     def modules(self) -> tuple[str, ...]:
         """Generated module paths, relative to the output directory."""
         return tuple(self._manifest["MODULES"])
@@ -203,17 +236,32 @@ class ToolRegistry:
         """Tool names in manifest order."""
         return tuple(self._index)
 
-    def list_tools(self) -> list[dict[str, Any]]:
-        """Fresh copies of every tool's wire dict (the generated dict minus ``x-codegen``)."""
+    def list_tools(self, protocol_version: str | None = None) -> list[dict[str, Any]]:
+        """Fresh copies of every tool's wire dict (the generated dict minus ``x-codegen``) as a
+        client that negotiated ``protocol_version`` gets them (``None``: the newest revision):
+        from 2026-07-28 with natural output schemas, before it boxed."""
+        natural = self._natural if variant_for(protocol_version) == "natural" else None
         tools, self._unclaimed = self._unclaimed, None
-        return tools if tools is not None else marshal.loads(self._payload)  # type: ignore[no-any-return]
+        if tools is not None:
+            return _with_natural(tools, natural) if natural else tools
+        if not natural:
+            return marshal.loads(self._payload)  # type: ignore[no-any-return]
+        if self._natural_payload is None:
+            self._natural_payload = marshal.dumps(
+                _with_natural(marshal.loads(self._payload), natural)
+            )
+        return marshal.loads(self._natural_payload)  # type: ignore[no-any-return]
 
-    def get_tool(self, name: str) -> dict[str, Any]:
-        """A fresh copy of one tool's wire dict; ``KeyError`` for an unknown name."""
+    def get_tool(self, name: str, protocol_version: str | None = None) -> dict[str, Any]:
+        """A fresh copy of one tool's wire dict, as ``list_tools`` serves it for
+        ``protocol_version``; ``KeyError`` for an unknown name."""
         position = self._index[name]
         if self._tool_payloads is None:
             self._tool_payloads = [marshal.dumps(tool) for tool in marshal.loads(self._payload)]
-        return marshal.loads(self._tool_payloads[position])  # type: ignore[no-any-return]
+        tool: dict[str, Any] = marshal.loads(self._tool_payloads[position])
+        if position in self._natural and variant_for(protocol_version) == "natural":
+            _with_natural([tool], {0: self._natural[position]})
+        return tool
 
     def binding(self, name: str) -> ToolBinding:
         """The function path and box of one tool; ``KeyError`` for an unknown name."""
@@ -231,10 +279,20 @@ class ToolRegistry:
             registrar=private.get("registrar"),
             registrar_parameter=private.get("registrar_parameter"),
             result_meta=private.get("result_meta"),
+            natural=NATURAL_KEY in private,
         )
 
     def __repr__(self) -> str:
         return f"<ToolRegistry {len(self)} tools from {self._origin}>"
+
+
+def _with_natural(
+    tools: list[dict[str, Any]], natural: dict[int, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """``tools`` with the natural output schemas (copied: the registry keeps its own) in place."""
+    for position, schema in natural.items():
+        tools[position]["outputSchema"] = marshal.loads(marshal.dumps(schema))
+    return tools
 
 
 def load_tools(source: str | os.PathLike[str] | ModuleType) -> ToolRegistry:
@@ -321,11 +379,14 @@ def _exec_file(name: str, path: str) -> dict[str, Any]:
 
 def _check_manifest(manifest: dict[str, Any], path: str) -> None:
     version = manifest.get("FORMAT")
-    if version != SUPPORTED_FORMAT:
+    if version not in SUPPORTED_FORMATS:
         raise GeneratedModuleError(
-            f"{path}: generated format {version!r} is not supported (this runtime reads format "
-            f"{SUPPORTED_FORMAT}); regenerate the schemas with this version of mcp-codegen"
+            f"{path}: generated format {version!r} is not supported (this runtime reads formats "
+            f"{', '.join(map(str, SUPPORTED_FORMATS))}); regenerate the schemas with this version "
+            "of mcp-codegen"
         )
+    if (problem := protocols_problem(manifest.get("PROTOCOLS", FORMAT1_PROTOCOLS))) is not None:
+        raise GeneratedModuleError(f"{path}: {problem}")
     modules = manifest.get("MODULES")
     if not isinstance(modules, tuple | list) or not all(isinstance(m, str) for m in modules):
         raise GeneratedModuleError(f"{path}: MODULES must be a tuple of relative paths")
@@ -359,7 +420,7 @@ def _build(
     seen: dict[str, str] = {}
     for relative in manifest["MODULES"]:
         namespace = read(relative)
-        if namespace.get("FORMAT") != SUPPORTED_FORMAT:
+        if namespace.get("FORMAT") not in SUPPORTED_FORMATS:
             raise GeneratedModuleError(
                 f"{relative}: generated format {namespace.get('FORMAT')!r} is not supported"
             )
@@ -429,6 +490,8 @@ def _check_tool(tool: object, relative: str) -> str:
             f"{relative}: tool {name!r} needs both x-codegen.registrar ('module:function') and "
             "x-codegen.registrar_parameter (a parameter name), or neither"
         )
+    if (problem := natural_problem(tool, private)) is not None:
+        raise GeneratedModuleError(f"{relative}: tool {name!r} {problem}")
     result_meta = private.get("result_meta")
     if result_meta is not None and not isinstance(result_meta, dict):
         raise GeneratedModuleError(

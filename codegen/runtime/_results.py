@@ -56,7 +56,7 @@ class CleanRules:
 def normalize(prepared: PreparedTool, value: Any, *, strict_output: bool) -> types.CallToolResult:
     """The clean-flavor result for a tool's return ``value``."""
     name = prepared.binding.name
-    box = prepared.binding.box_field
+    box = prepared.box_field
     if isinstance(value, types.CallToolResult):
         if not value.is_error:
             check_output(prepared, value.structured_content, strict_output=strict_output)
