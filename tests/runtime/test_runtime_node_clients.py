@@ -16,6 +16,7 @@ import pytest
 from runtime_support import (
     FIXTURE_CALLS,
     FIXTURE_GENERATED,
+    HANDSHAKE_VERSION,
     NODE_PROJECT,
     REPO_ROOT,
     example_generated,
@@ -77,7 +78,7 @@ def test_typescript_client_lists_and_calls_every_fixture_tool(
     invalid, unknown = report["calls"][len(registry) :]
 
     assert report["serverVersion"]["version"] == "1.2.3"
-    assert report["tools"] == registry.list_tools()
+    assert report["tools"] == registry.list_tools(HANDSHAKE_VERSION)
     assert named["add"]["result"]["structuredContent"] == {"result": 42}
     assert json.loads(named["add"]["result"]["content"][0]["text"]) == {"result": 42}
     assert named["greet"]["result"]["structuredContent"] == {"result": "HELLO, ADA!"}
@@ -105,13 +106,13 @@ def test_typescript_client_lists_and_calls_every_example_tool(
     registry = load_tools(generated)
     calls = [
         {"name": tool["name"], "arguments": planned_arguments(tool)}
-        for tool in registry.list_tools()
+        for tool in registry.list_tools(HANDSHAKE_VERSION)
     ]
 
     report = _run_ts_client(tmp_path, generated, calls)
 
-    assert report["tools"] == registry.list_tools()
-    for tool in registry.list_tools():
+    assert report["tools"] == registry.list_tools(HANDSHAKE_VERSION)
+    for tool in registry.list_tools(HANDSHAKE_VERSION):
         call = _by_name(report)[tool["name"]]
         assert "error" not in call, call
         assert call["result"].get("isError") is not True, call
@@ -159,7 +160,7 @@ def test_inspector_cli_lists_and_calls_fixture_tools(node_modules: Path) -> None
         "limit=2",
     )
 
-    assert listed["tools"] == registry.list_tools()
+    assert listed["tools"] == registry.list_tools(HANDSHAKE_VERSION)
     assert called["isError"] is False
     assert called["structuredContent"] == {
         "title": "Emma (2, austen)",
@@ -185,7 +186,7 @@ def test_inspector_cli_lists_and_calls_the_example_server(node_modules: Path) ->
         'isbn="9780306406157"',
     )
 
-    assert listed["tools"] == registry.list_tools()
+    assert listed["tools"] == registry.list_tools(HANDSHAKE_VERSION)
     assert called["isError"] is False
     assert called["structuredContent"]["title"] == "Orbital Mechanics for Poets"
     assert json.loads(called["content"][0]["text"]) == called["structuredContent"]

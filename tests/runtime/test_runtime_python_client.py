@@ -22,6 +22,7 @@ from runtime_support import (
     FIXTURE_CALLS,
     FIXTURE_ERRORS,
     FIXTURE_GENERATED,
+    HANDSHAKE_VERSION,
     REPO_ROOT,
     RawStdioServer,
     example_generated,
@@ -83,7 +84,7 @@ def test_stdio_lists_tools_as_generated_and_calls_every_fixture_tool() -> None:
 
     outcomes = _with_session(FIXTURE_GENERATED, body)
 
-    assert outcomes["tools"] == registry.list_tools()
+    assert outcomes["tools"] == registry.list_tools(HANDSHAKE_VERSION)
     _assert_structured_with_text_copy(outcomes["add"], {"result": 42})
     _assert_structured_with_text_copy(outcomes["greet"], {"result": "HELLO, ADA!"})
     _assert_structured_with_text_copy(outcomes["repeat"], {"result": ["hi", "hi", "hi"]})
@@ -226,7 +227,7 @@ def test_raw_wire_tools_list_carries_the_generated_dicts(protocol_version: str) 
     assert initialized["protocolVersion"] == protocol_version
     assert initialized["serverInfo"] == {"name": "mcp-codegen", "version": "1.2.3"}
     assert initialized["capabilities"]["tools"] == {"listChanged": False}
-    assert listed["result"]["tools"] == registry.list_tools()
+    assert listed["result"]["tools"] == registry.list_tools(protocol_version)
     assert "nextCursor" not in listed["result"]
     assert called["result"] == {
         "content": [{"type": "text", "text": '{"result": "Hello, Bo!"}'}],
@@ -286,7 +287,7 @@ def test_streamable_http_transport_serves_the_same_tools() -> None:
         process.wait(timeout=20)
         process.stderr.close()  # type: ignore[union-attr]
 
-    assert results["tools"] == registry.list_tools()
+    assert results["tools"] == registry.list_tools(HANDSHAKE_VERSION)
     _assert_structured_with_text_copy(results["add"], {"result": 42})
     assert results["find"].structured_content["title"] == "Dune (3, sand+worms)"
     assert results["bad"].is_error
@@ -302,7 +303,7 @@ def test_stdio_lists_and_calls_every_example_tool() -> None:
         listed = await session.list_tools()
         outcomes: dict[str, Any] = {"tools": [_wire(tool) for tool in listed.tools]}
         earlier: dict[str, Any] = {}
-        for tool in registry.list_tools():
+        for tool in registry.list_tools(HANDSHAKE_VERSION):
             # ClientSession validates structuredContent against outputSchema and raises if not.
             result = await session.call_tool(tool["name"], sample_arguments(tool, earlier))
             outcomes[tool["name"]] = result
@@ -311,8 +312,8 @@ def test_stdio_lists_and_calls_every_example_tool() -> None:
 
     outcomes = _with_session(generated, body)
 
-    assert outcomes["tools"] == registry.list_tools()
-    for tool in registry.list_tools():
+    assert outcomes["tools"] == registry.list_tools(HANDSHAKE_VERSION)
+    for tool in registry.list_tools(HANDSHAKE_VERSION):
         result = outcomes[tool["name"]]
         assert not result.is_error, (tool["name"], _wire(result))
         if "outputSchema" in tool:
