@@ -47,7 +47,9 @@ async def list_and_call(
 ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
     """The listed tools (wire JSON) and each call's result (wire JSON), by tool name."""
     listed = await session.list_tools()
-    tools = [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in listed.tools]
+    tools = [
+        tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in listed.tools
+    ]
     results = {}
     for name, arguments in calls.items():
         result = await session.call_tool(name, arguments)

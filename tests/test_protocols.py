@@ -222,9 +222,10 @@ def test_2026_only_build_is_natural_and_unboxed(built: dict[str, Path]) -> None:
     for name, tool in tools.items():
         assert tool["x-codegen"]["box"] is None and "natural" not in tool["x-codegen"]
         if name in NON_OBJECT:
-            assert tool["outputSchema"] == _tools(built["all"])[name]["x-codegen"]["natural"][
-                "outputSchema"
-            ]
+            assert (
+                tool["outputSchema"]
+                == _tools(built["all"])[name]["x-codegen"]["natural"]["outputSchema"]
+            )
     done = Project(built["modern"]).run("export", "--protocol", "2025-11-25")
     assert done.returncode == 2
     assert "built for protocol 2026-07-28 only" in done.stderr
@@ -299,7 +300,7 @@ def test_2026_only_schemas_refuse_older_clients(
     built: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.syspath_prepend(str(built["modern"]))
-    tools, results = anyio.run(_serve_and_use, built["modern"], "2026-07-28")
+    _, results = anyio.run(_serve_and_use, built["modern"], "2026-07-28")
     assert results["count"]["structuredContent"] == 3
     with pytest.raises(BaseException) as raised:
         anyio.run(_serve_and_use, built["modern"], "2025-11-25")

@@ -37,15 +37,22 @@ def _node() -> str:
 
 
 def _run_ts_client(
-    tmp_path: Path, generated: Path, calls: list[dict[str, Any]], *extra: str
+    tmp_path: Path,
+    generated: Path,
+    calls: list[dict[str, Any]],
+    *extra: str,
+    protocol: str | None = None,
 ) -> dict[str, Any]:
-    spec = {
+    """Run ts_client.mjs: the SDK 1.x client, or with ``protocol`` the 2.x client at it."""
+    spec: dict[str, Any] = {
         "command": sys.executable,
         "args": server_args(generated, *extra),
         "cwd": str(REPO_ROOT),
         "env": server_env(),
         "calls": calls,
     }
+    if protocol is not None:
+        spec["protocol"] = protocol
     spec_file = tmp_path / "spec.json"
     spec_file.write_text(json.dumps(spec), encoding="utf-8")
     completed = subprocess.run(
@@ -190,3 +197,38 @@ def test_inspector_cli_lists_and_calls_the_example_server(node_modules: Path) ->
     assert called["isError"] is False
     assert called["structuredContent"]["title"] == "Orbital Mechanics for Poets"
     assert json.loads(called["content"][0]["text"]) == called["structuredContent"]
+
+
+@pytest.mark.parametrize("protocol", ["2025-06-18", "2025-11-25", "2026-07-28"])
+def test_typescript_2x_client_accepts_every_protocol_variant(
+    node_modules: Path, tmp_path: Path, protocol: str
+) -> None:
+    """The SDK 2.x client negotiates each revision and validates every structuredContent
+    against the outputSchema it was listed (Ajv2020): natural from 2026-07-28, boxed before."""
+    generated = example_generated()
+    registry = load_tools(generated)
+    tools = registry.list_tools(protocol)
+    calls = [{"name": tool["name"], "arguments": planned_arguments(tool)} for tool in tools]
+
+    report = _run_ts_client(tmp_path, generated, calls, protocol=protocol)
+
+    assert report["negotiated"] == protocol
+    assert report["tools"] == tools
+    natural = 0
+    for tool in tools:
+        call = _by_name(report)[tool["name"]]
+        assert "error" not in call, call
+        assert call["result"].get("isError") is not True, call
+        if "outputSchema" not in tool:
+            continue
+        structured = call["result"]["structuredContent"]
+        assert json.loads(call["result"]["content"][0]["text"]) == structured
+        binding = registry.binding(tool["name"])
+        box = binding.box_for(protocol)
+        if box is not None:
+            assert tool["outputSchema"]["type"] == "object" and set(structured) == {box}
+        elif binding.natural:  # the bare value: a list, an integer, a model or null
+            natural += 1
+            assert tool["outputSchema"].get("type") != "object"
+            assert not (isinstance(structured, dict) and set(structured) == {binding.box_field})
+    assert natural == (6 if protocol == "2026-07-28" else 0)

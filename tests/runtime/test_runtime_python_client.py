@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,6 +33,7 @@ from runtime_support import (
 )
 
 from codegen.runtime import load_tools
+from tests.protocol_clients import open_session
 
 pytestmark = pytest.mark.slow
 
@@ -331,3 +333,47 @@ def test_stdio_lists_and_calls_every_example_tool() -> None:
     report = outcomes["sales_report"].structured_content  # MCPServer Context injected
     assert (report["period_start"], report["period_end"]) == ("2024-01-01", "2024-03-31")
     assert outcomes["describe_book"].content[0].text == "Orbital Mechanics for Poets by Dev Raman"
+
+
+@pytest.mark.parametrize("protocol", ["2025-06-18", "2025-11-25", "2026-07-28"])
+def test_stdio_python_client_accepts_every_protocol_variant(protocol: str) -> None:
+    """ClientSession negotiates each revision over stdio (``discover()`` for 2026-07-28) and
+    validates every structuredContent against the outputSchema listed for that revision."""
+    generated = example_generated()
+    registry = load_tools(generated)
+    tools = registry.list_tools(protocol)
+
+    async def run() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        parameters = StdioServerParameters(
+            command=sys.executable,
+            args=server_args(generated),
+            env=server_env(),
+            cwd=str(REPO_ROOT),
+        )
+        async with AsyncExitStack() as stack:
+            streams = await stack.enter_async_context(stdio_client(parameters))
+            session = await open_session(stack, streams, protocol)
+            with anyio.fail_after(120):
+                listed, results, earlier = await session.list_tools(), {}, {}
+                for tool in tools:
+                    result = await session.call_tool(tool["name"], sample_arguments(tool, earlier))
+                    results[tool["name"]] = result
+                    box = registry.binding(tool["name"]).box_field
+                    # Earlier results are referenced by their boxed paths (EXAMPLE_CALLS).
+                    unboxed = registry.binding(tool["name"]).box_for(protocol) != box
+                    earlier[tool["name"]] = (
+                        {box: result.structured_content} if unboxed else result.structured_content
+                    )
+                return [_wire(tool) for tool in listed.tools], results
+
+    listed, results = anyio.run(run)
+
+    assert listed == tools
+    for tool in tools:
+        result = results[tool["name"]]
+        assert not result.is_error, (tool["name"], _wire(result))
+        if "outputSchema" in tool:
+            assert json.loads(_text(result)) == result.structured_content, tool["name"]
+    # merge_categories -> int adds "poetry" and its child "haiku" to a fresh catalogue: 2.
+    expected = 2 if protocol == "2026-07-28" else {"result": 2}
+    assert results["merge_categories"].structured_content == expected
