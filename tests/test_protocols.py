@@ -118,8 +118,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     }
 
 
-def _module(root: Path) -> dict[str, Any]:
-    (path,) = (root / "generated").glob("*/tools.py")
+def _module(root: Path, file: str = "tools.py") -> dict[str, Any]:
+    (path,) = (root / "generated").glob(f"*/{file}")
     return parse_literal_module(path.read_text(encoding="utf-8"))
 
 
@@ -317,3 +317,70 @@ def test_format_1_modules_serve_their_boxed_tools_to_every_revision() -> None:
     assert registry.protocols == LEGACY
     assert registry.list_tools("2026-07-28") == registry.list_tools("2025-06-18")
     assert registry.list_tools() == registry.list_tools("2025-11-25")
+
+
+# --- framework flavors: one listing for every revision ----------------------------------------
+
+FRAMEWORK_TOOL = """
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("proto")
+
+
+@mcp.tool()
+def nums(n: int = 2) -> list[int]:
+    return list(range(n))
+"""
+
+
+def _framework_servers() -> dict[str, Any]:
+    import fastmcp
+    from mcp.server.mcpserver import MCPServer
+
+    sdk = MCPServer("sdk")
+    fast = fastmcp.FastMCP("fast")
+
+    def nums(n: int = 2) -> list[int]:
+        return list(range(n))
+
+    sdk.tool()(nums)
+    fast.tool(nums)
+    return {"mcp": sdk, "fastmcp": fast._mcp_server}
+
+
+async def _framework_view(server: Any, mode: str) -> tuple[list[dict[str, Any]], Any]:
+    from mcp.client import Client
+
+    async with Client(server, mode=mode) as client:
+        tools = (await client.list_tools()).tools
+        called = await client.call_tool("nums", {"n": 2})
+    return [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in tools], (
+        called.structured_content
+    )
+
+
+@pytest.mark.parametrize("flavor", ["mcp", "fastmcp"])
+def test_frameworks_serve_one_boxed_listing_to_every_revision(flavor: str) -> None:
+    """Why flavors "mcp" and "fastmcp" record a single variant: the real MCPServer and
+    fastmcp.FastMCP list and call the same way whether the client negotiated 2025-11-25 or
+    2026-07-28 (both box a non-object return as {"result": ...})."""
+    server = _framework_servers()[flavor]
+    legacy = anyio.run(_framework_view, server, "legacy")
+    modern = anyio.run(_framework_view, server, "2026-07-28")
+    assert legacy == modern
+    assert legacy[1] == {"result": [0, 1]}
+
+
+def test_framework_flavor_modules_hold_no_natural_variant(tmp_path: Path) -> None:
+    project = Project(tmp_path / "flavored")
+    project.write("proto_flavored/__init__.py", "")
+    project.write("proto_flavored/server.py", FRAMEWORK_TOOL)
+    project.configure('sources = ["proto_flavored"]\nflavor = "mcp"\n')
+    done = project.run("generate")
+    assert done.returncode == 0, done.stderr
+    module = _module(project.root, "server.py")
+    assert module["PROTOCOLS"] == ALL
+    (tool,) = module["TOOLS"]
+    assert tool["x-codegen"]["box"] == {"field": "result"} and "natural" not in tool["x-codegen"]
+    registry = load_tools(project.root / "generated")
+    assert registry.list_tools("2026-07-28") == registry.list_tools("2025-06-18")
