@@ -133,6 +133,22 @@ def _listing(tools: list[dict[str, Any]], protocol_version: str) -> dict[str, An
     return {"tools": tools, **(extra if protocol_version == "2026-07-28" else {})}
 
 
+# --- which revision gets which variant -------------------------------------------------------
+
+
+def test_variant_rule_matches_the_sdks_revision_list() -> None:
+    from mcp_types.version import KNOWN_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+
+    from codegen.runtime._protocols import KNOWN_REVISIONS, variant_for
+
+    assert KNOWN_REVISIONS == KNOWN_PROTOCOL_VERSIONS
+    for version in KNOWN_PROTOCOL_VERSIONS:
+        expected = "natural" if version in MODERN_PROTOCOL_VERSIONS else "boxed"
+        assert variant_for(version) == expected, version
+    assert variant_for(None) == "natural"  # the newest revision
+    assert variant_for("2099-01-01") == variant_for("zzz") == "boxed"  # unknown: valid anywhere
+
+
 # --- configuration --------------------------------------------------------------------------
 
 
@@ -156,6 +172,7 @@ def test_protocol_key_values(tmp_path: Path, setting: str, expected: tuple[str, 
         ("[]", "protocol is empty"),
         ("[2025]", "protocol must be one of"),
     ],
+    ids=["unknown", "empty", "not-a-string"],
 )
 def test_bad_protocol_values_are_positioned_errors(
     project: Project, value: str, message: str
