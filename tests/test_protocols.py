@@ -401,3 +401,15 @@ def test_framework_flavor_modules_hold_no_natural_variant(tmp_path: Path) -> Non
     assert tool["x-codegen"]["box"] == {"field": "result"} and "natural" not in tool["x-codegen"]
     registry = load_tools(project.root / "generated")
     assert registry.list_tools("2026-07-28") == registry.list_tools("2025-06-18")
+
+
+def test_natural_listings_are_fresh_copies() -> None:
+    registry = load_tools(Path(__file__).resolve().parent.parent / "generated")
+    for _ in range(2):  # the first listing is handed over, later ones come from a payload
+        listed = {tool["name"]: tool for tool in registry.list_tools("2026-07-28")}
+        assert listed["search_books"]["outputSchema"]["type"] == "array"
+        listed["search_books"]["outputSchema"]["type"] = "changed"
+    assert registry.get_tool("search_books", "2026-07-28")["outputSchema"]["type"] == "array"
+    assert registry.get_tool("search_books", "2025-06-18")["outputSchema"]["type"] == "object"
+    assert registry.binding("search_books").box_for("2026-07-28") is None
+    assert registry.binding("search_books").box_for("2025-06-18") == "result"
