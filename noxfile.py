@@ -1,4 +1,4 @@
-"""Developer sessions: `nox -s codegen`, `check`, `tests`, `lint` and `diff`."""
+"""Developer sessions: `nox -s codegen`, `check`, `tests`, `conformance`, `lint` and `diff`."""
 
 from __future__ import annotations
 
@@ -9,18 +9,25 @@ nox.options.sessions = ["check", "lint", "tests"]
 nox.options.reuse_existing_virtualenvs = True
 
 
+#: Every configuration with a checked-in output: the bookshop (clean flavor, generated/) and the
+#: conformance suite's tools (examples/conformance/generated/), each with its own output.
+CONFIGS = ("pyproject.toml", "examples/conformance/pyproject.toml")
+
+
 @nox.session
 def codegen(session: nox.Session) -> None:
-    """Regenerate generated/ from the bundled example (and any configured sources)."""
+    """Regenerate every configured output (generated/, examples/conformance/generated/)."""
     session.install("-e", ".[examples]")
-    session.run("mcp-codegen", "generate", *session.posargs)
+    for config in CONFIGS:
+        session.run("mcp-codegen", "--config", config, "generate", *session.posargs)
 
 
 @nox.session
 def check(session: nox.Session) -> None:
-    """Fail when generated/ is stale, missing files or has orphans; prints the diff."""
+    """Fail when an output is stale, missing files or has orphans; prints the diff."""
     session.install("-e", ".[examples]")
-    session.run("mcp-codegen", "check", *session.posargs)
+    for config in CONFIGS:
+        session.run("mcp-codegen", "--config", config, "check", *session.posargs)
 
 
 @nox.session
@@ -28,6 +35,13 @@ def tests(session: nox.Session) -> None:
     """The whole test suite, end-to-end tests with real MCP clients included."""
     session.install("-e", ".[test]")
     session.run("pytest", *session.posargs)
+
+
+@nox.session
+def conformance(session: nox.Session) -> None:
+    """The official MCP conformance suite (0.1.9, Node 20) against the runtime (also in `tests`)."""
+    session.install("-e", ".[test]")
+    session.run("pytest", "tests/conformance", *session.posargs)
 
 
 @nox.session

@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
-import sys
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager, suppress
 from typing import Any, BinaryIO
 
@@ -30,6 +28,8 @@ import mcp_types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
+
+from codegen.runtime._stdio_claim import claim_stdio
 
 logger = logging.getLogger("codegen.runtime")
 
@@ -52,21 +52,29 @@ class _Oversized:
 
 @asynccontextmanager
 async def stdio_transport(
-    *, max_message_bytes: int
+    *,
+    max_message_bytes: int,
+    claimed: tuple[BinaryIO, BinaryIO, Callable[[], None]] | None = None,
+    answered: Collection[int | str] = (),
 ) -> AsyncIterator[
     tuple[
         MemoryObjectReceiveStream[SessionMessage | Exception],
         MemoryObjectSendStream[SessionMessage],
     ]
 ]:
-    """Read and write streams for ``Server.run`` over stdin and stdout, until stdin closes."""
-    wire_in, wire_out, restore = _claim_stdio()
+    """Read and write streams for ``Server.run`` over stdin and stdout, until stdin closes.
+
+    ``claimed``: the wire the fast path already claimed (``claim_stdio``), positioned where the
+    SDK takes over; ``answered``: ids of replayed requests the fast path already answered, whose
+    first response is not written again.
+    """
+    wire_in, wire_out, restore = claimed if claimed is not None else claim_stdio()
     read_send, read_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_send, write_receive = anyio.create_memory_object_stream[SessionMessage](0)
     answers = write_send.clone()  # the reader's own answers to lines it could not parse
     try:
         async with anyio.from_thread.BlockingPortal() as portal, anyio.create_task_group() as tg:
-            tg.start_soon(_write_all, write_receive, wire_out)
+            tg.start_soon(_write_all, write_receive, wire_out, set(answered))
             reader = threading.Thread(
                 target=_read_all,
                 args=(wire_in, max_message_bytes, portal, read_send, answers),
@@ -207,14 +215,27 @@ def _decode_id(raw: bytes) -> int | str | None:
     return value if isinstance(value, int | str) else None
 
 
-async def _write_all(messages: MemoryObjectReceiveStream[SessionMessage], wire: BinaryIO) -> None:
-    """The writer task: each message as one line, written and flushed off the event loop."""
+async def _write_all(
+    messages: MemoryObjectReceiveStream[SessionMessage], wire: BinaryIO, answered: set[int | str]
+) -> None:
+    """The writer task: each message as one line, written and flushed off the event loop.
+
+    The first response to each id in ``answered`` is dropped: the fast path sent it already.
+    """
     # A limiter of its own: tool threads that hang must not stop the answers from going out.
     limiter = anyio.CapacityLimiter(1)
     listening = True
     async with messages:
         async for session_message in messages:
-            data = _encode(session_message.message) if listening else None
+            message = session_message.message
+            if (
+                answered
+                and isinstance(message, types.JSONRPCResponse | types.JSONRPCError)
+                and message.id in answered
+            ):
+                answered.discard(message.id)
+                continue
+            data = _encode(message) if listening else None
             if data is None:
                 continue
             try:
@@ -246,55 +267,3 @@ def _encode(message: types.JSONRPCMessage) -> bytes | None:
             )
             return _encode(replacement)
         return None  # a notification or a request of ours: nobody waits for it by id
-
-
-def _claim_stdio() -> tuple[BinaryIO, BinaryIO, Callable[[], None]]:
-    """The protocol's stdin and stdout; fds 0 and 1 point at devnull and stderr until restored.
-
-    Falls back to serving ``sys.stdin``/``sys.stdout`` in place when the descriptors cannot be
-    duplicated (no real file descriptors, or an unusual platform).
-    """
-    try:
-        sys.stdout.flush()
-        wire_in_fd = _duplicate(0)
-        wire_out_fd = _duplicate(1)
-    except (OSError, ValueError, AttributeError):
-        return sys.stdin.buffer, sys.stdout.buffer, lambda: None
-    try:
-        null = os.open(os.devnull, os.O_RDONLY)
-        try:
-            os.dup2(null, 0)
-        finally:
-            os.close(null)
-        os.dup2(2, 1)
-    except OSError:
-        os.dup2(wire_in_fd, 0)
-        os.close(wire_in_fd)
-        os.close(wire_out_fd)
-        return sys.stdin.buffer, sys.stdout.buffer, lambda: None
-    # closefd=False on stdin: the reader thread may still block on it after we return.
-    wire_in = os.fdopen(wire_in_fd, "rb", closefd=False)
-    wire_out = os.fdopen(wire_out_fd, "wb")
-
-    def restore() -> None:
-        try:
-            sys.stdout.flush()
-            wire_out.flush()
-        except (OSError, ValueError):
-            pass
-        for private, standard in ((wire_in_fd, 0), (wire_out_fd, 1)):
-            try:
-                os.dup2(private, standard)
-            except OSError:
-                logger.warning("stdio: cannot restore file descriptor %d", standard)
-
-    return wire_in, wire_out, restore
-
-
-def _duplicate(fd: int) -> int:
-    """A non-inheritable duplicate of ``fd`` above the standard range."""
-    try:
-        import fcntl
-    except ImportError:  # Windows
-        return os.dup(fd)
-    return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)

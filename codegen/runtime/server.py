@@ -13,19 +13,22 @@ HTTP limit) and answer malformed input with a JSON-RPC error; ``--call-timeout``
 from __future__ import annotations
 
 import argparse
-import contextlib
-import logging
 import os
 import sys
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from codegen.runtime._registry import GeneratedModuleError, ToolRegistry, load_tools
 
+# Only argparse, os and sys at import time: the stdio fast path answers before anything else
+# is needed (logging, typing and contextlib cost milliseconds there; see bench/startup.py).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import Any
+
     from mcp import types
     from mcp.server import Server, ServerRequestContext
 
+    from codegen.runtime._fastpath import Handover
     from codegen.runtime._invoke import Dependencies, ToolCaller
 
 DEFAULT_NAME = "mcp-codegen"
@@ -51,7 +54,7 @@ def build_server(
     """
     from mcp import types
     from mcp.server import Server
-    from mcp.shared.exceptions import MCPError
+    from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
     caller: ToolCaller | None = None
 
@@ -96,13 +99,26 @@ def build_server(
     def input_schema(tool_name: str) -> Mapping[str, Any] | None:
         return registry.get_tool(tool_name)["inputSchema"] if tool_name in registry else None
 
-    return Server(
-        name,
-        version=registry.schema_set_version,
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-        get_tool_input_schema=input_schema,
-    )
+    async def set_logging_level(
+        ctx: ServerRequestContext[Any], params: types.SetLevelRequestParams
+    ) -> types.EmptyResult:
+        # Accepted, as MCP clients send it before calls (the conformance suite does); tools log
+        # through their Context, which sends every level: the client filters what it shows.
+        return types.EmptyResult()
+
+    import warnings
+
+    with warnings.catch_warnings():
+        # SDK 2.x warns that 2026-07-28 drops logging/setLevel; handshake clients still send it.
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        return Server(
+            name,
+            version=registry.schema_set_version,
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+            on_set_logging_level=set_logging_level,
+            get_tool_input_schema=input_schema,
+        )
 
 
 def _negotiated(ctx: ServerRequestContext[Any] | None) -> str | None:
@@ -134,12 +150,22 @@ def _unknown_tool_text(flavor: str, name: str) -> str | None:
 
 
 async def serve_stdio(
-    server: Server[Any], *, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    server: Server[Any],
+    *,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+    handover: Handover | None = None,
 ) -> None:
-    """Serve one client over this process's stdin/stdout until it closes stdin."""
+    """Serve one client over this process's stdin/stdout until it closes stdin.
+
+    ``handover``: the fast path's session, which this door continues (``_fastpath``).
+    """
     from codegen.runtime._stdio import stdio_transport
 
-    async with stdio_transport(max_message_bytes=max_message_bytes) as (read_stream, write_stream):
+    async with stdio_transport(
+        max_message_bytes=max_message_bytes,
+        claimed=None if handover is None else handover.claimed,
+        answered=() if handover is None else handover.answered,
+    ) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
@@ -162,10 +188,23 @@ async def serve_http(
     await uvicorn.Server(config).serve()
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter without a terminal query: add_argument builds a formatter each
+    time, and the default one imports shutil to ask for the width (milliseconds at start-up)."""
+
+    def __init__(self, prog: str) -> None:
+        try:
+            width = int(os.environ.get("COLUMNS", "")) - 2
+        except ValueError:
+            width = 78
+        super().__init__(prog, width=max(width, 40))
+
+
 def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Serve generated MCP tool schemas with the official MCP SDK.",
+        formatter_class=_HelpFormatter,
     )
     parser.add_argument(
         "--generated",
@@ -205,6 +244,12 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         f"(default: {DEFAULT_MAX_MESSAGE_BYTES} = 4 MiB)",
     )
     parser.add_argument(
+        "--no-fast-path",
+        action="store_true",
+        help="stdio: let the SDK answer from the first message, as before the fast path "
+        "(also MCP_CODEGEN_NO_FAST_PATH=1)",
+    )
+    parser.add_argument(
         "--log-level",
         default="WARNING",
         choices=("DEBUG", "INFO", "WARNING", "ERROR"),
@@ -216,7 +261,6 @@ def _parser(prog: str) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, *, prog: str = "python -m codegen.runtime") -> int:
     """Command-line entry point; returns the process exit code (2: no usable generated output)."""
     options = _parser(prog).parse_args(argv)
-    logging.basicConfig(level=options.log_level, stream=sys.stderr, format="%(name)s: %(message)s")
     if options.call_timeout is not None and not 0 < options.call_timeout < float("inf"):
         print("error: --call-timeout must be a positive number of seconds", file=sys.stderr)
         return EXIT_USAGE
@@ -231,32 +275,66 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m codegen.ru
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
-    import anyio
+    def prepare() -> Callable[[Handover | None], int]:
+        """Import and build the SDK door; the returned function serves with it."""
+        import contextlib
+        import logging
 
-    server = build_server(
-        registry,
-        name=options.name,
-        strict_output=options.strict_output,
-        call_timeout=options.call_timeout,
-    )
+        import anyio
 
-    async def serve() -> None:
-        if options.transport == "stdio":
-            await serve_stdio(server, max_message_bytes=options.max_message_bytes)
-        else:
-            await serve_http(
-                server,
-                host=options.host,
-                port=options.port,
-                path=options.http_path,
+        logging.basicConfig(
+            level=options.log_level, stream=sys.stderr, format="%(name)s: %(message)s"
+        )
+
+        server = build_server(
+            registry,
+            name=options.name,
+            strict_output=options.strict_output,
+            call_timeout=options.call_timeout,
+        )
+
+        async def serve(handover: Handover | None) -> None:
+            if options.transport == "stdio":
+                await serve_stdio(
+                    server, max_message_bytes=options.max_message_bytes, handover=handover
+                )
+            else:
+                await serve_http(
+                    server,
+                    host=options.host,
+                    port=options.port,
+                    path=options.http_path,
+                    max_message_bytes=options.max_message_bytes,
+                )
+            _exit_now_if_tools_still_run()
+
+        def run(handover: Handover | None) -> int:
+            with contextlib.suppress(KeyboardInterrupt):
+                anyio.run(serve, handover)
+            _exit_now_if_tools_still_run()  # after an interrupt too: shutdown would wait on them
+            return EXIT_OK
+
+        return run
+
+    if options.transport == "stdio" and not _fast_path_disabled(options):
+        from codegen.runtime import _fastpath
+
+        try:
+            return _fastpath.serve(
+                registry,
+                name=options.name,
                 max_message_bytes=options.max_message_bytes,
+                prepare=prepare,
             )
-        _exit_now_if_tools_still_run()
+        except KeyboardInterrupt:
+            return EXIT_OK
+    return prepare()(None)
 
-    with contextlib.suppress(KeyboardInterrupt):
-        anyio.run(serve)
-    _exit_now_if_tools_still_run()  # after an interrupt too: shutdown would wait on their threads
-    return EXIT_OK
+
+def _fast_path_disabled(options: argparse.Namespace) -> bool:
+    return bool(options.no_fast_path) or os.environ.get(
+        "MCP_CODEGEN_NO_FAST_PATH", ""
+    ).strip() not in ("", "0")
 
 
 def _exit_now_if_tools_still_run() -> None:
@@ -270,6 +348,8 @@ def _exit_now_if_tools_still_run() -> None:
         return
     running = calls.abandoned_calls()
     if running:
+        import logging
+
         logging.getLogger("codegen.runtime").warning(
             "exiting with %d timed-out tool call(s) still running", running
         )

@@ -41,6 +41,7 @@ def _run_ts_client(
     generated: Path,
     calls: list[dict[str, Any]],
     *extra: str,
+    early: list[dict[str, Any]] | None = None,
     protocol: str | None = None,
 ) -> dict[str, Any]:
     """Run ts_client.mjs: the SDK 1.x client, or with ``protocol`` the 2.x client at it."""
@@ -50,6 +51,7 @@ def _run_ts_client(
         "cwd": str(REPO_ROOT),
         "env": server_env(),
         "calls": calls,
+        "early": early or [],
     }
     if protocol is not None:
         spec["protocol"] = protocol
@@ -68,6 +70,24 @@ def _run_ts_client(
 
 def _by_name(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {call["name"]: call for call in report["calls"]}
+
+
+def test_typescript_client_calls_right_after_initialized_before_the_sdk_has_loaded(
+    node_modules: Path, tmp_path: Path
+) -> None:
+    # Sent at once after `initialized`, alongside tools/list: the fast path answers the listing
+    # and hands the calls to the SDK door while it is still loading; each is answered once.
+    early = [
+        {"name": "add", "arguments": FIXTURE_CALLS["add"]},
+        {"name": "greet", "arguments": FIXTURE_CALLS["greet"]},
+        {"name": "add", "arguments": {"a": "two"}},
+    ]
+    report = _run_ts_client(tmp_path, FIXTURE_GENERATED, [], early=early)
+    added, greeted, invalid = report["early"]
+    assert report["tools"] == load_tools(FIXTURE_GENERATED).list_tools()
+    assert added["result"]["structuredContent"] == {"result": 42}
+    assert greeted["result"]["structuredContent"] == {"result": "HELLO, ADA!"}
+    assert invalid["result"]["isError"] is True
 
 
 def test_typescript_client_lists_and_calls_every_fixture_tool(
@@ -152,6 +172,8 @@ def _inspector(node_modules: Path, generated: Path, *method: str) -> Any:
 
 
 def test_inspector_cli_lists_and_calls_fixture_tools(node_modules: Path) -> None:
+    # Each Inspector CLI run is one session: tools/call goes out right after `initialized`, with
+    # no tools/list, so it is the message that hands the session to the SDK door.
     registry = load_tools(FIXTURE_GENERATED)
 
     listed = _inspector(node_modules, FIXTURE_GENERATED, "--method", "tools/list")

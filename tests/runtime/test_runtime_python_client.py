@@ -133,6 +133,30 @@ def test_stdio_lists_tools_as_generated_and_calls_every_fixture_tool() -> None:
     assert set(FIXTURE_ERRORS | FIXTURE_BAD_OUTPUT) <= set(registry.names())
 
 
+def test_calls_sent_right_after_initialized_are_answered_while_the_sdk_loads() -> None:
+    # No tools/list first: the first call is what hands the session to the SDK door, and the
+    # other requests arrive while it is still loading; each gets its own answer.
+    async def body(session: ClientSession) -> dict[str, Any]:
+        answers: dict[str, Any] = {}
+
+        async def keep(label: str, request: Awaitable[Any]) -> None:
+            answers[label] = await request
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(keep, "add", session.call_tool("add", FIXTURE_CALLS["add"]))
+            group.start_soon(keep, "ping", session.send_ping())
+            group.start_soon(keep, "list", session.list_tools())
+            group.start_soon(keep, "greet", session.call_tool("greet", FIXTURE_CALLS["greet"]))
+        return answers
+
+    answers = _with_session(FIXTURE_GENERATED, body)
+    assert answers["add"].structured_content == {"result": 42}
+    assert answers["greet"].structured_content == {"result": "HELLO, ADA!"}
+    assert [_wire(tool) for tool in answers["list"].tools] == load_tools(
+        FIXTURE_GENERATED
+    ).list_tools()
+
+
 def test_invalid_arguments_unknown_tool_and_raising_tool_leave_the_server_running() -> None:
     async def body(session: ClientSession) -> dict[str, Any]:
         results: dict[str, Any] = {

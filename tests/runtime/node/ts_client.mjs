@@ -2,14 +2,17 @@
 //
 // Usage: node ts_client.mjs SPEC.json
 // SPEC: {"command": str, "args": [str], "cwd": str, "env": {str: str},
-//        "calls": [{"name": str, "arguments": object}], "protocol"?: str}
+//        "calls": [{"name": str, "arguments": object}], "early": [{"name", "arguments"}]?,
+//        "protocol"?: str}
 // Without "protocol": the SDK 1.x client (@modelcontextprotocol/sdk), which negotiates 2025-11-25.
 // With "protocol": the SDK 2.x client (@modelcontextprotocol/client) at that revision: 2026-07-28
 // pins the modern era (server/discover, no initialize); an older revision is the only entry of
 // supportedProtocolVersions, which the legacy initialize handshake offers.
+// "early" calls are sent at once after connecting (right after `initialized`), concurrently with
+// tools/list and before any answer: with the fast path, before the SDK has loaded.
 // In arguments, {"$result": TOOL, "path": [...]} stands for a value from the structuredContent of an
 // earlier call (see EXAMPLE_CALLS in runtime_support.py).
-// Prints one JSON document: {"serverVersion", "negotiated", "tools",
+// Prints one JSON document: {"serverVersion", "negotiated", "tools", "early": [...],
 // "calls": [{"name", "result"} | {"name", "error"}]}.
 // Client.callTool validates structuredContent against the listed outputSchema (Ajv; Ajv2020 in 2.x)
 // and throws when it does not match, so a passing call here is one the client accepted.
@@ -45,7 +48,18 @@ function resolve(value, earlier) {
   return value;
 }
 
+function outcome(name, promise) {
+  return promise.then(
+    (result) => ({ name, result }),
+    (error) => ({ name, error: { code: error.code ?? null, message: String(error.message) } }),
+  );
+}
+
+const early = (spec.early ?? []).map((call) =>
+  outcome(call.name, client.callTool({ name: call.name, arguments: call.arguments })),
+);
 const listed = await client.listTools();
+const earlyResults = await Promise.all(early);
 const calls = [];
 const earlier = {};
 for (const call of spec.calls) {
@@ -62,6 +76,7 @@ process.stdout.write(
     serverVersion: client.getServerVersion(),
     negotiated: v2 ? client.getNegotiatedProtocolVersion() : null,
     tools: listed.tools,
+    early: earlyResults,
     calls,
   }),
 );

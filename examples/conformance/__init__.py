@@ -1,0 +1,1 @@
+"""The tools the official MCP conformance suite calls (``@modelcontextprotocol/conformance``)."""
