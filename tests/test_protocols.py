@@ -413,3 +413,27 @@ def test_natural_listings_are_fresh_copies() -> None:
     assert registry.get_tool("search_books", "2025-06-18")["outputSchema"]["type"] == "object"
     assert registry.binding("search_books").box_for("2026-07-28") is None
     assert registry.binding("search_books").box_for("2025-06-18") == "result"
+
+
+def test_stdio_fast_path_serves_the_negotiated_variant(built: dict[str, Path]) -> None:
+    from codegen.runtime._fastpath import Session
+
+    def listing(root: Path, version: str) -> Any:
+        session = Session(load_tools(root / "generated"), name="t")
+        opening = {
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        }
+        for message in (
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": opening},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        ):
+            assert session.answer(json.dumps(message).encode() + b"\n") is not None
+        answer = session.answer(b'{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}\n')
+        return None if answer is None else json.loads(answer)["result"]["tools"]
+
+    every = load_tools(built["all"] / "generated")
+    assert listing(built["all"], "2025-06-18") == every.list_tools("2025-06-18")
+    # Schemas for 2026-07-28 alone: the SDK door answers (with the error), not the fast path.
+    assert listing(built["modern"], "2025-11-25") is None
