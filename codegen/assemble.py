@@ -20,6 +20,7 @@ from codegen.model import (
 )
 from codegen.names import check_names
 from codegen.resolve import registrar_of
+from codegen.runtime._protocols import NATURAL_KEY, variants_of
 from codegen.transforms import Memo, box_output, clean
 
 MAX_DESCRIPTION_BYTES = 100_000
@@ -33,8 +34,11 @@ def _at(
     return Diagnostic(module.relative_path, position.line, position.column, message, severity)
 
 
-def _check_schema(schema: Any, what: str, *, metaschema: bool) -> str | None:
-    """Problems with a schema as MCP needs it: valid 2020-12 and an object at the root.
+def _check_schema(
+    schema: Any, what: str, *, metaschema: bool, object_root: bool = True
+) -> str | None:
+    """Problems with a schema as MCP needs it: valid 2020-12 and (``object_root``) an object at
+    the root, which every revision before 2026-07-28 requires.
 
     The metaschema check costs ~2 ms a schema (jsonschema's 2020-12 ``$dynamicRef`` walk), so it
     runs on user-written overrides at build time; inferred schemas are checked by the test suite.
@@ -50,7 +54,7 @@ def _check_schema(schema: Any, what: str, *, metaschema: bool) -> str | None:
         except SchemaError as exc:
             location = "/".join(str(p) for p in exc.absolute_path) or "(root)"
             return f"{what} is not a valid JSON Schema 2020-12 at {location}: {exc.message}"
-    if schema.get("type") != "object":
+    if object_root and schema.get("type") != "object":
         return f'{what} must have "type": "object" at its root (MCP requires it)'
     return None
 
@@ -83,17 +87,38 @@ def build_input_schema(
     return root
 
 
-def build_output_schema(
-    tool: ScannedTool, inspected: InspectedTool, config: Config, memo: Memo | None = None
-) -> tuple[JSON, str | None]:
-    """The output schema and the box field (``None`` when not boxed)."""
+def build_natural_output_schema(
+    tool: ScannedTool, inspected: InspectedTool, memo: Memo | None = None
+) -> JSON:
+    """The output schema of the return value itself, as served from 2026-07-28 (any root)."""
     if "output_schema" in tool.options:
-        return copy.deepcopy(tool.options["output_schema"]), None
+        return copy.deepcopy(tool.options["output_schema"])
     if inspected.output_schema is None:
-        return None, None
+        return None
+    return clean(inspected.output_schema, memo)
+
+
+def build_output_variants(
+    tool: ScannedTool, inspected: InspectedTool, config: Config, memo: Memo | None = None
+) -> tuple[JSON, str | None, dict[str, JSON]]:
+    """The top-level output schema, its box field (``None``: not boxed) and the ``x-codegen``
+    keys of the other variant.
+
+    The top level is what the configured revisions before 2026-07-28 get: a non-object root is
+    boxed there. The natural schema goes into ``x-codegen.natural`` when 2026-07-28 is
+    configured too and the two differ. With 2026-07-28 alone, the natural schema is the top level.
+    """
+    natural = build_natural_output_schema(tool, inspected, memo)
+    variants = variants_of(config.protocols)
+    if natural is None or "output_schema" in tool.options or variants == ("natural",):
+        return natural, None, {}
     field = tool.options.get("box_field", config.box_field)
-    schema, boxed = box_output(clean(inspected.output_schema, memo), field, config.box_marker)
-    return schema, field if boxed else None
+    boxed, is_boxed = box_output(natural, field, config.box_marker)
+    if not is_boxed:
+        return natural, None, {}
+    if "natural" in variants:
+        return boxed, field, {NATURAL_KEY: {"outputSchema": natural}}
+    return boxed, field, {}
 
 
 def _metadata_problems(module: ScannedModule, tool: ScannedTool) -> list[Diagnostic]:
@@ -233,14 +258,21 @@ def assemble_tool(
         ), problems
 
     input_schema = build_input_schema(tool, inspected, memo)
-    output_schema, box_field = build_output_schema(tool, inspected, config, memo)
+    output_schema, box_field, variant_keys = build_output_variants(tool, inspected, config, memo)
     for schema, what, key in (
         (input_schema, "inputSchema", "input_schema"),
         (output_schema, "outputSchema", "output_schema"),
     ):
         if schema is None:
             continue
-        if (problem := _check_schema(schema, what, metaschema=key in tool.options)) is not None:
+        problem = _check_schema(
+            schema,
+            what,
+            metaschema=key in tool.options,
+            # 2026-07-28 alone takes any output root; an older revision needs an object.
+            object_root=key == "input_schema" or "boxed" in variants_of(config.protocols),
+        )
+        if problem is not None:
             where = tool.option_positions.get(key, tool.position)
             hint = "fix the override" if key in tool.options else "report this as a bug"
             problems.append(_at(module, where, f"{problem}; {hint}"))
@@ -266,7 +298,7 @@ def assemble_tool(
         function=f"{module.module}:{tool.qualname}",
         box_field=box_field,
         position=tool.position,
-        extra=_registrar_keys(module, tool),
+        extra={**_registrar_keys(module, tool), **variant_keys},
     )
     return definition, problems
 

@@ -13,6 +13,7 @@ from codegen.errors import CodegenError, Diagnostic, ExitCode
 from codegen.prestart import command_index, start_early
 from codegen.prestart import discard as discard_early
 from codegen.profiles import PROFILES
+from codegen.runtime._protocols import KNOWN_REVISIONS
 
 if TYPE_CHECKING:
     from codegen.config import Config
@@ -102,7 +103,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     except GeneratedModuleError as exc:
         print(f"mcp-codegen: {exc}", file=sys.stderr)
         return ExitCode.USAGE
-    tools = wire_tools(modules)
+    try:
+        tools = wire_tools(modules, args.protocol)
+    except GeneratedModuleError as exc:
+        print(f"mcp-codegen: {exc}", file=sys.stderr)
+        return ExitCode.USAGE
     status = ExitCode.OK
     if args.profile:
         from codegen.profiles import apply_profile
@@ -186,6 +191,12 @@ def build_parser() -> argparse.ArgumentParser:
     export = commands.add_parser("export", help="print the tools/list payload as JSON")
     export.add_argument("--output", help="generated directory (default: from config)")
     export.add_argument("--indent", type=int, default=2, help="JSON indent (default 2)")
+    export.add_argument(
+        "--protocol",
+        choices=KNOWN_REVISIONS,
+        default=None,
+        help="the tools/list a client of this protocol revision gets (default: the newest)",
+    )
     export.add_argument(
         "--profile",
         choices=list(PROFILES),

@@ -12,6 +12,7 @@ from typing import Any
 from codegen.errors import CodegenError, Diagnostic
 from codegen.layout import nearest_config
 from codegen.profiles import PROFILES
+from codegen.runtime._protocols import REVISIONS, sort_revisions
 from codegen.runtime._registry import FLAVORS  # the flavors the runtime can serve
 
 #: Decorator patterns matched (with fnmatch) against a decorator's dotted name, with any call stripped:
@@ -53,6 +54,7 @@ class Config:
     max_tool_bytes: int | None = None
     max_total_bytes: int | None = None
     tokenizer: str = "bytes/4"
+    protocols: tuple[str, ...] = REVISIONS  # oldest first, no repeats
 
     def relative(self, path: Path) -> str:
         """``path`` relative to the project root, with ``/`` separators."""
@@ -84,6 +86,7 @@ _SCHEMA: dict[str, tuple[tuple[type, ...], str]] = {
     "max_tool_bytes": ((int,), "a positive number of bytes"),
     "max_total_bytes": ((int,), "a positive number of bytes"),
     "tokenizer": ((str,), 'a tokenizer name ("bytes/4" or a bpe-openai encoding)'),
+    "protocol": ((str, list), f"one of {', '.join(map(repr, REVISIONS))}, or a list of them"),
 }
 _POSITIVE = ("name_budget", "max_tool_bytes", "max_total_bytes")
 
@@ -173,6 +176,7 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
     factories = tuple(table.get("factories", ()))
     if factories:
         _check_factories(path, text, factories, flavor)
+    protocols = _protocols(table.get("protocol", list(REVISIONS)), path, text)
     if "sources" not in table:
         raise CodegenError(
             [
@@ -231,6 +235,7 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
         max_tool_bytes=table.get("max_tool_bytes"),
         max_total_bytes=table.get("max_total_bytes"),
         tokenizer=table.get("tokenizer", "bytes/4"),
+        protocols=protocols,
     )
 
 
@@ -270,3 +275,24 @@ def _check_factories(path: Path, text: str, factories: tuple[str, ...], flavor: 
         seen.add((call.module, call.qualname))
     if problems:
         raise CodegenError(problems)
+
+
+def _protocols(value: str | list[str], path: Path, text: str) -> tuple[str, ...]:
+    """The ``protocol`` key: one revision or a list of them, oldest first."""
+    chosen = [value] if isinstance(value, str) else value
+    unknown = [revision for revision in chosen if revision not in REVISIONS]
+    if unknown or not chosen:
+        line, col = _key_position(text, "protocol")
+        what = f"unknown protocol revision {unknown[0]!r}" if unknown else "protocol is empty"
+        raise CodegenError(
+            [
+                Diagnostic(
+                    str(path),
+                    line,
+                    col,
+                    f"{what}; use one of {', '.join(map(repr, REVISIONS))} or a list of them "
+                    "(default: all)",
+                )
+            ]
+        )
+    return sort_revisions(chosen)

@@ -11,6 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from codegen.layout import MANIFEST
+from codegen.runtime._protocols import (
+    FORMAT1_PROTOCOLS,
+    missing_variant,
+    sort_revisions,
+    tool_variant,
+    variant_for,
+)
 
 WIRE_EXCLUDED = frozenset({"x-codegen"})
 
@@ -81,10 +88,26 @@ def read_tree(output: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return manifest, modules
 
 
-def wire_tools(modules: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The tools/list entries: every generated tool minus the generator's own keys."""
-    return [
-        {key: value for key, value in tool.items() if key not in WIRE_EXCLUDED}
-        for module in modules
-        for tool in module.get("TOOLS", ())
-    ]
+def module_protocols(values: dict[str, Any]) -> tuple[str, ...]:
+    """The revisions a generated module (or manifest) was built for; format 1 predates them."""
+    protocols = values.get("PROTOCOLS")
+    if isinstance(protocols, tuple | list) and protocols:
+        return sort_revisions(protocols)
+    return FORMAT1_PROTOCOLS
+
+
+def wire_tools(
+    modules: list[dict[str, Any]], protocol_version: str | None = None
+) -> list[dict[str, Any]]:
+    """The tools/list entries a client that negotiated ``protocol_version`` gets (``None``: the
+    newest revision): every generated tool in that revision's variant, minus ``x-codegen``."""
+    variant = variant_for(protocol_version)
+    tools = []
+    for module in modules:
+        problem = missing_variant(module_protocols(module), protocol_version)
+        if problem is not None:
+            raise GeneratedModuleError(str(module.get("SOURCE_PATH", "<generated>")), 0, 0, problem)
+        for tool in module.get("TOOLS", ()):
+            wire = {key: value for key, value in tool.items() if key not in WIRE_EXCLUDED}
+            tools.append(tool_variant(wire, tool.get("x-codegen") or {}, variant)[0])
+    return tools

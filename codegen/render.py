@@ -78,6 +78,7 @@ def render_module(definition: ModuleDefinition, config: Config) -> RenderedFile:
         source_sha256=source.sha256,
         source_module=source.module,
         flavor=config.flavor,
+        protocols=config.protocols,
         regenerate_command=config.regenerate_command,
         tools=tuple(_tool_entry(t) for t in definition.tools),
     )
@@ -92,6 +93,7 @@ def render_manifest(modules: list[RenderedFile], tool_count: int, config: Config
         generator_version=__version__,
         schema_set_version=config.version,
         flavor=config.flavor,
+        protocols=config.protocols,
         regenerate_command=config.regenerate_command,
         modules=paths,
         tool_count=tool_count,

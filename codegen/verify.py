@@ -224,6 +224,7 @@ def run(
 ) -> int:
     """The ``verify`` command: print mismatches, return the exit code (0 same, 1 differ, 2 error)."""
     from codegen.errors import ExitCode
+    from codegen.flavors.wire import HANDSHAKE_PROTOCOL_VERSION
     from codegen.reader import GeneratedModuleError, read_tree, wire_tools
 
     try:
@@ -232,7 +233,8 @@ def run(
     except (GeneratedModuleError, VerifyError) as exc:
         print(f"mcp-codegen verify: {exc}", file=sys.stderr)
         return ExitCode.USAGE
-    ours = wire_tools(modules)
+    # Their listing comes from an ``initialize`` handshake: compare the variant it negotiated.
+    ours = wire_tools(modules, HANDSHAKE_PROTOCOL_VERSION)
     mismatches = compare_tools(theirs, ours)
     for mismatch in mismatches:
         print(mismatch)

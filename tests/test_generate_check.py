@@ -53,6 +53,8 @@ def test_generate_writes_modules_and_manifest(project: Project) -> None:
         "box": {"field": "result"},
         "line": 7,
         "column": 1,
+        # -> int: the schema protocol 2026-07-28 clients get instead of the boxed one
+        "natural": {"outputSchema": {"type": "integer"}},
     }
     assert add["inputSchema"]["properties"]["a"]["description"] == "First addend."
     assert add["inputSchema"]["properties"]["b"]["default"] == 2
@@ -185,8 +187,12 @@ def test_every_generated_schema_is_valid_2020_12_with_object_roots() -> None:
     from codegen.reader import read_tree, wire_tools
 
     _, modules = read_tree(REPO / "generated")
-    tools = wire_tools(modules)
+    tools = wire_tools(modules, "2025-11-25")  # the boxed variant: object roots until 2026-07-28
     assert len(tools) >= 15
+    for tool in wire_tools(modules, "2026-07-28"):  # any 2020-12 root from 2026-07-28
+        for key in ("inputSchema", "outputSchema"):
+            if key in tool:
+                Draft202012Validator.check_schema(tool[key])
     for tool in tools:
         for key in ("inputSchema", "outputSchema"):
             if key in tool:

@@ -8,7 +8,8 @@ from tests.support import Project
 
 
 def _tools(project: Project, *args: str) -> dict[str, dict]:
-    result = project.run(*args, "export")
+    # The boxing rules are what clients before 2026-07-28 get (tests/test_protocols.py: both).
+    result = project.run(*args, "export", "--protocol", "2025-11-25")
     assert result.returncode == 0, result.stderr
     return {t["name"]: t for t in json.loads(result.stdout)["tools"]}
 

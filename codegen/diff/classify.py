@@ -24,6 +24,7 @@ from urllib.parse import unquote
 
 from codegen.diff.model import ABSENT, JSON, Change, ChangeKind, Severity, make_change, show
 from codegen.diff.reader import Side, ToolEntry
+from codegen.runtime._protocols import NATURAL_KEY
 
 K = ChangeKind
 Schema = dict[str, Any]
@@ -937,6 +938,15 @@ def _box(tool: Mapping[str, JSON]) -> str | None:
     return field if isinstance(field, str) else None
 
 
+def _natural_box(tool: Mapping[str, JSON]) -> str | None:
+    """The box a 2026-07-28 client sees: none when the tool has a natural variant (format 2),
+    else the top-level box, which older modules served to every revision."""
+    meta = tool.get("x-codegen")
+    if isinstance(meta, dict) and isinstance(meta.get(NATURAL_KEY), dict):
+        return None
+    return _box(tool)
+
+
 def _unboxed(schema: JSON, field: str | None) -> tuple[JSON, str]:
     """The schema of the tool's return value and its pointer under ``/outputSchema``."""
     if field is not None and isinstance(schema, dict):
@@ -978,6 +988,19 @@ def _compare_outputs(old: Mapping[str, JSON], new: Mapping[str, JSON], name: str
         return [make_change(K.OUTPUT_SCHEMA_REMOVED, name, "/outputSchema", old=before)]
     changes: list[Change] = []
     old_box, new_box = _box(old), _box(new)
+    # The top level is what clients before 2026-07-28 get. Newer clients get the natural
+    # variant: the same value schema, so only its box can differ in its own way.
+    old_natural, new_natural = _natural_box(old), _natural_box(new)
+    if old_natural != new_natural and (old_natural, new_natural) != (old_box, new_box):
+        changes.append(
+            make_change(
+                K.NATURAL_BOX_CHANGED,
+                name,
+                f"/x-codegen/{NATURAL_KEY}",
+                old={"field": old_natural} if old_natural else None,
+                new={"field": new_natural} if new_natural else None,
+            )
+        )
     walk = _Walk(
         name, Direction.OUTPUT, _Doc(before, "/outputSchema"), _Doc(after, "/outputSchema")
     )

@@ -112,6 +112,11 @@ class ChangeKind(Enum):
         _B,
         "structuredContent box changed: {old} -> {new}",
     )
+    NATURAL_BOX_CHANGED = (
+        "natural_box_changed",
+        _B,
+        "structuredContent box for protocol 2026-07-28 clients changed: {old} -> {new}",
+    )
     # Either direction, undecidable from the schemas
     PATTERN_CHANGED = ("pattern_changed", _U, "pattern of {subject} changed: {old} -> {new}")
     FORMAT_CHANGED = ("format_changed", _U, "format of {subject} changed: {old} -> {new}")

@@ -19,6 +19,7 @@ import json
 import os
 
 from codegen.runtime import _wire_shapes
+from codegen.runtime._protocols import missing_variant
 from codegen.runtime._shapes import Doubt, dump, params_conform
 from codegen.runtime._stdio_claim import claim_stdio
 from codegen.runtime._wire_shapes import LATEST_HANDSHAKE_VERSION, REVISIONS, SURFACES
@@ -137,6 +138,10 @@ class Session:
             params, shapes["requests"][method], present=present
         ):
             return None
+        if method == "tools/list" and missing_variant(
+            self._registry.protocols, self.protocol_version
+        ):
+            return None  # schemas built for 2026-07-28 alone: the SDK door answers with the error
         response = _response(request_id, dump(self._result(method), shapes["results"][method]))
         self.listed = self.listed or method == "tools/list"
         return response
@@ -176,10 +181,11 @@ class Session:
     def _result(self, method: str) -> dict[str, Any]:
         if method == "ping":
             return {}
-        # What the SDK door's list_tools returns; the revision's shape drops what it does not
-        # define. (Per-revision tool variants: list_tools(self.protocol_version) once it exists.)
+        # What the SDK door's list_tools returns: the negotiated revision's output variant (the
+        # fast path only serves handshake revisions: boxed); its shape drops what it does not
+        # define.
         return {
-            "tools": self._registry.list_tools(),
+            "tools": self._registry.list_tools(self.protocol_version),
             "ttlMs": 0,
             "cacheScope": "private",
             "resultType": "complete",

@@ -10,6 +10,7 @@ and convert), ``_injection`` (contexts, dependencies), ``_calls`` (threads, time
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -23,6 +24,7 @@ from codegen.runtime._calls import run_tool
 from codegen.runtime._errors import MAX_TOOL_MESSAGE, ProtocolFailure, ToolCallError, describe
 from codegen.runtime._injection import Contexts, Dependencies, Injector
 from codegen.runtime._prepare import Preparer
+from codegen.runtime._protocols import FIRST_NATURAL, variant_for
 from codegen.runtime._registry import ToolRegistry
 from codegen.runtime._results import (
     CleanRules,
@@ -67,8 +69,9 @@ class ToolCaller:
     ) -> types.CallToolResult:
         """Call tool ``name``; every failure becomes an ``isError`` result. ``KeyError`` if unknown.
 
-        ``request`` and ``params`` back the ``Context`` given to tools that take one. Only a
-        cancellation of the calling task propagates.
+        ``request`` and ``params`` back the ``Context`` given to tools that take one; the
+        protocol version ``request`` negotiated picks the output variant (none: the newest).
+        Only a cancellation of the calling task propagates.
         """
         prepared = self._prepared.get(name)
         # Looked up outside the ``try``: an unknown name is a KeyError, not an isError result.
@@ -77,6 +80,9 @@ class ToolCaller:
             if prepared is None:
                 prepared = self._prepare(binding.name)
             rules = prepared.rules
+            protocol_version = getattr(request, "protocol_version", None)
+            if prepared.natural_rules is not None and variant_for(protocol_version) == "natural":
+                rules = prepared.natural_rules
             assert rules is not None
             async with self._scope(prepared, rules, request) as scoped:
                 contexts = Contexts(
@@ -114,6 +120,16 @@ class ToolCaller:
         prepared, written_return = self._preparer.prepare(self._registry.binding(name))
         function = prepared.function
         prepared.rules = self._rules(prepared, function, written_return)
+        if prepared.binding.natural and isinstance(prepared.rules, CleanRules):
+            # From 2026-07-28 the value itself is the structured content, checked against the
+            # natural schema; the parameters and converters are the same.
+            natural = dataclasses.replace(
+                prepared,
+                box_field=None,
+                output_schema=self._registry.get_tool(name, FIRST_NATURAL).get("outputSchema"),
+                _output_validator=None,
+            )
+            prepared.natural_rules = CleanRules(natural, strict_output=self._strict_output)
         self._prepared[name] = prepared
         return prepared
 

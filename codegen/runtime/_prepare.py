@@ -11,6 +11,7 @@ from typing import Any
 from codegen.runtime._arguments import alias, argument_adapter, is_async, type_hints
 from codegen.runtime._errors import MAX_TOOL_MESSAGE, ToolCallError, describe
 from codegen.runtime._injection import Injector, framework_context, is_fastmcp_dependency
+from codegen.runtime._protocols import LAST_BOXED
 from codegen.runtime._registry import ToolBinding, ToolRegistry
 from codegen.runtime._tool import Parameter, PreparedTool, compile_schema
 
@@ -31,7 +32,8 @@ class Preparer:
         function = (
             self._registered_function(binding) if binding.registrar else _import_function(binding)
         )
-        tool = self._registry.get_tool(binding.name)
+        # The boxed variant; the caller derives the natural one (``PreparedTool.natural_rules``).
+        tool = self._registry.get_tool(binding.name, LAST_BOXED)
         input_schema = tool["inputSchema"]
         properties = input_schema.get("properties")
         schema_keys = set(properties) if isinstance(properties, dict) else set()
@@ -86,6 +88,7 @@ class Preparer:
             parameters=tuple(parameters),
             accepts_extra=accepts_extra,
             return_annotation=hints.get("return", signature.return_annotation),
+            box_field=binding.box_field,
         )
         return prepared, signature.return_annotation
 

@@ -13,14 +13,26 @@ import os
 import sys
 from importlib.machinery import SourceFileLoader
 
+from codegen.runtime._binding import ToolBinding
+from codegen.runtime._profiled import ProfileError, profiled_payload, restore
+from codegen.runtime._protocols import (
+    FORMAT1_PROTOCOLS,
+    NATURAL_KEY,
+    natural_problem,
+    protocols_problem,
+    variant_for,
+)
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs milliseconds to import; annotations are strings here anyway
     from collections.abc import Callable, Iterator
     from types import ModuleType
     from typing import Any
 
-#: The generated-module format this runtime reads (docs/module-format.md).
-SUPPORTED_FORMAT = 1
+#: The newest generated-module format this runtime reads (docs/module-format.md).
+SUPPORTED_FORMAT = 2
+#: Every format it reads: format 1 predates ``PROTOCOLS`` and the natural output variant.
+SUPPORTED_FORMATS = (1, 2)
 #: The values of ``FLAVOR`` this runtime knows how to serve (docs/flavors.md).
 FLAVORS = ("clean", "mcp", "fastmcp")
 _PRIVATE_KEY = "x-codegen"
@@ -29,103 +41,6 @@ _ModuleType = type(sys)
 
 class GeneratedModuleError(Exception):
     """A generated module is missing, malformed, or inconsistent with its manifest."""
-
-
-class ToolBinding:
-    """Where a tool's function lives and how its results are shaped. Read-only.
-
-    ``flavor`` is the generating module's ``FLAVOR``: whose rules shape the tool's results.
-    ``registrar`` / ``registrar_parameter`` are set for a tool defined inside a registration
-    function; ``result_meta`` is the ``_meta`` every boxed result carries (flavor "fastmcp").
-    """
-
-    __slots__ = (
-        "box_field",
-        "column",
-        "flavor",
-        "function",
-        "line",
-        "module_path",
-        "name",
-        "registrar",
-        "registrar_parameter",
-        "result_meta",
-    )
-
-    name: str
-    function: str
-    box_field: str | None
-    module_path: str
-    line: int
-    column: int
-    flavor: str
-    registrar: str | None
-    registrar_parameter: str | None
-    result_meta: dict[str, Any] | None
-
-    def __init__(
-        self,
-        name: str,
-        function: str,
-        box_field: str | None,
-        module_path: str,
-        line: int,
-        column: int,
-        *,
-        flavor: str = "clean",
-        registrar: str | None = None,
-        registrar_parameter: str | None = None,
-        result_meta: dict[str, Any] | None = None,
-    ) -> None:
-        for slot, value in (
-            ("name", name),
-            ("function", function),
-            ("box_field", box_field),
-            ("module_path", module_path),
-            ("line", line),
-            ("column", column),
-            ("flavor", flavor),
-            ("registrar", registrar),
-            ("registrar_parameter", registrar_parameter),
-            # A private copy: the caller's dict stays the caller's.
-            (
-                "result_meta",
-                None if result_meta is None else marshal.loads(marshal.dumps(result_meta)),
-            ),
-        ):
-            object.__setattr__(self, slot, value)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"ToolBinding is read-only; cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"ToolBinding is read-only; cannot delete {name!r}")
-
-    @property
-    def module(self) -> str:
-        """Dotted import path of the module that defines the function."""
-        return self.function.partition(":")[0]
-
-    @property
-    def qualname(self) -> str:
-        """Qualified name of the function inside its module (``reg.<locals>.fn`` for a tool
-        defined inside a registration function)."""
-        return self.function.partition(":")[2]
-
-    def _key(self) -> tuple[object, ...]:
-        return tuple(getattr(self, slot) for slot in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ToolBinding) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(tuple(getattr(self, slot) for slot in self.__slots__ if slot != "result_meta"))
-
-    def __repr__(self) -> str:
-        return (
-            f"ToolBinding(name={self.name!r}, function={self.function!r}, "
-            f"box_field={self.box_field!r}, flavor={self.flavor!r})"
-        )
 
 
 class ToolRegistry:
@@ -159,7 +74,14 @@ class ToolRegistry:
         self._payload = marshal.dumps(tools)
         self._unclaimed: list[dict[str, Any]] | None = tools if owned else None
         self._tool_payloads: list[bytes] | None = None
-        # Set by _serve_profile: what tools/list serves, and per tool where a null is "absent".
+        # Tools whose 2026-07-28 variant differs: position -> natural outputSchema (private).
+        self._natural = {
+            position: entry[NATURAL_KEY]["outputSchema"]
+            for position, entry in enumerate(private)
+            if NATURAL_KEY in entry
+        }
+        self._natural_payload: bytes | None = None
+        # Set by load_tools(profile=): what tools/list serves, and per tool where null is absent.
         self._profile: str | None = None
         self._served: bytes | None = None
         self._null_means_absent: dict[str, list[tuple[str, ...]]] = {}
@@ -188,6 +110,11 @@ class ToolRegistry:
         return str(self._manifest.get("FLAVOR", "clean"))
 
     @property
+    def protocols(self) -> tuple[str, ...]:
+        """The protocol revisions the schemas were generated for (``PROTOCOLS``), oldest first."""
+        return tuple(self._manifest.get("PROTOCOLS") or FORMAT1_PROTOCOLS)
+
+    @property
     def modules(self) -> tuple[str, ...]:
         """Generated module paths, relative to the output directory."""
         return tuple(self._manifest["MODULES"])
@@ -212,50 +139,51 @@ class ToolRegistry:
         """The client profile ``tools/list`` is served through (``load_tools(profile=)``)."""
         return self._profile
 
-    def list_tools(self) -> list[dict[str, Any]]:
-        """Fresh copies of every tool's wire dict (the generated dict minus ``x-codegen``), as
-        the registry's profile rewrites them when it has one."""
+    def list_tools(self, protocol_version: str | None = None) -> list[dict[str, Any]]:
+        """Fresh copies of every tool's wire dict (the generated dict minus ``x-codegen``) as a
+        client that negotiated ``protocol_version`` gets them (``None``: the newest revision):
+        from 2026-07-28 with natural output schemas, before it boxed; input schemas rewritten by
+        the registry's profile when it has one (profiles leave output schemas alone)."""
+        natural = self._natural if variant_for(protocol_version) == "natural" else None
         if self._served is not None:
-            return marshal.loads(self._served)  # type: ignore[no-any-return]
+            served: list[dict[str, Any]] = marshal.loads(self._served)
+            return _with_natural(served, natural) if natural else served
         tools, self._unclaimed = self._unclaimed, None
-        return tools if tools is not None else marshal.loads(self._payload)  # type: ignore[no-any-return]
+        if tools is not None:
+            return _with_natural(tools, natural) if natural else tools
+        if not natural:
+            return marshal.loads(self._payload)  # type: ignore[no-any-return]
+        if self._natural_payload is None:
+            self._natural_payload = marshal.dumps(
+                _with_natural(marshal.loads(self._payload), natural)
+            )
+        return marshal.loads(self._natural_payload)  # type: ignore[no-any-return]
 
-    def get_tool(self, name: str) -> dict[str, Any]:
-        """A fresh copy of one tool's generated wire dict (never rewritten by a profile: its
-        ``inputSchema`` is what arguments are validated against); ``KeyError`` if unknown."""
+    def get_tool(self, name: str, protocol_version: str | None = None) -> dict[str, Any]:
+        """A fresh copy of one tool's generated wire dict for ``protocol_version`` (never
+        rewritten by a profile: arguments are validated against its ``inputSchema``);
+        ``KeyError`` for an unknown name."""
         position = self._index[name]
         if self._tool_payloads is None:
             self._tool_payloads = [marshal.dumps(tool) for tool in marshal.loads(self._payload)]
-        return marshal.loads(self._tool_payloads[position])  # type: ignore[no-any-return]
+        tool: dict[str, Any] = marshal.loads(self._tool_payloads[position])
+        if position in self._natural and variant_for(protocol_version) == "natural":
+            _with_natural([tool], {0: self._natural[position]})
+        return tool
 
     def restore_arguments(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """``arguments`` as the generated schema reads them: where the profile made an optional
         property required and nullable, ``null`` means "absent". Unchanged without a profile."""
-        paths = self._null_means_absent.get(name)
-        if not paths:
-            return arguments
-        from codegen.profiles import restore_arguments
-
-        return restore_arguments(arguments, paths)  # type: ignore[no-any-return]
+        return restore(arguments, self._null_means_absent.get(name))
 
     def _serve_profile(self, profile: str) -> None:
-        """Serve ``tools/list`` through ``profile`` (applied once, here)."""
-        from codegen.profiles import apply_profile  # standard library only
-
         try:
-            result = apply_profile(marshal.loads(self._payload), profile)
-        except ValueError as exc:
-            raise GeneratedModuleError(f"{self._origin}: {exc}") from None
-        if result.errors:
-            shown = "; ".join(str(finding) for finding in result.errors[:3])
-            more = f" (and {len(result.errors) - 3} more)" if len(result.errors) > 3 else ""
-            raise GeneratedModuleError(
-                f"{self._origin}: {len(result.errors)} tool schema(s) cannot be expressed for "
-                f"profile {profile!r}: {shown}{more}; see `mcp-codegen lint --profile {profile}`"
+            self._served, self._null_means_absent = profiled_payload(
+                self._payload, profile, self._origin
             )
+        except ProfileError as exc:
+            raise GeneratedModuleError(str(exc)) from None
         self._profile = profile
-        self._served = marshal.dumps(result.tools)
-        self._null_means_absent = result.null_means_absent
 
     def binding(self, name: str) -> ToolBinding:
         """The function path and box of one tool; ``KeyError`` for an unknown name."""
@@ -273,10 +201,20 @@ class ToolRegistry:
             registrar=private.get("registrar"),
             registrar_parameter=private.get("registrar_parameter"),
             result_meta=private.get("result_meta"),
+            natural=NATURAL_KEY in private,
         )
 
     def __repr__(self) -> str:
         return f"<ToolRegistry {len(self)} tools from {self._origin}>"
+
+
+def _with_natural(
+    tools: list[dict[str, Any]], natural: dict[int, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """``tools`` with the natural output schemas (copied: the registry keeps its own) in place."""
+    for position, schema in natural.items():
+        tools[position]["outputSchema"] = marshal.loads(marshal.dumps(schema))
+    return tools
 
 
 def load_tools(
@@ -373,11 +311,14 @@ def _exec_file(name: str, path: str) -> dict[str, Any]:
 
 def _check_manifest(manifest: dict[str, Any], path: str) -> None:
     version = manifest.get("FORMAT")
-    if version != SUPPORTED_FORMAT:
+    if version not in SUPPORTED_FORMATS:
         raise GeneratedModuleError(
-            f"{path}: generated format {version!r} is not supported (this runtime reads format "
-            f"{SUPPORTED_FORMAT}); regenerate the schemas with this version of mcp-codegen"
+            f"{path}: generated format {version!r} is not supported (this runtime reads formats "
+            f"{', '.join(map(str, SUPPORTED_FORMATS))}); regenerate the schemas with this version "
+            "of mcp-codegen"
         )
+    if (problem := protocols_problem(manifest.get("PROTOCOLS", FORMAT1_PROTOCOLS))) is not None:
+        raise GeneratedModuleError(f"{path}: {problem}")
     modules = manifest.get("MODULES")
     if not isinstance(modules, tuple | list) or not all(isinstance(m, str) for m in modules):
         raise GeneratedModuleError(f"{path}: MODULES must be a tuple of relative paths")
@@ -411,7 +352,7 @@ def _build(
     seen: dict[str, str] = {}
     for relative in manifest["MODULES"]:
         namespace = read(relative)
-        if namespace.get("FORMAT") != SUPPORTED_FORMAT:
+        if namespace.get("FORMAT") not in SUPPORTED_FORMATS:
             raise GeneratedModuleError(
                 f"{relative}: generated format {namespace.get('FORMAT')!r} is not supported"
             )
@@ -481,6 +422,8 @@ def _check_tool(tool: object, relative: str) -> str:
             f"{relative}: tool {name!r} needs both x-codegen.registrar ('module:function') and "
             "x-codegen.registrar_parameter (a parameter name), or neither"
         )
+    if (problem := natural_problem(tool, private)) is not None:
+        raise GeneratedModuleError(f"{relative}: tool {name!r} {problem}")
     result_meta = private.get("result_meta")
     if result_meta is not None and not isinstance(result_meta, dict):
         raise GeneratedModuleError(

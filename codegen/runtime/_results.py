@@ -56,7 +56,7 @@ class CleanRules:
 def normalize(prepared: PreparedTool, value: Any, *, strict_output: bool) -> types.CallToolResult:
     """The clean-flavor result for a tool's return ``value``."""
     name = prepared.binding.name
-    box = prepared.binding.box_field
+    box = prepared.box_field
     if isinstance(value, types.CallToolResult):
         if not value.is_error:
             check_output(prepared, value.structured_content, strict_output=strict_output)
@@ -74,8 +74,8 @@ def normalize(prepared: PreparedTool, value: Any, *, strict_output: bool) -> typ
     data = serialize(prepared, value)
     if box is not None:
         structured: Any = {box: data}
-    elif isinstance(data, dict):
-        structured = data
+    elif isinstance(data, dict) or _natural_root(prepared.output_schema):
+        structured = data  # from 2026-07-28 any JSON value, as its schema describes
     elif prepared.output_schema is not None:
         raise ToolCallError(
             f"Tool {name!r} returned {type(value).__name__}, but its outputSchema describes a "
@@ -93,6 +93,11 @@ def normalize(prepared: PreparedTool, value: Any, *, strict_output: bool) -> typ
         content=[types.TextContent(type="text", text=_json_text(name, structured))],
         structured_content=structured,
     )
+
+
+def _natural_root(schema: dict[str, Any] | None) -> bool:
+    """An output schema whose root is not an object: served only from 2026-07-28, unboxed."""
+    return schema is not None and schema.get("type") != "object"
 
 
 def serialize(prepared: PreparedTool, value: Any) -> Any:

@@ -69,7 +69,11 @@ class PreparedTool:
     parameters: tuple[Parameter, ...]
     accepts_extra: bool
     return_annotation: Any
+    #: The box of this variant's results (the binding's, or ``None`` in the natural variant).
+    box_field: str | None = None
     rules: ResultRules | None = None
+    #: Flavor "clean" tools boxed only before 2026-07-28: the rules for newer clients.
+    natural_rules: ResultRules | None = None
     _return_adapter: pydantic.TypeAdapter[Any] | None = None
     _output_validator: jsonschema.protocols.Validator | None = field(default=None, repr=False)
 

@@ -63,9 +63,11 @@ def build_server(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
         # A fresh copy per request: nothing downstream can alter the registry's data. The
-        # 2026-07-28 cache fields are dropped by the SDK on older protocol versions.
+        # 2026-07-28 cache fields are dropped by the SDK on older protocol versions; the output
+        # schemas are those of the negotiated revision (natural from 2026-07-28, else boxed).
+        _refuse_missing_variant(registry, _negotiated(ctx))
         return {
-            "tools": registry.list_tools(),
+            "tools": registry.list_tools(_negotiated(ctx)),
             "ttlMs": 0,
             "cacheScope": "private",
             "resultType": "complete",
@@ -75,6 +77,7 @@ def build_server(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         nonlocal caller
+        _refuse_missing_variant(registry, _negotiated(ctx))
         if params.name not in registry:
             unknown = _unknown_tool_text(registry.flavor, params.name)
             if unknown is not None:  # what the flavor's framework answers: a tool result
@@ -117,6 +120,24 @@ def build_server(
             on_set_logging_level=set_logging_level,
             get_tool_input_schema=input_schema,
         )
+
+
+def _negotiated(ctx: ServerRequestContext[Any] | None) -> str | None:
+    """The protocol version the request's connection (or, from 2026-07-28, the request) uses;
+    ``None`` when called without one (in-process), which means the newest revision."""
+    return getattr(ctx, "protocol_version", None)
+
+
+def _refuse_missing_variant(registry: ToolRegistry, protocol_version: str | None) -> None:
+    """A JSON-RPC error when the schemas were generated without this revision's variant."""
+    from codegen.runtime._protocols import missing_variant
+
+    problem = missing_variant(registry.protocols, protocol_version)
+    if problem is not None:
+        from mcp import types
+        from mcp.shared.exceptions import MCPError
+
+        raise MCPError(code=types.INVALID_REQUEST, message=problem)
 
 
 def _unknown_tool_text(flavor: str, name: str) -> str | None:

@@ -31,6 +31,7 @@ def tool(
     input_schema: dict[str, Any] | None = None,
     output: dict[str, Any] | None = None,
     box: str | None = None,
+    natural: dict[str, Any] | None = None,
     function: str | None = None,
     line: int = 10,
     **fields: Any,
@@ -46,6 +47,8 @@ def tool(
         "line": line,
         "column": 1,
     }
+    if natural is not None:  # format 2: the output schema protocol 2026-07-28 clients get
+        entry["x-codegen"]["natural"] = {"outputSchema": natural}
     return entry
 
 

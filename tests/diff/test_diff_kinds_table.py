@@ -607,6 +607,28 @@ ROWS: list[Row] = [
         {"box_field_changed", "output_type_changed"},
         {"box_field_changed", "output_type_narrowed"},
     ),
+    # --- protocol variants (format 2): the value itself for 2026-07-28 clients
+    row(
+        "a format-1 boxed tool gains its natural variant",
+        tool(output=boxed(INT), box="result"),
+        tool(output=boxed(INT), box="result", natural=INT),
+        {"natural_box_changed"},
+        {"natural_box_changed"},
+    ),
+    row(
+        "box renamed: natural clients see no box either way",
+        tool(output=boxed(INT), box="result", natural=INT),
+        tool(output=boxed(INT, "value"), box="value", natural=INT),
+        {"box_field_changed"},
+        {"box_field_changed"},
+    ),
+    row(
+        "natural value type changed: reported once, at the boxed pointer",
+        tool(output=boxed(INT), box="result", natural=INT),
+        tool(output=boxed(STR), box="result", natural=STR),
+        {"output_type_changed"},
+        {"output_type_changed"},
+    ),
     row(
         "boxed value type narrowed",
         tool(output=boxed(nullable(INT)), box="result"),

@@ -62,7 +62,7 @@ def test_tools_list_is_shaped_exactly_as_the_sdk_shapes_it(output: Path) -> None
     for version, surface in committed.REVISIONS.items():
         shapes = committed.SURFACES[surface]
         result = {
-            "tools": registry.list_tools(),
+            "tools": registry.list_tools(version),  # the revision's output variant
             "ttlMs": 0,
             "cacheScope": "private",
             "resultType": "complete",

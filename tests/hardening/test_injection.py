@@ -210,6 +210,7 @@ MODULE_NAMES = [
     "SOURCE_SHA256",
     "SOURCE_MODULE",
     "FLAVOR",
+    "PROTOCOLS",
     "TOOLS",
 ]
 
@@ -271,7 +272,15 @@ def test_rendered_manifest_is_literal_and_round_trips(
     rendered = render_manifest(modules, count, config_with(version, command))
     values = assert_literal_module(
         rendered.content,
-        ["FORMAT", "GENERATOR_VERSION", "SCHEMA_SET_VERSION", "FLAVOR", "MODULES", "TOOL_COUNT"],
+        [
+            "FORMAT",
+            "GENERATOR_VERSION",
+            "SCHEMA_SET_VERSION",
+            "FLAVOR",
+            "PROTOCOLS",
+            "MODULES",
+            "TOOL_COUNT",
+        ],
         2,
     )
     assert same(values["SCHEMA_SET_VERSION"], version)
@@ -334,7 +343,8 @@ def generate_and_read(project: Project, name: str) -> tuple[dict[str, Any], dict
     assert result.returncode == 0, result.stderr
     content = (project.root / "generated" / "pkg" / f"{name}.py").read_text(encoding="utf-8")
     values = assert_literal_module(content, MODULE_NAMES, 3)
-    exported = project.run("export")
+    # The top-level tool dicts are the variant clients before 2026-07-28 get.
+    exported = project.run("export", "--protocol", "2025-11-25")
     assert exported.returncode == 0, exported.stderr
     return values, json.loads(exported.stdout)
 

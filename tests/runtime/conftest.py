@@ -21,7 +21,10 @@ def node_modules() -> Path:
     major = int(version.stdout.strip().lstrip("v").split(".")[0])
     assert major >= 20, f"Node 20+ is required, found {version.stdout.strip()}"
     modules = NODE_PROJECT / "node_modules"
-    if not (modules / "@modelcontextprotocol" / "sdk" / "package.json").is_file():
+    if not all(
+        (modules / "@modelcontextprotocol" / package / "package.json").is_file()
+        for package in ("sdk", "client", "inspector-cli")
+    ):
         subprocess.run(
             [npm, "ci", "--no-audit", "--no-fund"], cwd=NODE_PROJECT, check=True, timeout=600
         )

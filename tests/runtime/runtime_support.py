@@ -20,6 +20,9 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 FIXTURE_GENERATED = FIXTURES / "output" / "generated"  # not importable from FIXTURES
 EXAMPLES_GENERATED = REPO_ROOT / "generated"
 NODE_PROJECT = Path(__file__).resolve().parent / "node"
+#: What ``ClientSession.initialize()``, the TypeScript SDK 1.x client and the Inspector CLI
+#: negotiate: they get the boxed output variant (tools/list before 2026-07-28).
+HANDSHAKE_VERSION = "2025-11-25"
 
 #: Valid arguments for every fixture tool (the e2e tests call each one).
 FIXTURE_CALLS: dict[str, dict[str, Any]] = {

@@ -16,6 +16,7 @@ import pytest
 from runtime_support import (
     FIXTURE_CALLS,
     FIXTURE_GENERATED,
+    HANDSHAKE_VERSION,
     NODE_PROJECT,
     REPO_ROOT,
     example_generated,
@@ -41,8 +42,10 @@ def _run_ts_client(
     calls: list[dict[str, Any]],
     *extra: str,
     early: list[dict[str, Any]] | None = None,
+    protocol: str | None = None,
 ) -> dict[str, Any]:
-    spec = {
+    """Run ts_client.mjs: the SDK 1.x client, or with ``protocol`` the 2.x client at it."""
+    spec: dict[str, Any] = {
         "command": sys.executable,
         "args": server_args(generated, *extra),
         "cwd": str(REPO_ROOT),
@@ -50,6 +53,8 @@ def _run_ts_client(
         "calls": calls,
         "early": early or [],
     }
+    if protocol is not None:
+        spec["protocol"] = protocol
     spec_file = tmp_path / "spec.json"
     spec_file.write_text(json.dumps(spec), encoding="utf-8")
     completed = subprocess.run(
@@ -100,7 +105,7 @@ def test_typescript_client_lists_and_calls_every_fixture_tool(
     invalid, unknown = report["calls"][len(registry) :]
 
     assert report["serverVersion"]["version"] == "1.2.3"
-    assert report["tools"] == registry.list_tools()
+    assert report["tools"] == registry.list_tools(HANDSHAKE_VERSION)
     assert named["add"]["result"]["structuredContent"] == {"result": 42}
     assert json.loads(named["add"]["result"]["content"][0]["text"]) == {"result": 42}
     assert named["greet"]["result"]["structuredContent"] == {"result": "HELLO, ADA!"}
@@ -128,13 +133,13 @@ def test_typescript_client_lists_and_calls_every_example_tool(
     registry = load_tools(generated)
     calls = [
         {"name": tool["name"], "arguments": planned_arguments(tool)}
-        for tool in registry.list_tools()
+        for tool in registry.list_tools(HANDSHAKE_VERSION)
     ]
 
     report = _run_ts_client(tmp_path, generated, calls)
 
-    assert report["tools"] == registry.list_tools()
-    for tool in registry.list_tools():
+    assert report["tools"] == registry.list_tools(HANDSHAKE_VERSION)
+    for tool in registry.list_tools(HANDSHAKE_VERSION):
         call = _by_name(report)[tool["name"]]
         assert "error" not in call, call
         assert call["result"].get("isError") is not True, call
@@ -184,7 +189,7 @@ def test_inspector_cli_lists_and_calls_fixture_tools(node_modules: Path) -> None
         "limit=2",
     )
 
-    assert listed["tools"] == registry.list_tools()
+    assert listed["tools"] == registry.list_tools(HANDSHAKE_VERSION)
     assert called["isError"] is False
     assert called["structuredContent"] == {
         "title": "Emma (2, austen)",
@@ -210,7 +215,42 @@ def test_inspector_cli_lists_and_calls_the_example_server(node_modules: Path) ->
         'isbn="9780306406157"',
     )
 
-    assert listed["tools"] == registry.list_tools()
+    assert listed["tools"] == registry.list_tools(HANDSHAKE_VERSION)
     assert called["isError"] is False
     assert called["structuredContent"]["title"] == "Orbital Mechanics for Poets"
     assert json.loads(called["content"][0]["text"]) == called["structuredContent"]
+
+
+@pytest.mark.parametrize("protocol", ["2025-06-18", "2025-11-25", "2026-07-28"])
+def test_typescript_2x_client_accepts_every_protocol_variant(
+    node_modules: Path, tmp_path: Path, protocol: str
+) -> None:
+    """The SDK 2.x client negotiates each revision and validates every structuredContent
+    against the outputSchema it was listed (Ajv2020): natural from 2026-07-28, boxed before."""
+    generated = example_generated()
+    registry = load_tools(generated)
+    tools = registry.list_tools(protocol)
+    calls = [{"name": tool["name"], "arguments": planned_arguments(tool)} for tool in tools]
+
+    report = _run_ts_client(tmp_path, generated, calls, protocol=protocol)
+
+    assert report["negotiated"] == protocol
+    assert report["tools"] == tools
+    natural = 0
+    for tool in tools:
+        call = _by_name(report)[tool["name"]]
+        assert "error" not in call, call
+        assert call["result"].get("isError") is not True, call
+        if "outputSchema" not in tool:
+            continue
+        structured = call["result"]["structuredContent"]
+        assert json.loads(call["result"]["content"][0]["text"]) == structured
+        binding = registry.binding(tool["name"])
+        box = binding.box_for(protocol)
+        if box is not None:
+            assert tool["outputSchema"]["type"] == "object" and set(structured) == {box}
+        elif binding.natural:  # the bare value: a list, an integer, a model or null
+            natural += 1
+            assert tool["outputSchema"].get("type") != "object"
+            assert not (isinstance(structured, dict) and set(structured) == {binding.box_field})
+    assert natural == (6 if protocol == "2026-07-28" else 0)

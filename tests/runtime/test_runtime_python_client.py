@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -22,6 +23,7 @@ from runtime_support import (
     FIXTURE_CALLS,
     FIXTURE_ERRORS,
     FIXTURE_GENERATED,
+    HANDSHAKE_VERSION,
     REPO_ROOT,
     RawStdioServer,
     example_generated,
@@ -31,6 +33,7 @@ from runtime_support import (
 )
 
 from codegen.runtime import load_tools
+from tests.protocol_clients import open_session
 
 pytestmark = pytest.mark.slow
 
@@ -83,7 +86,7 @@ def test_stdio_lists_tools_as_generated_and_calls_every_fixture_tool() -> None:
 
     outcomes = _with_session(FIXTURE_GENERATED, body)
 
-    assert outcomes["tools"] == registry.list_tools()
+    assert outcomes["tools"] == registry.list_tools(HANDSHAKE_VERSION)
     _assert_structured_with_text_copy(outcomes["add"], {"result": 42})
     _assert_structured_with_text_copy(outcomes["greet"], {"result": "HELLO, ADA!"})
     _assert_structured_with_text_copy(outcomes["repeat"], {"result": ["hi", "hi", "hi"]})
@@ -250,7 +253,7 @@ def test_raw_wire_tools_list_carries_the_generated_dicts(protocol_version: str) 
     assert initialized["protocolVersion"] == protocol_version
     assert initialized["serverInfo"] == {"name": "mcp-codegen", "version": "1.2.3"}
     assert initialized["capabilities"]["tools"] == {"listChanged": False}
-    assert listed["result"]["tools"] == registry.list_tools()
+    assert listed["result"]["tools"] == registry.list_tools(protocol_version)
     assert "nextCursor" not in listed["result"]
     assert called["result"] == {
         "content": [{"type": "text", "text": '{"result": "Hello, Bo!"}'}],
@@ -310,7 +313,7 @@ def test_streamable_http_transport_serves_the_same_tools() -> None:
         process.wait(timeout=20)
         process.stderr.close()  # type: ignore[union-attr]
 
-    assert results["tools"] == registry.list_tools()
+    assert results["tools"] == registry.list_tools(HANDSHAKE_VERSION)
     _assert_structured_with_text_copy(results["add"], {"result": 42})
     assert results["find"].structured_content["title"] == "Dune (3, sand+worms)"
     assert results["bad"].is_error
@@ -326,7 +329,7 @@ def test_stdio_lists_and_calls_every_example_tool() -> None:
         listed = await session.list_tools()
         outcomes: dict[str, Any] = {"tools": [_wire(tool) for tool in listed.tools]}
         earlier: dict[str, Any] = {}
-        for tool in registry.list_tools():
+        for tool in registry.list_tools(HANDSHAKE_VERSION):
             # ClientSession validates structuredContent against outputSchema and raises if not.
             result = await session.call_tool(tool["name"], sample_arguments(tool, earlier))
             outcomes[tool["name"]] = result
@@ -335,8 +338,8 @@ def test_stdio_lists_and_calls_every_example_tool() -> None:
 
     outcomes = _with_session(generated, body)
 
-    assert outcomes["tools"] == registry.list_tools()
-    for tool in registry.list_tools():
+    assert outcomes["tools"] == registry.list_tools(HANDSHAKE_VERSION)
+    for tool in registry.list_tools(HANDSHAKE_VERSION):
         result = outcomes[tool["name"]]
         assert not result.is_error, (tool["name"], _wire(result))
         if "outputSchema" in tool:
@@ -354,3 +357,47 @@ def test_stdio_lists_and_calls_every_example_tool() -> None:
     report = outcomes["sales_report"].structured_content  # MCPServer Context injected
     assert (report["period_start"], report["period_end"]) == ("2024-01-01", "2024-03-31")
     assert outcomes["describe_book"].content[0].text == "Orbital Mechanics for Poets by Dev Raman"
+
+
+@pytest.mark.parametrize("protocol", ["2025-06-18", "2025-11-25", "2026-07-28"])
+def test_stdio_python_client_accepts_every_protocol_variant(protocol: str) -> None:
+    """ClientSession negotiates each revision over stdio (``discover()`` for 2026-07-28) and
+    validates every structuredContent against the outputSchema listed for that revision."""
+    generated = example_generated()
+    registry = load_tools(generated)
+    tools = registry.list_tools(protocol)
+
+    async def run() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        parameters = StdioServerParameters(
+            command=sys.executable,
+            args=server_args(generated),
+            env=server_env(),
+            cwd=str(REPO_ROOT),
+        )
+        async with AsyncExitStack() as stack:
+            streams = await stack.enter_async_context(stdio_client(parameters))
+            session = await open_session(stack, streams, protocol)
+            with anyio.fail_after(120):
+                listed, results, earlier = await session.list_tools(), {}, {}
+                for tool in tools:
+                    result = await session.call_tool(tool["name"], sample_arguments(tool, earlier))
+                    results[tool["name"]] = result
+                    box = registry.binding(tool["name"]).box_field
+                    # Earlier results are referenced by their boxed paths (EXAMPLE_CALLS).
+                    unboxed = registry.binding(tool["name"]).box_for(protocol) != box
+                    earlier[tool["name"]] = (
+                        {box: result.structured_content} if unboxed else result.structured_content
+                    )
+                return [_wire(tool) for tool in listed.tools], results
+
+    listed, results = anyio.run(run)
+
+    assert listed == tools
+    for tool in tools:
+        result = results[tool["name"]]
+        assert not result.is_error, (tool["name"], _wire(result))
+        if "outputSchema" in tool:
+            assert json.loads(_text(result)) == result.structured_content, tool["name"]
+    # merge_categories -> int adds "poetry" and its child "haiku" to a fresh catalogue: 2.
+    expected = 2 if protocol == "2026-07-28" else {"result": 2}
+    assert results["merge_categories"].structured_content == expected

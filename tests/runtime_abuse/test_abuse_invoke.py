@@ -48,6 +48,7 @@ def test_the_fixture_schemas_are_what_the_generator_makes_of_the_fixture_tools()
 
 
 def _call(caller: ToolCaller, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+    """Call in process: no negotiated revision, so the newest one's (unboxed) results."""
     result = anyio.run(caller.call, name, arguments)
     # Whatever came back must be writable by the transport (lone surrogates, NaN, ...).
     result.model_dump_json(by_alias=True, exclude_none=True)
@@ -94,7 +95,7 @@ def test_endless_recursion_in_a_tool_is_an_error_result_and_the_caller_recovers(
     caller = ToolCaller(REGISTRY)
     text = _error_text(_call(caller, "recurse", {}))
     assert text == "Tool 'recurse' raised RecursionError: maximum recursion depth exceeded"
-    assert _call(caller, "add", {"a": 1}).structured_content == {"result": 2}
+    assert _call(caller, "add", {"a": 1}).structured_content == 2
 
 
 @pytest.mark.parametrize(
@@ -159,13 +160,13 @@ def test_arguments_nested_10_000_levels_deep_are_refused_and_the_caller_recovers
     caller = ToolCaller(REGISTRY)
     text = _error_text(_call(caller, tool, arguments))
     assert text == f"Invalid arguments for tool {tool!r}: nested too deeply to validate"
-    assert _call(caller, "add", {"a": 2, "b": 3}).structured_content == {"result": 5}
+    assert _call(caller, "add", {"a": 2, "b": 3}).structured_content == 5
 
 
 def test_a_huge_argument_is_served_and_a_huge_wrong_one_is_quoted_briefly() -> None:
     caller = ToolCaller(REGISTRY)
     text = "é" * 20_000_000
-    assert _call(caller, "echo", {"text": text}).structured_content == {"result": text}
+    assert _call(caller, "echo", {"text": text}).structured_content == text
     huge = "x" * 20_000_000
     error = _error_text(_call(caller, "add", {"a": huge}))
     # jsonschema's message quotes the whole value; the error keeps MAX_QUOTED_INPUT of it.

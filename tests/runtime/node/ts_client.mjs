@@ -2,19 +2,33 @@
 //
 // Usage: node ts_client.mjs SPEC.json
 // SPEC: {"command": str, "args": [str], "cwd": str, "env": {str: str},
-//        "calls": [{"name": str, "arguments": object}], "early": [{"name", "arguments"}]?}
+//        "calls": [{"name": str, "arguments": object}], "early": [{"name", "arguments"}]?,
+//        "protocol"?: str}
+// Without "protocol": the SDK 1.x client (@modelcontextprotocol/sdk), which negotiates 2025-11-25.
+// With "protocol": the SDK 2.x client (@modelcontextprotocol/client) at that revision: 2026-07-28
+// pins the modern era (server/discover, no initialize); an older revision is the only entry of
+// supportedProtocolVersions, which the legacy initialize handshake offers.
 // "early" calls are sent at once after connecting (right after `initialized`), concurrently with
 // tools/list and before any answer: with the fast path, before the SDK has loaded.
 // In arguments, {"$result": TOOL, "path": [...]} stands for a value from the structuredContent of an
 // earlier call (see EXAMPLE_CALLS in runtime_support.py).
-// Prints one JSON document: {"serverVersion", "tools", "early": [...], "calls": [{"name", "result"} | {"name", "error"}]}.
-// Client.callTool validates structuredContent against the listed outputSchema (Ajv, with formats) and
-// throws when it does not match, so a passing call here is one the client accepted.
+// Prints one JSON document: {"serverVersion", "negotiated", "tools", "early": [...],
+// "calls": [{"name", "result"} | {"name", "error"}]}.
+// Client.callTool validates structuredContent against the listed outputSchema (Ajv; Ajv2020 in 2.x)
+// and throws when it does not match, so a passing call here is one the client accepted.
 import { readFileSync } from "node:fs";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const spec = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const v2 = spec.protocol !== undefined;
+const { Client } = await import(v2 ? "@modelcontextprotocol/client" : "@modelcontextprotocol/sdk/client/index.js");
+const { StdioClientTransport } = await import(
+  v2 ? "@modelcontextprotocol/client/stdio" : "@modelcontextprotocol/sdk/client/stdio.js"
+);
+const options = !v2
+  ? {}
+  : spec.protocol === "2026-07-28"
+    ? { versionNegotiation: { mode: { pin: spec.protocol } } }
+    : { supportedProtocolVersions: [spec.protocol] };
 const transport = new StdioClientTransport({
   command: spec.command,
   args: spec.args,
@@ -22,7 +36,7 @@ const transport = new StdioClientTransport({
   env: spec.env,
   stderr: "inherit",
 });
-const client = new Client({ name: "mcp-codegen-ts-e2e", version: "1.0.0" });
+const client = new Client({ name: "mcp-codegen-ts-e2e", version: "1.0.0" }, options);
 await client.connect(transport);
 
 function resolve(value, earlier) {
@@ -58,6 +72,12 @@ for (const call of spec.calls) {
   }
 }
 process.stdout.write(
-  JSON.stringify({ serverVersion: client.getServerVersion(), tools: listed.tools, early: earlyResults, calls }),
+  JSON.stringify({
+    serverVersion: client.getServerVersion(),
+    negotiated: v2 ? client.getNegotiatedProtocolVersion() : null,
+    tools: listed.tools,
+    early: earlyResults,
+    calls,
+  }),
 );
 await client.close();
