@@ -1,4 +1,4 @@
-"""Developer sessions: `nox -s codegen`, `check`, `tests`, `lint` and `diff`."""
+"""Developer sessions: `nox -s codegen`, `check`, `tests`, `conformance`, `lint` and `diff`."""
 
 from __future__ import annotations
 
@@ -28,6 +28,13 @@ def tests(session: nox.Session) -> None:
     """The whole test suite, end-to-end tests with real MCP clients included."""
     session.install("-e", ".[test]")
     session.run("pytest", *session.posargs)
+
+
+@nox.session
+def conformance(session: nox.Session) -> None:
+    """The official MCP conformance suite (0.1.9, Node 20) against the runtime (also in `tests`)."""
+    session.install("-e", ".[test]")
+    session.run("pytest", "tests/conformance", *session.posargs)
 
 
 @nox.session
