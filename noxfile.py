@@ -8,19 +8,24 @@ nox.options.default_venv_backend = "venv"
 nox.options.sessions = ["check", "lint", "tests"]
 nox.options.reuse_existing_virtualenvs = True
 
+#: Every generated output of this repository, one config each (paths relative to the root).
+CONFIGS = ["pyproject.toml", "examples/everything/mcp-codegen.toml"]
+
 
 @nox.session
 def codegen(session: nox.Session) -> None:
-    """Regenerate generated/ from the bundled example (and any configured sources)."""
+    """Regenerate every generated output (generated/ and each example's) from its config."""
     session.install("-e", ".[examples]")
-    session.run("mcp-codegen", "generate", *session.posargs)
+    for config in CONFIGS:
+        session.run("mcp-codegen", "--config", config, "generate", *session.posargs)
 
 
 @nox.session
 def check(session: nox.Session) -> None:
-    """Fail when generated/ is stale, missing files or has orphans; prints the diff."""
+    """Fail when any generated output is stale, missing files or has orphans; prints the diff."""
     session.install("-e", ".[examples]")
-    session.run("mcp-codegen", "check", *session.posargs)
+    for config in CONFIGS:
+        session.run("mcp-codegen", "--config", config, "check", *session.posargs)
 
 
 @nox.session

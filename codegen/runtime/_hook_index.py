@@ -41,7 +41,7 @@ class StaleSchemaWarning(UserWarning):
 class GeneratedIndex:
     """The generated tools of one output directory, by the function that defines them."""
 
-    def __init__(self, directory: str, *, strict: bool) -> None:
+    def __init__(self, directory: str | os.PathLike[str], *, strict: bool) -> None:
         self.directory = os.path.abspath(directory)
         self.strict = strict
         registry = load_tools(self.directory)

@@ -14,6 +14,7 @@ from codegen.runtime._hook_index import GeneratedIndex, GeneratedSchemaError, St
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import os
     from collections.abc import Callable
     from types import ModuleType
     from typing import Any
@@ -23,7 +24,9 @@ __all__ = ["GeneratedSchemaError", "StaleSchemaWarning", "active", "use_generate
 _ACTIVE: GeneratedIndex | None = None
 
 
-def use_generated(path: str = "generated", *, strict: bool = False) -> GeneratedIndex:
+def use_generated(
+    path: str | os.PathLike[str] = "generated", *, strict: bool = False
+) -> GeneratedIndex:
     """Register tools of the official SDK 1.x ``FastMCP``, SDK 2.x ``MCPServer`` and
     ``fastmcp.FastMCP`` from the generated modules in ``path``, in this whole process.
 

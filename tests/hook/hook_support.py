@@ -106,3 +106,37 @@ def first_difference(calls: list[Call], plain: list[Any], hooked: list[Any]) -> 
         if canonical(theirs) != canonical(ours):
             return f"{name}({json.dumps(arguments)}):\n plain: {canonical(theirs)}\n hooked: {canonical(ours)}"
     return ""
+
+
+async def sampling_answer(context: Any, params: Any) -> Any:
+    """A client LLM that always answers the same."""
+    from mcp.types import CreateMessageResult, TextContent
+
+    return CreateMessageResult(
+        role="assistant", content=TextContent(type="text", text="forty-two"), model="fixed"
+    )
+
+
+async def elicitation_answer(context: Any, params: Any) -> Any:
+    """A user who accepts every form with its defaults, else the first choice or a sample."""
+    from mcp.types import ElicitResult
+
+    content = {
+        name: _first_choice(schema)
+        for name, schema in params.requested_schema.get("properties", {}).items()
+    }
+    return ElicitResult(action="accept", content=content)
+
+
+def _first_choice(schema: dict[str, Any]) -> Any:
+    if "default" in schema:
+        return schema["default"]
+    if "enum" in schema:
+        return schema["enum"][0]
+    if "oneOf" in schema:
+        return schema["oneOf"][0]["const"]
+    if schema.get("type") == "array":
+        return [_first_choice(schema.get("items", {}))]
+    if "anyOf" in schema:
+        return schema["anyOf"][0]["const"]
+    return "sample@example.com" if "mail" in schema.get("description", "") else "sample"

@@ -13,6 +13,7 @@ equal as JSON, key order included.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from tests.hook.hook_support import (
     hooked_command,
     plain_command,
 )
+from tests.support import REPO
 
 pytestmark = pytest.mark.slow
 
@@ -66,3 +68,34 @@ def _assert_coverage(package: str, answers: list[dict[str, Any]]) -> None:
     if package.startswith("extras"):
         kinds = {block["type"] for a in successes for block in a["content"]}
         assert {"text", "image"} <= kinds, kinds
+
+
+#: examples/everything: arguments for the tools that take some (the others are called with {})
+EVERYTHING_CALLS = {
+    "test_sampling": [{"prompt": "What is six times seven?"}],
+    "test_elicitation": [{"message": "Who are you?"}],
+    "json_schema_2020_12_tool": [
+        {"name": "Ada", "address": {"street": "1 Main St", "city": "London"}},
+        {"name": "Ada"},
+    ],
+}
+
+
+def test_everything_example_answers_the_same_with_and_without_the_hook() -> None:
+    from tests.hook.hook_support import elicitation_answer, sampling_answer
+
+    output = REPO / "examples" / "everything" / "generated"
+    calls = all_calls(output, EVERYTHING_CALLS)
+    callbacks = {"sampling_callback": sampling_answer, "elicitation_callback": elicitation_answer}
+    module = [sys.executable, "-m", "examples.everything"]
+    plain = drive([*module, "--infer"], calls, **callbacks)
+    hooked = drive([*module, "--strict"], calls, **callbacks)
+
+    assert canonical(hooked["tools"]) == canonical(plain["tools"])
+    assert [canonical(a) for a in hooked["answers"]] == [canonical(a) for a in plain["answers"]], (
+        first_difference(calls, plain["answers"], hooked["answers"])
+    )
+    texts = [block.get("text", "") for a in plain["answers"] for block in a.get("content", [])]
+    assert "LLM response: forty-two" in texts  # sampling went through the client
+    assert any(t.startswith("User response: action=accept") for t in texts)  # elicitation too
+    _assert_coverage("extras-everything", plain["answers"])
