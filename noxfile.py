@@ -54,7 +54,12 @@ def lint(session: nox.Session) -> None:
 def dropin_sdk1(session: nox.Session) -> None:
     """Flavor "mcp" against the real MCP SDK 1.x ``FastMCP`` (1.x and 2.x cannot share a venv)."""
     session.install("-e", ".", "mcp>=1.10,<2", "pytest>=8")
-    session.run("pytest", "tests/dropin/test_dropin_sdk1.py", *session.posargs)
+    session.run(
+        "pytest",
+        "tests/dropin/test_dropin_sdk1.py",
+        "tests/hook/sdk1_same_answers.py",
+        *session.posargs,
+    )
 
 
 @nox.session

@@ -67,14 +67,15 @@ def patch_sdk(server_class: type, tool_class: type, index_of: Any) -> None:
     original = server_class.add_tool
     if getattr(original, _MARK, False):
         return
-    signature = inspect.signature(original)
+    # add_tool(self, fn, name=None, title=None, ...): the options by position, as the SDK has them
+    options = tuple(inspect.signature(original).parameters)[2:]
 
     def add_tool(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
         index: GeneratedIndex | None = index_of()
-        if index is None:
-            return original(self, fn, *args, **kwargs)
-        bound = signature.bind(self, fn, *args, **kwargs).arguments
-        arguments = {k: v for k, v in bound.items() if k not in ("self", "fn")}
+        if index is None or len(args) > len(options) or not kwargs.keys() <= set(options):
+            return original(self, fn, *args, **kwargs)  # the SDK says what is wrong
+        arguments = dict(zip(options, args, strict=False))
+        arguments.update(kwargs)
         entry = index.entry(fn, arguments.get("name"), "mcp")
         if entry is None:
             return original(self, fn, *args, **kwargs)

@@ -58,11 +58,11 @@ class GeneratedIndex:
         self.regenerate_command = _regenerate_command(self.directory)
         self._entries: dict[tuple[str, str], dict[str, Any]] = {}
         self._modules: dict[tuple[str, str], tuple[str, str]] = {}  # -> (module_path, flavor)
-        for name, tool in zip(registry.names(), registry.list_tools(), strict=True):
-            binding = registry.binding(name)
-            key = (binding.function, name)
-            self._entries[key] = tool
-            self._modules[key] = (binding.module_path, binding.flavor)
+        for (name, function, module_path, flavor), tool in zip(
+            registry.locations(), registry.list_tools(), strict=True
+        ):
+            self._entries[function, name] = tool
+            self._modules[function, name] = (module_path, flavor)
         self._generated_sha: dict[str, str | None] = {}
         self._source_sha: dict[str, str | None] = {}
         self._warned: set[str] = set()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,8 @@ def all_calls(output: Path, table: dict[str, list[dict[str, Any]]]) -> list[Call
 def drive(
     command: list[str], calls: list[Call], *, cwd: Path = REPO, **callbacks: Any
 ) -> dict[str, Any]:
-    """Start ``command`` as a stdio server; its tools/list and the answers to ``calls``."""
+    """Start ``command`` as a stdio server; its tools/list, the answers to ``calls`` and what
+    it wrote to stderr."""
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
@@ -82,9 +84,9 @@ def drive(
         command=command[0], args=command[1:], env=environment(), cwd=str(cwd)
     )
 
-    async def run() -> dict[str, Any]:
+    async def run(errlog: Any) -> dict[str, Any]:
         async with (
-            stdio_client(parameters) as (read, write),
+            stdio_client(parameters, errlog=errlog) as (read, write),
             ClientSession(read, write, **callbacks) as session,
         ):
             await session.initialize()
@@ -94,7 +96,11 @@ def drive(
         tools = [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in listed.tools]
         return {"tools": tools, "answers": answers}
 
-    return anyio.run(run)
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as errlog:
+        found = anyio.run(run, errlog)
+        errlog.seek(0)
+        found["stderr"] = errlog.read()
+    return found
 
 
 def canonical(value: Any) -> str:

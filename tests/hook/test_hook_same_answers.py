@@ -56,6 +56,7 @@ def test_same_list_and_calls_with_and_without_the_hook(
     assert [canonical(a) for a in hooked["answers"]] == [canonical(a) for a in plain["answers"]], (
         first_difference(calls, plain["answers"], hooked["answers"])
     )
+    assert "StaleSchemaWarning" not in hooked["stderr"], hooked["stderr"]
     _assert_coverage(package, plain["answers"])
 
 
@@ -98,4 +99,5 @@ def test_everything_example_answers_the_same_with_and_without_the_hook() -> None
     texts = [block.get("text", "") for a in plain["answers"] for block in a.get("content", [])]
     assert "LLM response: forty-two" in texts  # sampling went through the client
     assert any(t.startswith("User response: action=accept") for t in texts)  # elicitation too
+    assert "StaleSchemaWarning" not in hooked["stderr"], hooked["stderr"]
     _assert_coverage("extras-everything", plain["answers"])
