@@ -72,7 +72,7 @@ class GeneratedIndex:
 
     def entry(self, function: Callable[..., Any], name: str | None, framework_flavor: str):
         """The generated wire dict for ``function`` registered as ``name`` (its ``__name__``
-        when None), or None after one warning (an ``GeneratedSchemaError`` when strict) when
+        when None), or None after one warning (a ``GeneratedSchemaError`` when strict) when
         there is no current entry."""
         tool_name = name or getattr(function, "__name__", "")
         path = _function_path(function)
