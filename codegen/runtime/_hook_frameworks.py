@@ -95,13 +95,6 @@ def patch_sdk(server_class: type, tool_class: type, index_of: Any) -> None:
     server_class.add_tool = add_tool
 
 
-def unpatch(owner: type, attribute: str = "add_tool") -> None:
-    """Restore what ``patch_*`` replaced (tests)."""
-    original = getattr(getattr(owner, attribute), _MARK, None)
-    if original is not None:
-        setattr(owner, attribute, original)
-
-
 def patch_fastmcp(provider_class: type, index_of: Any) -> None:
     """Make ``LocalProvider.add_tool`` register functions from generated entries."""
     from fastmcp.decorators import get_fastmcp_meta

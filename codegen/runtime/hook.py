@@ -53,19 +53,6 @@ def active() -> GeneratedIndex | None:
     return _ACTIVE
 
 
-def stop_using_generated() -> None:
-    """Undo ``use_generated``: later registrations infer again (for tests)."""
-    global _ACTIVE
-    _ACTIVE = None
-    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _PatchOnImport)]
-    from codegen.runtime import _hook_frameworks
-
-    for name, (owner_of, _) in _PATCHES.items():
-        module = sys.modules.get(name)
-        if module is not None:
-            _hook_frameworks.unpatch(owner_of(module))
-
-
 def _patch_mcpserver(module: ModuleType) -> None:
     from mcp.server.mcpserver.tools.base import Tool
 
@@ -88,19 +75,16 @@ def _patch_fastmcp(module: ModuleType) -> None:
     patch_fastmcp(module.ToolDecoratorMixin, active)
 
 
-#: module that defines the class -> (the class whose add_tool is patched, the patch)
-_PATCHES: dict[str, tuple[Callable[[ModuleType], type], Callable[[ModuleType], None]]] = {
-    "mcp.server.mcpserver.server": (lambda m: m.MCPServer, _patch_mcpserver),
-    "mcp.server.fastmcp.server": (lambda m: m.FastMCP, _patch_sdk1),
-    "fastmcp.server.providers.local_provider.decorators.tools": (
-        lambda m: m.ToolDecoratorMixin,
-        _patch_fastmcp,
-    ),
+#: the module that defines the class whose add_tool is patched -> the patch
+_PATCHES: dict[str, Callable[[ModuleType], None]] = {
+    "mcp.server.mcpserver.server": _patch_mcpserver,
+    "mcp.server.fastmcp.server": _patch_sdk1,
+    "fastmcp.server.providers.local_provider.decorators.tools": _patch_fastmcp,
 }
 
 
 def _apply(name: str, module: ModuleType) -> None:
-    _PATCHES[name][1](module)
+    _PATCHES[name](module)
 
 
 class _PatchOnImport:

@@ -213,3 +213,18 @@ def _run_cli(
         hooked_command(target, Path(generated), *options),
         cwd=root, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
     )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("pkg.server", "TARGET must be module:function or module:object"),
+        ("pkg.nowhere:mcp", "cannot load pkg.nowhere:mcp: No module named 'pkg.nowhere'"),
+        ("pkg.server:missing", "cannot load pkg.server:missing"),
+        ("pkg.app:MCPServer.name", "pkg.app:MCPServer.name is neither callable nor has a .run"),
+    ],
+)
+def test_run_refuses_a_bad_target(project: Path, target: str, message: str) -> None:
+    done = _run_cli(project, target=target)
+    assert done.returncode == 2, done.stderr
+    assert f"mcp-codegen run: {message}" in done.stderr
