@@ -8,15 +8,20 @@ nox.options.default_venv_backend = "venv"
 nox.options.sessions = ["check", "lint", "tests"]
 nox.options.reuse_existing_virtualenvs = True
 
-
-#: Every configuration with a checked-in output: the bookshop (clean flavor, generated/) and the
-#: conformance suite's tools (examples/conformance/generated/), each with its own output.
-CONFIGS = ("pyproject.toml", "examples/conformance/pyproject.toml")
+#: Every generated output of this repository, one config each (paths relative to the root).
+#: Every configuration with a checked-in output, each with its own output directory: the bookshop
+#: (clean flavor, generated/), the conformance suite's tools for the runtime
+#: (examples/conformance/generated/) and the MCPServer example (examples/everything/generated/).
+CONFIGS = (
+    "pyproject.toml",
+    "examples/conformance/pyproject.toml",
+    "examples/everything/mcp-codegen.toml",
+)
 
 
 @nox.session
 def codegen(session: nox.Session) -> None:
-    """Regenerate every configured output (generated/, examples/conformance/generated/)."""
+    """Regenerate every generated output (generated/ and each example's) from its config."""
     session.install("-e", ".[examples]")
     for config in CONFIGS:
         session.run("mcp-codegen", "--config", config, "generate", *session.posargs)
@@ -24,7 +29,7 @@ def codegen(session: nox.Session) -> None:
 
 @nox.session
 def check(session: nox.Session) -> None:
-    """Fail when an output is stale, missing files or has orphans; prints the diff."""
+    """Fail when any generated output is stale, missing files or has orphans; prints the diff."""
     session.install("-e", ".[examples]")
     for config in CONFIGS:
         session.run("mcp-codegen", "--config", config, "check", *session.posargs)
@@ -56,7 +61,12 @@ def lint(session: nox.Session) -> None:
 def dropin_sdk1(session: nox.Session) -> None:
     """Flavor "mcp" against the real MCP SDK 1.x ``FastMCP`` (1.x and 2.x cannot share a venv)."""
     session.install("-e", ".", "mcp>=1.10,<2", "pytest>=8")
-    session.run("pytest", "tests/dropin/test_dropin_sdk1.py", *session.posargs)
+    session.run(
+        "pytest",
+        "tests/dropin/test_dropin_sdk1.py",
+        "tests/hook/sdk1_same_answers.py",
+        *session.posargs,
+    )
 
 
 @nox.session

@@ -246,6 +246,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args.serve_args, prog="mcp-codegen serve")
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    from codegen.run import main as run
+
+    return run(args.serve_args)
+
+
 def _add_optional_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     serve = commands.add_parser(
         "serve",
@@ -253,6 +259,13 @@ def _add_optional_commands(commands: argparse._SubParsersAction) -> None:  # typ
         add_help=False,
     )
     serve.set_defaults(handler=cmd_serve, serve_args=[])
+    run = commands.add_parser(
+        "run",
+        help="run your MCPServer / FastMCP server with tools from generated/ "
+        "(see `mcp-codegen run --help`)",
+        add_help=False,
+    )
+    run.set_defaults(handler=cmd_run, serve_args=[])
     try:
         from codegen.diff.options import add_parser as add_diff
     except ImportError:
@@ -273,8 +286,8 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str]) -> int:
     parser = build_parser()
     command = command_index(argv)
-    if command is not None and argv[command] == "serve":
-        # Everything after `serve` belongs to the runtime's own parser, --help included.
+    if command is not None and argv[command] in ("serve", "run"):
+        # Everything after `serve` / `run` belongs to that command's own parser, --help included.
         args = parser.parse_args(argv[: command + 1])
         args.serve_args = argv[command + 1 :]
     else:

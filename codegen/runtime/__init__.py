@@ -18,6 +18,7 @@ from codegen.runtime._registry import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from codegen.decorators import tool
+    from codegen.runtime.hook import use_generated
     from codegen.runtime.server import main
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "load_tools",
     "main",
     "tool",
+    "use_generated",
 ]
 
 
@@ -41,4 +43,8 @@ def __getattr__(name: str) -> object:
         from codegen.runtime.server import main
 
         return main
+    if name == "use_generated":  # the framework hook (README, "Keep your server")
+        from codegen.runtime.hook import use_generated
+
+        return use_generated
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -204,6 +204,16 @@ class ToolRegistry:
             natural=NATURAL_KEY in private,
         )
 
+    def locations(self) -> list[tuple[str, str, str, str]]:
+        """``(name, function, module_path, flavor)`` of every tool, in manifest order: what
+        ``binding`` says about where a tool lives, without building a binding per tool."""
+        return [
+            (name, private["function"], module_path, flavor)
+            for name, private, module_path, flavor in zip(
+                self._index, self._private, self._module_paths, self._flavors, strict=True
+            )
+        ]
+
     def __repr__(self) -> str:
         return f"<ToolRegistry {len(self)} tools from {self._origin}>"
 
