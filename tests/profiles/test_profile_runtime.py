@@ -76,12 +76,13 @@ def test_serve_profile_lists_the_profile_and_reads_null_as_absent() -> None:
             cwd=str(REPO),
         )
         async with stdio_client(parameters) as (read, write), ClientSession(read, write) as session:
-            await session.initialize()
+            initialized = await session.initialize()
             with anyio.fail_after(120):
                 listed = await session.list_tools()
                 schema = next(t for t in listed.tools if t.name == "search_books").input_schema
                 nulls = {name: None for name in schema["properties"]} | {"query": "the"}
                 return {
+                    "protocol": initialized.protocol_version,
                     "tools": [
                         t.model_dump(by_alias=True, exclude_none=True, mode="json")
                         for t in listed.tools
@@ -94,7 +95,8 @@ def test_serve_profile_lists_the_profile_and_reads_null_as_absent() -> None:
                 }
 
     outcome = anyio.run(run)
-    assert outcome["tools"] == load_tools(GENERATED, profile="openai-strict").list_tools()
+    served = load_tools(GENERATED, profile="openai-strict").list_tools(outcome["protocol"])
+    assert outcome["tools"] == served
     assert not outcome["nulls"].is_error, outcome["nulls"]
     assert outcome["nulls"].structured_content == outcome["absent"].structured_content
     assert outcome["nulls"].structured_content["result"]  # the query matched books
