@@ -28,7 +28,8 @@ class RegistrarError(Exception):
 class RecordingApp:
     """Stands in for a server object: every method works as a decorator, with or without
     arguments (``@app.tool``, ``@app.tool()``, ``@app.tool("name", title=...)``), or as a
-    registration call (``app.add_tool(fn, ...)``), and returns the function unchanged. Every
+    registration call (``app.add_tool(fn, ...)``, ``app.add_tool(Tool.from_function(fn))``), and
+    returns the function unchanged. Every
     function passed through it is recorded under its ``__qualname__``."""
 
     def __init__(self) -> None:
@@ -46,6 +47,10 @@ class RecordingApp:
     def _method(self, *args: Any, **kwargs: Any) -> Any:
         if args and callable(args[0]) and not isinstance(args[0], str):
             return self._keep(args[0])  # ``@app.tool`` or ``app.add_tool(fn, name=...)``
+        inner = getattr(args[0], "fn", None) if args else None
+        if callable(inner):  # ``app.add_tool(Tool.from_function(fn, ...))`` (fastmcp)
+            self._keep(inner)
+            return args[0]
         return self._keep  # ``@app.tool()`` / ``@app.tool("name", ...)``
 
 

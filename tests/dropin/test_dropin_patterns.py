@@ -36,7 +36,13 @@ PATTERNS = {
     "patterns_sdk2": ("mcp", sdk_client_tools),
     "patterns_fastmcp": ("fastmcp", fastmcp_client_tools),
 }
-TOOL_MODULES = ("tools_constants.py", "tools_global.py", "tools_state.py")
+TOOL_MODULES = (
+    "tools_added.py",
+    "tools_constants.py",
+    "tools_global.py",
+    "tools_state.py",
+    "tools_wrapped.py",
+)
 
 
 def factory_call(package: str) -> str:
@@ -111,6 +117,13 @@ FORMS = [
     ("local constant of a registration function", "uptime", lambda t: t["description"] == "Server uptime in seconds."),
     ("global server, called at module level", "version", lambda t: t["x-codegen"]["registrar"].endswith(":register_on_import")),
     ("extra parameters get stand-ins", "transfer_funds", lambda t: t["x-codegen"]["registrar"].endswith("tools_state:register_account_tools")),
+    ("wrapper's rewritten __doc__ is the description", "find_lemma", lambda t: t["description"] == "Limit: 3req/30s. Search lemmas by name."),
+    ("wrapper's signature is the inner function's", "find_lemma", lambda t: list(t["inputSchema"]["properties"]) == ["query", "limit"]),
+    ("wrapper under name=", "tagged_echo", lambda t: t["description"] == "X Echo the text."),
+    ("add_tool(fn, name=..., description=constant)", "run_query", lambda t: t["description"] == "Run a read-only SELECT query." and t["x-codegen"]["function"].endswith(":run_select_query")),
+    ("add_tool(fn) takes the docstring", "list_databases", lambda t: t["description"] == "List the databases."),
+    ("add_tool inside a registration function", "list_tables", lambda t: t["title"] == "List tables" and t["x-codegen"]["registrar"].endswith(":register_added_tools")),
+    ("wrapper inside a registration function", "find_premise", lambda t: t["description"] == "Limit: 3req/30s. Premises for a goal."),
 ]  # fmt: skip
 
 
