@@ -402,10 +402,10 @@ class _ToolVisitor:
                 self._error(
                     added.function_node,
                     f"{server}.add_tool(...) registers {added.function!r}, which is not a "
-                    "function defined in this module (imported, or bound at run time), so the "
-                    "generator cannot read its parameters and docstring; decorate it with "
-                    f"@{server}.tool(...) in the module that defines it, or register it by "
-                    "add_tool in that module",
+                    "function defined in this module (imported, a bound method, or bound at "
+                    "run time), so the generator cannot read its parameters and docstring; "
+                    f"decorate the function with @{server}.tool(...) where it is defined, or "
+                    f"define it here as a plain function and pass that to {server}.add_tool",
                 )
                 continue
             node, located_def = found
