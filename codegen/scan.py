@@ -485,8 +485,8 @@ class _ToolVisitor:
                 f"tool {located.name!r} is registered on `{head}`, a server that "
                 f"{function.name}() creates when it runs, so the generator cannot reach it "
                 f"without calling {function.name}(); list the call in `factories` (e.g. factories "
-                f'= ["{self.source.module}:{function.name}()"], with literal arguments) in '
-                "[tool.mcp-codegen], or create the server at module level",
+                f'= ["{self.source.module}:{function.example_call()}"], with literal arguments'
+                f"{_fill_in(function)}) in [tool.mcp-codegen], or create the server at module level",
             )
 
     def _factory_of(self, qualname: str) -> str | None:
@@ -506,10 +506,14 @@ class _ToolVisitor:
             )
         elif problem.run_time_input:
             function = problem.run_time_input
+            enclosing = next(
+                (e for f in self.functions if (e := self._enclosing(f)).name == function), None
+            )
+            example = enclosing.example_call() if enclosing else f"{function}(...)"
             instead = (
                 f"write the value literally, or, if {function}() builds the server, list the "
-                f'call in `factories` (e.g. factories = ["{self.source.module}:{function}(...)"]'
-                " with literal arguments) so the generator calls it"
+                f'call in `factories` (e.g. factories = ["{self.source.module}:{example}"]'
+                f" with literal arguments{_fill_in(enclosing)}) so the generator calls it"
             )
         else:
             example = _EXAMPLES.get(key, f"{key}=...")
@@ -685,3 +689,11 @@ class _ToolVisitor:
         if params.star_kwarg is not None:
             add(params.star_kwarg, "VAR_KEYWORD")
         return tuple(found)
+
+
+def _fill_in(function: Enclosing | None) -> str:
+    """How to complete an ``example_call()`` hint, when it has placeholders."""
+    if function is None or not function.required:
+        return ""
+    names = ", ".join(name for name, _ in function.required)
+    return f"; replace each ... with a literal value for {names}"

@@ -193,19 +193,25 @@ def test_the_runtime_reaches_tools_of_a_registrar_on_the_global_server(
 
 
 ERRORS = [
+    "published/patterns_errors/added_unreadable.py:17:14: mcp.add_tool(...) registers 'run_query', which is not a function defined in this module (imported, a bound method, or bound at run time), so the generator cannot read its parameters and docstring; decorate the function with @mcp.tool(...) where it is defined, or define it here as a plain function and pass that to mcp.add_tool",
+    "published/patterns_errors/added_unreadable.py:18:14: mcp.add_tool(...) registers 'basename', which is not a function defined in this module (imported, a bound method, or bound at run time), so the generator cannot read its parameters and docstring; decorate the function with @mcp.tool(...) where it is defined, or define it here as a plain function and pass that to mcp.add_tool",
+    "published/patterns_errors/added_unreadable.py:19:14: mcp.add_tool(...) registers `lambda text: text`, not a function named in this module, so the generator cannot read its parameters and docstring; pass a function defined in this module by its name, or decorate the function with @mcp.tool(...) where it is defined",
+    "published/patterns_errors/added_unreadable.py:20:14: mcp.add_tool(...) registers `Queries().run`, not a function named in this module, so the generator cannot read its parameters and docstring; pass a function defined in this module by its name, or decorate the function with @mcp.tool(...) where it is defined",
     "published/patterns_errors/enum_member.py:12:16: decorator argument name= cannot be known at "
     "build time: `ToolName.LOOKUP` is an enum member, which the generator does not pass on as a "
     "value (its representation differs between Python versions); write ToolName.LOOKUP.value",
     "published/patterns_errors/factory_default.py:9:26: decorator argument name= cannot be known "
     "at build time: `namespace` is a parameter of create_server(), known only when it is called; "
     "write the value literally, or, if create_server() builds the server, list the call in "
-    '`factories` (e.g. factories = ["published.patterns_errors.factory_default:create_server(...)"] '
+    '`factories` (e.g. factories = ["published.patterns_errors.factory_default:create_server()"] '
     "with literal arguments) so the generator calls it",
     "published/patterns_errors/factory_default.py:10:5: tool 'list_notes' is registered on "
     "`server`, a server that create_server() creates when it runs, so the generator cannot reach "
     "it without calling create_server(); list the call in `factories` (e.g. factories = "
     '["published.patterns_errors.factory_default:create_server()"], with literal arguments) in '
     "[tool.mcp-codegen], or create the server at module level",
+    'published/patterns_errors/factory_required.py:10:39: decorator argument description= cannot be known at build time: `db_path` is a parameter of create_mcp_server(), known only when it is called; write the value literally, or, if create_mcp_server() builds the server, list the call in `factories` (e.g. factories = ["published.patterns_errors.factory_required:create_mcp_server(..., read_only=...)"] with literal arguments; replace each ... with a literal value for db_path, read_only) so the generator calls it',
+    "published/patterns_errors/factory_required.py:11:5: tool 'query' is registered on `server`, a server that create_mcp_server() creates when it runs, so the generator cannot reach it without calling create_mcp_server(); list the call in `factories` (e.g. factories = [\"published.patterns_errors.factory_required:create_mcp_server(..., read_only=...)\"], with literal arguments; replace each ... with a literal value for db_path, read_only) in [tool.mcp-codegen], or create the server at module level",
     "published/patterns_errors/runtime_only.py:19:16: decorator argument name= cannot be known at "
     "build time: `os.environ.get(...)` reads the environment, which is known only at run time; "
     'write the value literally (e.g. name="search") or as a module-level constant built from '
