@@ -220,14 +220,14 @@ ERRORS = [
     "known at build time: `Path('README.md').read_text(...)` calls a function, whose result is "
     "known only by running it "
     "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
-    "built-in containers, str methods and textwrap.dedent); write the value literally (e.g. "
+    "built-in containers, sorted(), str methods and textwrap.dedent); write the value literally (e.g. "
     'description="...") or as a '
     "module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:29:23: decorator argument annotations= cannot be "
     "known at build time: `make_annotations(...)` calls a function, whose result is known only "
     "by running it "
     "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
-    "built-in containers, str methods and textwrap.dedent); "
+    "built-in containers, sorted(), str methods and textwrap.dedent); "
     "write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
     "or as a module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:34:23: decorator argument annotations= cannot be "
@@ -236,7 +236,7 @@ ERRORS = [
     "is not constant: `make_annotations(...)` calls a function, whose result is known only by "
     "running it "
     "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
-    "built-in containers, str methods and textwrap.dedent); "
+    "built-in containers, sorted(), str methods and textwrap.dedent); "
     "write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
     "or as a module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:39:19: decorator argument name= cannot be known at "
