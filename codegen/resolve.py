@@ -177,18 +177,13 @@ def registrar_of(tool: ScannedTool) -> tuple[str, str] | None:
             @app.tool()
             def search(query: str) -> list[str]: ...
 
-    ``None`` for every other nesting (classes, deeper functions, a global server object).
+    The server may also be reached through an attribute of that object (``@ctx.mcp.tool()``,
+    -> ``(..., "ctx")``): the recording app answers attribute chains too. ``None`` for every
+    other nesting (classes, deeper functions).
     """
     outer, nested, inner = tool.qualname.partition(".<locals>.")
     head, _, attribute = tool.decorator.partition(".")
-    if (
-        tool.factory is not None
-        or not nested
-        or "." in outer
-        or "." in inner
-        or not attribute
-        or "." in attribute
-    ):
+    if tool.factory is not None or not nested or "." in outer or "." in inner or not attribute:
         return None
     return outer, head
 

@@ -39,6 +39,7 @@ PATTERNS = {
 TOOL_MODULES = (
     "tools_added.py",
     "tools_constants.py",
+    "tools_context.py",
     "tools_global.py",
     "tools_state.py",
     "tools_wrapped.py",
@@ -123,6 +124,7 @@ FORMS = [
     ("add_tool(fn, name=..., description=constant)", "run_query", lambda t: t["description"] == "Run a read-only SELECT query." and t["x-codegen"]["function"].endswith(":run_select_query")),
     ("add_tool(fn) takes the docstring", "list_databases", lambda t: t["description"] == "List the databases."),
     ("add_tool inside a registration function", "list_tables", lambda t: t["title"] == "List tables" and t["x-codegen"]["registrar"].endswith(":register_added_tools")),
+    ("server reached through an attribute (@ctx.mcp.tool())", "region", lambda t: t["x-codegen"]["registrar"].endswith("tools_context:register_context_tools") and t["x-codegen"]["registrar_parameter"] == "ctx"),
     ("wrapper inside a registration function", "find_premise", lambda t: t["description"] == "Limit: 3req/30s. Premises for a goal."),
 ]  # fmt: skip
 
@@ -182,11 +184,20 @@ def test_the_runtime_reaches_tools_of_a_registrar_on_the_global_server(
             return [
                 await client.call_tool("echo_text", {"text": "ab", "times": 2}),
                 await client.call_tool("balance", {}),
+                await client.call_tool("region", {"uppercase": True}),
+                await client.call_tool("find_lemma", {"query": "q", "limit": 2}),
+                await client.call_tool("run_query", {"sql": "s", "limit": 1}),
+                await client.call_tool("list_tables", {"database": "d"}),
             ]
 
-    echo, balance = anyio.run(calls)
+    echo, balance, region, lemma, query, tables = anyio.run(calls)
     assert not echo.is_error and echo.content[0].text == "abab"
     assert echo.structured_content == {"result": "abab"}
+    # ``@ctx.mcp.tool()``, a functools.wraps wrapper, and two ``add_tool`` registrations
+    assert region.structured_content == {"result": "EU"}
+    assert lemma.structured_content == {"result": ["q", "q"]}
+    assert query.structured_content == {"result": [{"sql": "s"}]}
+    assert tables.structured_content == {"result": ["d"]}
     assert balance.is_error and "store, get_current_id, validate, is_positive" in (
         balance.content[0].text
     )
