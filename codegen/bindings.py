@@ -24,6 +24,14 @@ class Enclosing:
     parameters: frozenset[str]
     local_names: frozenset[str]
     constants: dict[str, ast.expr] = field(default_factory=dict)
+    #: parameters without a default, in order, with whether each is positional-only
+    required: tuple[tuple[str, bool], ...] = ()
+
+    def example_call(self) -> str:
+        """A call of this function with a placeholder for each required argument, for hints:
+        ``create_server(db_path=...)``."""
+        arguments = ["..." if positional else f"{name}=..." for name, positional in self.required]
+        return f"{self.name}({', '.join(arguments)})"
 
     @classmethod
     def of(cls, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Enclosing:
@@ -65,6 +73,7 @@ class Enclosing:
             frozenset(parameters),
             local,
             {k: v for k, v in constants.items() if k in local and k not in parameters},
+            _required(arguments),
         )
 
 
@@ -201,3 +210,20 @@ def scope_of_file(dotted: str, path: Path, roots: tuple[Path, ...]) -> ModuleSco
         return None
     tree = _parsed(path, (stat.st_mtime_ns, stat.st_size))
     return None if tree is None else ModuleScope.read(tree, dotted, path, roots)
+
+
+def _required(arguments: ast.arguments) -> tuple[tuple[str, bool], ...]:
+    """The parameters a call must pass, in order: ``(name, positional-only)``."""
+    positional = [*arguments.posonlyargs, *arguments.args]
+    first_default = len(positional) - len(arguments.defaults)
+    required = [
+        (a.arg, index < len(arguments.posonlyargs))
+        for index, a in enumerate(positional)
+        if index < first_default
+    ]
+    required += [
+        (a.arg, False)
+        for a, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+        if default is None
+    ]
+    return tuple(required)

@@ -4,8 +4,8 @@ A decorator argument is known at build time when it is built only from literals 
 whose values are themselves known: module-level names bound once to a constant expression, names
 imported from other modules of the project (read the same way, transitively), ``+`` of strings,
 numbers, lists or tuples, f-strings over constants, dict/list/tuple/set displays with ``*``/``**``
-splats, subscripts of constant containers, calls of the value constructors in ``CONSTRUCTORS``
-and of the text functions in ``STR_METHODS`` / ``TEXT_FUNCTIONS``. Everything else depends on run-time values (function parameters, environment
+splats, subscripts of constant containers, ``sorted(...)``, calls of the value constructors in
+``CONSTRUCTORS`` and of the text functions in ``STR_METHODS`` / ``TEXT_FUNCTIONS``. Everything else depends on run-time values (function parameters, environment
 variables, files, calls of other functions) and raises ``Unresolved``, which names the part that
 could not be resolved, why, and what to write instead.
 """
@@ -58,7 +58,7 @@ STR_METHODS = frozenset(
 TEXT_FUNCTIONS = {"textwrap.dedent": textwrap.dedent, "inspect.cleandoc": inspect.cleandoc}
 _CALLS = (
     "the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, built-in "
-    "containers, str methods and textwrap.dedent"
+    "containers, sorted(), str methods and textwrap.dedent"
 )
 
 
@@ -351,8 +351,33 @@ class Evaluator:
         return tuple(self._elements(node.elts, enclosing))
 
     def _Set(self, node: ast.Set, enclosing: tuple[Enclosing, ...]) -> set[Any]:
+        """The set the display builds at import, down to its iteration order.
+
+        That order depends on how CPython builds it (a display of three or more literals is a
+        folded frozenset constant merged into a new set; other displays add item by item), not
+        only on the hash seed. So the display is compiled again, in the same shape, with the
+        evaluated values bound to names: the interpreter builds it exactly as the import did.
+        """
+        namespace: dict[str, Any] = {}
+        shaped: list[ast.expr] = []
+        for index, element in enumerate(node.elts):
+            if isinstance(element, ast.Constant):
+                shaped.append(element)
+                continue
+            name = f"_{index}"
+            if isinstance(element, ast.Starred):
+                self._elements([element], enclosing)  # refuses what cannot be splatted
+                namespace[name] = self.evaluate(element.value, enclosing)
+                shaped.append(ast.Starred(ast.Name(name, ast.Load()), ast.Load()))
+            else:
+                namespace[name] = self.evaluate(element, enclosing)
+                shaped.append(ast.Name(name, ast.Load()))
+        display = ast.fix_missing_locations(ast.Expression(ast.Set(shaped)))
+        code = compile(display, "<set display>", "eval")
         try:
-            return set(self._elements(node.elts, enclosing))
+            # Only literals of the source and names bound to already evaluated constants: no
+            # call, attribute or builtin can run.
+            return eval(code, {"__builtins__": {}}, namespace)
         except TypeError as exc:
             raise Unresolved(_source(node), f"cannot be a set: {exc}") from None
 
@@ -446,6 +471,8 @@ class Evaluator:
                 return BUILTIN_CONSTRUCTORS[callee](*args, **self._keywords(node, enclosing))
             except TypeError as exc:
                 raise Unresolved(f"{callee}(...)", f"fails: {exc}") from None
+        if callee == "sorted" and callee not in self.scope.bindings:
+            return self._sorted(node, enclosing)
         model = self._mcp_type(node.func)
         if model is not None:
             if node.args:
@@ -458,6 +485,23 @@ class Evaluator:
             f"{callee}(...)",
             f"calls a function, whose result is known only by running it ({_CALLS})",
         )
+
+    def _sorted(self, node: ast.Call, enclosing: tuple[Enclosing, ...]) -> list[Any]:
+        """``sorted(CONSTANT)`` and ``sorted(CONSTANT, reverse=True)``: the fix the hash-seed
+        warning suggests for a set, so it must evaluate too (``key=`` would be a function)."""
+        names = {keyword.arg for keyword in node.keywords}
+        if len(node.args) != 1 or isinstance(node.args[0], ast.Starred) or names - {"reverse"}:
+            raise Unresolved(
+                "sorted(...)", "is evaluated with one positional argument and reverse= only"
+            )
+        keywords = self._keywords(node, enclosing)
+        items = self.evaluate(node.args[0], enclosing)
+        if not isinstance(items, list | tuple | set | frozenset | dict | str):
+            raise Unresolved("sorted(...)", "sorts something that is not a constant container")
+        try:
+            return sorted(items, reverse=bool(keywords.get("reverse", False)))
+        except TypeError as exc:
+            raise Unresolved("sorted(...)", f"fails: {exc}") from None
 
     def _text_call(
         self, node: ast.Call, callee: str, enclosing: tuple[Enclosing, ...]
@@ -483,9 +527,14 @@ class Evaluator:
         keywords = self._keywords(node, enclosing)
         scalars = [*args, *keywords.values()]
         if node.func is not None and getattr(node.func, "attr", "") == "join":
-            scalars = [item for arg in args if isinstance(arg, list | tuple) for item in arg]
-            if len(args) != 1 or not isinstance(args[0], list | tuple):
-                raise Unresolved(f"{callee}(...)", "joins something that is not a list or tuple")
+            # A set is joined in its iteration order, as at import: that order follows the hash
+            # seed, which the workers pin (and ``--vary-hash-seed`` reports).
+            joinable = list | tuple | set | frozenset
+            scalars = [item for arg in args if isinstance(arg, joinable) for item in arg]
+            if len(args) != 1 or not isinstance(args[0], joinable):
+                raise Unresolved(
+                    f"{callee}(...)", "joins something that is not a list, tuple or set"
+                )
         if not all(isinstance(item, _SCALARS) for item in scalars):
             raise Unresolved(f"{callee}(...)", "is evaluated over strings and numbers only")
         try:

@@ -31,6 +31,10 @@ class ResolvedTool:
     function: Any
     parameters: tuple[ResolvedParameter, ...]
     return_annotation: Any  # ``inspect.Signature.empty`` when unannotated
+    #: The object the tool decorator received (a functools.wraps wrapper, say), when it is not
+    #: ``function`` itself: frameworks read ``__doc__`` from it, and follow ``__wrapped__``
+    #: only for the signature.
+    received: Any = None
 
 
 class ResolveFailure(Exception):
@@ -146,13 +150,19 @@ def import_module(module: ScannedModule) -> types.ModuleType:
     return loaded
 
 
-def _unwrap(obj: Any) -> Any:
-    """The plain function behind framework tool objects and functools.wraps decorators."""
+def received_object(obj: Any) -> Any:
+    """The callable the tool decorator received: ``obj`` itself, or the function inside a
+    framework's tool object (``FunctionTool.fn``). functools.wraps wrappers are kept."""
     for attribute in ("fn", "func", "function"):
         inner = getattr(obj, attribute, None)
         if callable(inner) and not isinstance(obj, types.FunctionType):
-            obj = inner
-            break
+            return inner
+    return obj
+
+
+def _unwrap(obj: Any) -> Any:
+    """The plain function behind framework tool objects and functools.wraps decorators."""
+    obj = received_object(obj)
     try:
         return inspect.unwrap(obj)
     except ValueError:
@@ -167,18 +177,13 @@ def registrar_of(tool: ScannedTool) -> tuple[str, str] | None:
             @app.tool()
             def search(query: str) -> list[str]: ...
 
-    ``None`` for every other nesting (classes, deeper functions, a global server object).
+    The server may also be reached through an attribute of that object (``@ctx.mcp.tool()``,
+    -> ``(..., "ctx")``): the recording app answers attribute chains too. ``None`` for every
+    other nesting (classes, deeper functions).
     """
     outer, nested, inner = tool.qualname.partition(".<locals>.")
     head, _, attribute = tool.decorator.partition(".")
-    if (
-        tool.factory is not None
-        or not nested
-        or "." in outer
-        or "." in inner
-        or not attribute
-        or "." in attribute
-    ):
+    if tool.factory is not None or not nested or "." in outer or "." in inner or not attribute:
         return None
     return outer, head
 
@@ -248,7 +253,7 @@ def _registered_function(
             f"calling {where} did not register {tool.qualname} through {tool.decorator}; the "
             "registration function must apply the decorator each time it runs",
         )
-    return _unwrap(function)
+    return function
 
 
 def _use_site(module: ScannedModule, exc: BaseException) -> tuple[str, int, int]:
@@ -273,6 +278,14 @@ def _use_site(module: ScannedModule, exc: BaseException) -> tuple[str, int, int]
 
 
 def find_function(loaded: types.ModuleType, module: ScannedModule, tool: ScannedTool) -> Any:
+    """The plain function of ``tool`` (``__wrapped__`` followed to its end)."""
+    return _unwrap(find_received(loaded, module, tool))
+
+
+def find_received(loaded: types.ModuleType, module: ScannedModule, tool: ScannedTool) -> Any:
+    """The object the tool decorator received, as far as import shows it: the module attribute
+    (or the function a registration function passed to its server), outside any framework
+    tool object, with functools.wraps wrappers kept."""
     if "<locals>" in tool.qualname:
         site = registrar_of(tool)
         if site is not None:
@@ -296,8 +309,8 @@ def find_function(loaded: types.ModuleType, module: ScannedModule, tool: Scanned
                 f"{tool.qualname} is not an attribute of {module.module} after import (was it "
                 "deleted or rebound?); keep the decorated function bound to its name",
             )
-    function = _unwrap(obj)
-    if not callable(function):
+    received = received_object(obj)
+    if not callable(received):
         raise _located_error(
             module,
             tool.position.line,
@@ -305,7 +318,7 @@ def find_function(loaded: types.ModuleType, module: ScannedModule, tool: Scanned
             f"{tool.qualname} is not callable after import; the tool decorator must return the "
             "function or an object wrapping it",
         )
-    return function
+    return received
 
 
 def _closure_namespace(function: Any) -> dict[str, Any]:
@@ -325,7 +338,8 @@ def resolve_tool(
     module: ScannedModule, loaded: types.ModuleType, tool: ScannedTool
 ) -> ResolvedTool:
     """Resolve annotations with ``get_type_hints``, forward references and closures included."""
-    function = find_function(loaded, module, tool)
+    received = find_received(loaded, module, tool)
+    function = _unwrap(received)
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError) as exc:
@@ -378,6 +392,7 @@ def resolve_tool(
         function=function,
         parameters=parameters,
         return_annotation=hints.get("return", inspect.Signature.empty),
+        received=None if received is function else received,
     )
 
 

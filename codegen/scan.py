@@ -12,6 +12,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from codegen.added import NotStatic, added_call, as_decorator, located_calls, server_decorator
 from codegen.bindings import Enclosing, ModuleScope
 from codegen.config import Config
 from codegen.constants import Constructed, EnumClass, EnumMember, Evaluator, Unresolved
@@ -105,6 +106,7 @@ def scan_source(
         source, patterns, tree, _import_aliases(tree), positions, dict(factories or {})
     )
     visitor.walk(tree.body)
+    visitor.finish()
     if not visitor.tools and not visitor.diagnostics:
         return None
     return ScannedModule(**base, tools=tuple(visitor.tools), diagnostics=tuple(visitor.diagnostics))
@@ -348,6 +350,12 @@ class _ToolVisitor:
         self.tools: list[ScannedTool] = []
         self.diagnostics: list[Diagnostic] = []
         self._module = module
+        #: qualname -> its ``def``, so ``add_tool(fn)`` calls can find ``fn`` (see codegen.added)
+        self.defs: dict[str, tuple[cst.FunctionDef, ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+        self._located_added: list[ast.Call] | None = None
+        self.added: list[
+            tuple[cst.Call, ast.Call, str, tuple[ast.FunctionDef | ast.AsyncFunctionDef, ...]]
+        ] = []
 
     # -- scopes -----------------------------------------------------------------------------
     def walk(self, statements: Sequence[cst.BaseStatement]) -> None:
@@ -363,10 +371,53 @@ class _ToolVisitor:
             elif isinstance(statement, cst.BaseCompoundStatement):
                 for block in _nested_blocks(statement):
                     self.walk(block)
+            elif isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if (call := added_call(small)) is not None:
+                        self._note_added(call)
+
+    def _note_added(self, call: cst.Call) -> None:
+        """Keep a ``<server>.add_tool(...)`` statement for ``finish`` (its function may be
+        defined further down)."""
+        if self._located_added is None:
+            self._located_added = located_calls(self.positions.tree)
+        located = self._located_added.pop(0)
+        if self._matches(server_decorator(call)):
+            self.added.append((call, located, ".".join(self.scope), tuple(self.functions)))
+
+    def finish(self) -> None:
+        """Record the tools registered by ``add_tool`` calls as their decorator would."""
+        for call, located, scope, functions in self.added:
+            server = self._code(call.func).rpartition(".")[0]
+            try:
+                added = as_decorator(call, located, server)
+            except NotStatic as problem:
+                self._error(problem.node, problem.args[0])
+                continue
+            candidates = [f"{scope}.{added.function}"] if scope else []
+            found = next(
+                (self.defs[q] for q in [*candidates, added.function] if q in self.defs), None
+            )
+            if found is None:
+                self._error(
+                    added.function_node,
+                    f"{server}.add_tool(...) registers {added.function!r}, which is not a "
+                    "function defined in this module (imported, a bound method, or bound at "
+                    "run time), so the generator cannot read its parameters and docstring; "
+                    f"decorate the function with @{server}.tool(...) where it is defined, or "
+                    f"define it here as a plain function and pass that to {server}.add_tool",
+                )
+                continue
+            node, located_def = found
+            qualname = next(q for q in [*candidates, added.function] if q in self.defs)
+            saved, self.functions = self.functions, list(functions)
+            self._record(node, located_def, added.located_decorator, added.decorator, qualname)
+            self.functions = saved
 
     def _function(self, node: cst.FunctionDef) -> None:
         located = self.positions.next_function(node.name.value)
         qualname = ".".join([*self.scope, node.name.value])
+        self.defs[qualname] = (node, located)
         for index, decorator in enumerate(node.decorators):
             if self._matches(decorator):
                 self._record(node, located, located.decorator_list[index], decorator, qualname)
@@ -434,8 +485,8 @@ class _ToolVisitor:
                 f"tool {located.name!r} is registered on `{head}`, a server that "
                 f"{function.name}() creates when it runs, so the generator cannot reach it "
                 f"without calling {function.name}(); list the call in `factories` (e.g. factories "
-                f'= ["{self.source.module}:{function.name}()"], with literal arguments) in '
-                "[tool.mcp-codegen], or create the server at module level",
+                f'= ["{self.source.module}:{function.example_call()}"], with literal arguments'
+                f"{_fill_in(function)}) in [tool.mcp-codegen], or create the server at module level",
             )
 
     def _factory_of(self, qualname: str) -> str | None:
@@ -455,10 +506,14 @@ class _ToolVisitor:
             )
         elif problem.run_time_input:
             function = problem.run_time_input
+            enclosing = next(
+                (e for f in self.functions if (e := self._enclosing(f)).name == function), None
+            )
+            example = enclosing.example_call() if enclosing else f"{function}(...)"
             instead = (
                 f"write the value literally, or, if {function}() builds the server, list the "
-                f'call in `factories` (e.g. factories = ["{self.source.module}:{function}(...)"]'
-                " with literal arguments) so the generator calls it"
+                f'call in `factories` (e.g. factories = ["{self.source.module}:{example}"]'
+                f" with literal arguments{_fill_in(enclosing)}) so the generator calls it"
             )
         else:
             example = _EXAMPLES.get(key, f"{key}=...")
@@ -634,3 +689,11 @@ class _ToolVisitor:
         if params.star_kwarg is not None:
             add(params.star_kwarg, "VAR_KEYWORD")
         return tuple(found)
+
+
+def _fill_in(function: Enclosing | None) -> str:
+    """How to complete an ``example_call()`` hint, when it has placeholders."""
+    if function is None or not function.required:
+        return ""
+    names = ", ".join(name for name, _ in function.required)
+    return f"; replace each ... with a literal value for {names}"

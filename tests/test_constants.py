@@ -148,6 +148,11 @@ def test_parameters_and_locals_of_enclosing_functions_are_run_time(tmp_path: Pat
         ("from textwrap import dedent\nT = '\\n    a\\n    b\\n'\n", "dedent(T)", "\na\nb\n"),
         ("import inspect\n", "inspect.cleandoc('  x\\n  y')", "x\ny"),
         ("N = 3\n", "'{} of {n}'.format('one', n=N)", "one of 3"),
+        # sorted() is the fix the hash-seed warning suggests for a set, so it evaluates too;
+        # a set joined as it is follows the hash seed (the workers pin it).
+        ("S = {'b', 'c', 'a'}\n", "', '.join(sorted(S))", "a, b, c"),
+        ("S = frozenset({'b', 'a'})\n", "sorted(S, reverse=True)", ["b", "a"]),
+        ("S = {'only'}\n", "'-'.join(S)", "only"),
     ],
 )
 def test_text_functions_over_constants_are_evaluated(
@@ -161,8 +166,11 @@ def test_text_functions_over_constants_are_evaluated(
     [
         ("from mylib import dedent\n", "dedent('x')", "dedent(...)", "calls a function"),
         ("D = {'a': 1}\n", "'{}'.format(D)", "'{}'.format(...)", "strings and numbers only"),
-        ("", "', '.join('ab')", "', '.join(...)", "not a list or tuple"),
+        ("", "', '.join('ab')", "', '.join(...)", "not a list, tuple or set"),
         ("import os\n", "os.getcwd().strip()", "os.getcwd(...)", "calls a function"),
+        ("S = {'a'}\n", "sorted(S, key=len)", "sorted(...)", "reverse= only"),
+        ("S = {'a', 1}\n", "sorted(S)", "sorted(...)", "fails"),
+        ("import os\n", "sorted(os.environ)", "os.environ", "environment"),
     ],
 )
 def test_other_calls_stay_run_time(

@@ -66,10 +66,16 @@ def hidden_parameters(resolved: ResolvedTool, injected: frozenset[str]) -> list[
 
 def presented_function(resolved: ResolvedTool, hidden: list[str]) -> Callable[..., Any]:
     """The function handed to the framework: the tool itself, or a stand-in whose signature
-    leaves out the injected parameters (a framework would otherwise try to describe them)."""
+    leaves out the injected parameters (a framework would otherwise try to describe them).
+
+    The tool itself is the object its decorator received (``resolved.received``): a
+    functools.wraps wrapper that rewrites ``__doc__`` gives the framework that description, as
+    it does at import; the framework follows ``__wrapped__`` for the signature on its own.
+    """
     function = resolved.function
+    received = resolved.received if resolved.received is not None else function
     if not hidden:
-        return function
+        return received
     signature = inspect.signature(function)
     resolved_types = {p.name: p.annotation for p in resolved.parameters}
     kept = [
@@ -88,7 +94,7 @@ def presented_function(resolved: ResolvedTool, hidden: list[str]) -> Callable[..
             return function(*args, **kwargs)
 
     for attribute in ("__module__", "__name__", "__qualname__", "__doc__"):
-        setattr(stand_in, attribute, getattr(function, attribute, None))
+        setattr(stand_in, attribute, getattr(received, attribute, None))
     stand_in.__signature__ = signature.replace(  # type: ignore[attr-defined]
         parameters=kept, return_annotation=resolved.return_annotation
     )

@@ -28,16 +28,30 @@ class RegistrarError(Exception):
 class RecordingApp:
     """Stands in for a server object: every method works as a decorator, with or without
     arguments (``@app.tool``, ``@app.tool()``, ``@app.tool("name", title=...)``), or as a
-    registration call (``app.add_tool(fn, ...)``), and returns the function unchanged. Every
+    registration call (``app.add_tool(fn, ...)``, ``app.add_tool(Tool.from_function(fn))``), and
+    returns the function unchanged. Every
     function passed through it is recorded under its ``__qualname__``."""
 
     def __init__(self) -> None:
         self.recorded: dict[str, Callable[..., Any]] = {}
+        self.closed = False  # set once the registration function returned
 
-    def __getattr__(self, attribute: str) -> Callable[..., Any]:
+    def __getattr__(self, attribute: str) -> _Member:
         if attribute.startswith("__"):
             raise AttributeError(attribute)
-        return self._method
+        self.refuse_after_registering(attribute)
+        return _Member(self)
+
+    def refuse_after_registering(self, attribute: str) -> None:
+        """A tool body that uses the server object (or an attribute of it) gets this recording
+        app, not the real object: say so instead of handing it a recording stand-in."""
+        if self.closed:
+            raise RegistrarError(
+                f"a tool used {attribute!r} of the object its registration function received; "
+                "tools served from generated modules get a recording stand-in for that object "
+                "(the server, or the object holding it), so use it only while registering, and "
+                "pass other state through module-level names"
+            )
 
     def _keep(self, function: Callable[..., Any]) -> Callable[..., Any]:
         self.recorded[getattr(function, "__qualname__", repr(function))] = function
@@ -46,7 +60,30 @@ class RecordingApp:
     def _method(self, *args: Any, **kwargs: Any) -> Any:
         if args and callable(args[0]) and not isinstance(args[0], str):
             return self._keep(args[0])  # ``@app.tool`` or ``app.add_tool(fn, name=...)``
+        inner = getattr(args[0], "fn", None) if args else None
+        if callable(inner):  # ``app.add_tool(Tool.from_function(fn, ...))`` (fastmcp)
+            self._keep(inner)
+            return args[0]
         return self._keep  # ``@app.tool()`` / ``@app.tool("name", ...)``
+
+
+class _Member:
+    """An attribute of a ``RecordingApp``: callable as its methods are, and with attributes of
+    its own, so a server reached through an attribute (``@ctx.mcp.tool()``) is recorded too."""
+
+    __slots__ = ("_app",)
+
+    def __init__(self, app: RecordingApp) -> None:
+        self._app = app
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._app._method(*args, **kwargs)
+
+    def __getattr__(self, attribute: str) -> _Member:
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        self._app.refuse_after_registering(attribute)
+        return self
 
 
 class StandInUsed(Exception):
@@ -192,6 +229,7 @@ def capture(
                 namespace[parameter] = saved
     else:
         result = registrar(*positional, **keywords)
+    app.closed = True
     if inspect.isawaitable(result):
         close = getattr(result, "close", None)
         if close is not None:

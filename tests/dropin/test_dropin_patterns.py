@@ -36,7 +36,14 @@ PATTERNS = {
     "patterns_sdk2": ("mcp", sdk_client_tools),
     "patterns_fastmcp": ("fastmcp", fastmcp_client_tools),
 }
-TOOL_MODULES = ("tools_constants.py", "tools_global.py", "tools_state.py")
+TOOL_MODULES = (
+    "tools_added.py",
+    "tools_constants.py",
+    "tools_context.py",
+    "tools_global.py",
+    "tools_state.py",
+    "tools_wrapped.py",
+)
 
 
 def factory_call(package: str) -> str:
@@ -111,6 +118,14 @@ FORMS = [
     ("local constant of a registration function", "uptime", lambda t: t["description"] == "Server uptime in seconds."),
     ("global server, called at module level", "version", lambda t: t["x-codegen"]["registrar"].endswith(":register_on_import")),
     ("extra parameters get stand-ins", "transfer_funds", lambda t: t["x-codegen"]["registrar"].endswith("tools_state:register_account_tools")),
+    ("wrapper's rewritten __doc__ is the description", "find_lemma", lambda t: t["description"] == "Limit: 3req/30s. Search lemmas by name."),
+    ("wrapper's signature is the inner function's", "find_lemma", lambda t: list(t["inputSchema"]["properties"]) == ["query", "limit"]),
+    ("wrapper under name=", "tagged_echo", lambda t: t["description"] == "X Echo the text."),
+    ("add_tool(fn, name=..., description=constant)", "run_query", lambda t: t["description"] == "Run a read-only SELECT query." and t["x-codegen"]["function"].endswith(":run_select_query")),
+    ("add_tool(fn) takes the docstring", "list_databases", lambda t: t["description"] == "List the databases."),
+    ("add_tool inside a registration function", "list_tables", lambda t: t["title"] == "List tables" and t["x-codegen"]["registrar"].endswith(":register_added_tools")),
+    ("server reached through an attribute (@ctx.mcp.tool())", "region", lambda t: t["x-codegen"]["registrar"].endswith("tools_context:register_context_tools") and t["x-codegen"]["registrar_parameter"] == "ctx"),
+    ("wrapper inside a registration function", "find_premise", lambda t: t["description"] == "Limit: 3req/30s. Premises for a goal."),
 ]  # fmt: skip
 
 
@@ -169,30 +184,45 @@ def test_the_runtime_reaches_tools_of_a_registrar_on_the_global_server(
             return [
                 await client.call_tool("echo_text", {"text": "ab", "times": 2}),
                 await client.call_tool("balance", {}),
+                await client.call_tool("region", {"uppercase": True}),
+                await client.call_tool("find_lemma", {"query": "q", "limit": 2}),
+                await client.call_tool("run_query", {"sql": "s", "limit": 1}),
+                await client.call_tool("list_tables", {"database": "d"}),
             ]
 
-    echo, balance = anyio.run(calls)
+    echo, balance, region, lemma, query, tables = anyio.run(calls)
     assert not echo.is_error and echo.content[0].text == "abab"
     assert echo.structured_content == {"result": "abab"}
+    # ``@ctx.mcp.tool()``, a functools.wraps wrapper, and two ``add_tool`` registrations
+    assert region.structured_content == {"result": "EU"}
+    assert lemma.structured_content == {"result": ["q", "q"]}
+    assert query.structured_content == {"result": [{"sql": "s"}]}
+    assert tables.structured_content == {"result": ["d"]}
     assert balance.is_error and "store, get_current_id, validate, is_positive" in (
         balance.content[0].text
     )
 
 
 ERRORS = [
+    "published/patterns_errors/added_unreadable.py:17:14: mcp.add_tool(...) registers 'run_query', which is not a function defined in this module (imported, a bound method, or bound at run time), so the generator cannot read its parameters and docstring; decorate the function with @mcp.tool(...) where it is defined, or define it here as a plain function and pass that to mcp.add_tool",
+    "published/patterns_errors/added_unreadable.py:18:14: mcp.add_tool(...) registers 'basename', which is not a function defined in this module (imported, a bound method, or bound at run time), so the generator cannot read its parameters and docstring; decorate the function with @mcp.tool(...) where it is defined, or define it here as a plain function and pass that to mcp.add_tool",
+    "published/patterns_errors/added_unreadable.py:19:14: mcp.add_tool(...) registers `lambda text: text`, not a function named in this module, so the generator cannot read its parameters and docstring; pass a function defined in this module by its name, or decorate the function with @mcp.tool(...) where it is defined",
+    "published/patterns_errors/added_unreadable.py:20:14: mcp.add_tool(...) registers `Queries().run`, not a function named in this module, so the generator cannot read its parameters and docstring; pass a function defined in this module by its name, or decorate the function with @mcp.tool(...) where it is defined",
     "published/patterns_errors/enum_member.py:12:16: decorator argument name= cannot be known at "
     "build time: `ToolName.LOOKUP` is an enum member, which the generator does not pass on as a "
     "value (its representation differs between Python versions); write ToolName.LOOKUP.value",
     "published/patterns_errors/factory_default.py:9:26: decorator argument name= cannot be known "
     "at build time: `namespace` is a parameter of create_server(), known only when it is called; "
     "write the value literally, or, if create_server() builds the server, list the call in "
-    '`factories` (e.g. factories = ["published.patterns_errors.factory_default:create_server(...)"] '
+    '`factories` (e.g. factories = ["published.patterns_errors.factory_default:create_server()"] '
     "with literal arguments) so the generator calls it",
     "published/patterns_errors/factory_default.py:10:5: tool 'list_notes' is registered on "
     "`server`, a server that create_server() creates when it runs, so the generator cannot reach "
     "it without calling create_server(); list the call in `factories` (e.g. factories = "
     '["published.patterns_errors.factory_default:create_server()"], with literal arguments) in '
     "[tool.mcp-codegen], or create the server at module level",
+    'published/patterns_errors/factory_required.py:10:39: decorator argument description= cannot be known at build time: `db_path` is a parameter of create_mcp_server(), known only when it is called; write the value literally, or, if create_mcp_server() builds the server, list the call in `factories` (e.g. factories = ["published.patterns_errors.factory_required:create_mcp_server(..., read_only=...)"] with literal arguments; replace each ... with a literal value for db_path, read_only) so the generator calls it',
+    "published/patterns_errors/factory_required.py:11:5: tool 'query' is registered on `server`, a server that create_mcp_server() creates when it runs, so the generator cannot reach it without calling create_mcp_server(); list the call in `factories` (e.g. factories = [\"published.patterns_errors.factory_required:create_mcp_server(..., read_only=...)\"], with literal arguments; replace each ... with a literal value for db_path, read_only) in [tool.mcp-codegen], or create the server at module level",
     "published/patterns_errors/runtime_only.py:19:16: decorator argument name= cannot be known at "
     "build time: `os.environ.get(...)` reads the environment, which is known only at run time; "
     'write the value literally (e.g. name="search") or as a module-level constant built from '
@@ -201,14 +231,14 @@ ERRORS = [
     "known at build time: `Path('README.md').read_text(...)` calls a function, whose result is "
     "known only by running it "
     "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
-    "built-in containers, str methods and textwrap.dedent); write the value literally (e.g. "
+    "built-in containers, sorted(), str methods and textwrap.dedent); write the value literally (e.g. "
     'description="...") or as a '
     "module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:29:23: decorator argument annotations= cannot be "
     "known at build time: `make_annotations(...)` calls a function, whose result is known only "
     "by running it "
     "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
-    "built-in containers, str methods and textwrap.dedent); "
+    "built-in containers, sorted(), str methods and textwrap.dedent); "
     "write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
     "or as a module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:34:23: decorator argument annotations= cannot be "
@@ -217,7 +247,7 @@ ERRORS = [
     "is not constant: `make_annotations(...)` calls a function, whose result is known only by "
     "running it "
     "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
-    "built-in containers, str methods and textwrap.dedent); "
+    "built-in containers, sorted(), str methods and textwrap.dedent); "
     "write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
     "or as a module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:39:19: decorator argument name= cannot be known at "

@@ -76,3 +76,20 @@ def test_async_registrars_are_refused() -> None:
 
     with pytest.raises(RegistrarError, match="is async"):
         capture(register_async, "app")
+
+
+def test_a_server_reached_through_an_attribute_is_recorded_and_then_closed() -> None:
+    """``@ctx.mcp.tool()`` records like ``@app.tool()``; a tool body that uses ``ctx`` when it
+    runs gets a clear error, not a recording stand-in it would silently call."""
+
+    def register(ctx: Any) -> None:
+        @ctx.mcp.tool(title="Region")
+        def region() -> str:
+            return str(ctx.region)
+
+        ctx.mcp.add_tool(lambda: None)
+
+    recorded = {name.rpartition("register.")[2]: f for name, f in capture(register, "ctx").items()}
+    assert sorted(recorded) == ["<locals>.<lambda>", "<locals>.region"]
+    with pytest.raises(RegistrarError, match="a tool used 'region' of the object its"):
+        recorded["<locals>.region"]()

@@ -50,7 +50,7 @@ def test_verify_passes_when_the_generated_tools_equal_the_server(
 def test_verify_reports_every_mismatch_as_tool_pointer_theirs_ours(
     corpus: dict[str, dict[str, Any]],
 ) -> None:
-    done = _verify(corpus["sdk2"], "published.sdk2.server_next:make_server()")
+    done = _verify(corpus["sdk2"], "published.sdk2_next.server:make_server()")
     assert done.returncode == 1, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     # A changed docstring, a changed default, a new parameter, a renamed function.

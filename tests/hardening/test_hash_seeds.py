@@ -296,3 +296,51 @@ def test_changed_pointers_sees_order_of_keys_and_of_lists() -> None:
     assert changed_pointers({"x": [{"k": 1}, {"k": 2}]}, {"x": [{"k": 1}, {"k": 3}]}) == ["/x/1/k"]
     assert changed_pointers({"a/b": 1}, {"a/b": 2}) == ["/a~1b"]
     assert changed_pointers({"a": 1}, {"a": 1}) == []
+
+
+def _keyword_positions(path: Path, function: str) -> dict[str, tuple[int, int]]:
+    """1-based positions of the values of a function's decorator keywords, read with ``ast``."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            (call,) = node.decorator_list
+            assert isinstance(call, ast.Call)
+            return {k.arg: (k.value.lineno, k.value.col_offset + 1) for k in call.keywords if k.arg}
+    raise AssertionError(f"{function} is not in {path}")
+
+
+def test_set_derived_decorator_values_under_any_caller_seed(tmp_path: Path) -> None:
+    """``meta={"tags": [*TAGS]}`` and ``", ".join(REGIONS)`` with sets: the value of seed 0 under
+    any caller seed, equal to what the real MCPServer serves, and a warning at each argument."""
+    root = _project(tmp_path / "proj", "hashseed_decorators", flavor="mcp")
+    assert run_codegen(root, "generate", env=codegen_env(**CALLER)).returncode == 0
+    for seed in ("1", "12345"):
+        done = run_codegen(root, "check", "--no-cache", env=codegen_env(PYTHONHASHSEED=seed))
+        assert done.returncode == 0, done.stdout + done.stderr
+    expected, elsewhere = (
+        _computed(
+            "import json; from hashseed_decorators import server as s; "
+            "print(json.dumps([[*s.TAGS], 'Regions: ' + ', '.join(s.REGIONS)]))",
+            PYTHONHASHSEED=seed,
+        )
+        for seed in ("0", "1")
+    )
+    assert expected != elsewhere, "seeds 0 and 1 must order these sets differently"
+    tools = _tools(root, "hashseed_decorators/server.py")
+    assert [tools["lookup"]["_meta"]["tags"], tools["lookup"]["description"]] == expected
+    assert tools["lookup_sorted"]["_meta"]["tags"] == sorted(expected[0])
+    done = run_codegen(root, "verify", "--against", "hashseed_decorators.server:mcp")
+    assert done.returncode == 0, done.stdout + done.stderr
+    done = run_codegen(root, "check", "--no-cache", "--vary-hash-seed")
+    assert done.returncode == 0, done.stdout + done.stderr
+    where = _keyword_positions(root / "hashseed_decorators" / "server.py", "lookup")
+    warned = sorted(
+        (line.split(": warning: ")[0], line.split(" of tool ")[0].split("value at ")[1])
+        for line in done.stderr.splitlines()
+        if ": warning: " in line
+    )
+    assert warned == sorted(
+        [
+            ("hashseed_decorators/server.py:{}:{}".format(*where["meta"]), "/_meta/tags"),
+            ("hashseed_decorators/server.py:{}:{}".format(*where["description"]), "/description"),
+        ]
+    )

@@ -1,0 +1,132 @@
+"""Tools registered by call, not by decorator (scanner helper, no user code runs).
+
+Published servers write ``mcp.add_tool(fn)``, ``mcp.add_tool(fn, name=..., description=...)``
+(MCP SDK 1.x/2.x) or ``mcp.add_tool(Tool.from_function(fn, name=...))`` (fastmcp). Each is the
+decorator ``@mcp.tool(name=..., ...)`` applied to ``fn`` by hand, so the scanner rewrites the call
+into that decorator and records ``fn``'s ``def`` with it: the tool then goes through exactly the
+path a decorated tool takes (constant evaluation, flavors, runtime bindings).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+METHOD = "add_tool"
+FROM_FUNCTION = "from_function"
+
+
+@dataclass(frozen=True)
+class AddedTool:
+    """One ``<server>.add_tool(...)`` statement, as the equivalent decorator."""
+
+    function: str  # the name passed as the tool function
+    function_node: ast.expr  # where that name is written
+    decorator: cst.Decorator  # ``@<server>.tool(<the options>)``
+    located_decorator: ast.Call  # the same, with the options' source positions
+    call: ast.Call  # the ``add_tool(...)`` call itself
+
+
+class NotStatic(Exception):
+    """The call's tool function is not a plain name the scanner can find the ``def`` of."""
+
+    def __init__(self, node: ast.AST, message: str) -> None:
+        self.node = node
+        super().__init__(message)
+
+
+def added_call(statement: cst.BaseSmallStatement) -> cst.Call | None:
+    """The ``<x>.add_tool(...)`` call this statement consists of, if it is one."""
+    if not isinstance(statement, cst.Expr) or not isinstance(statement.value, cst.Call):
+        return None
+    func = statement.value.func
+    if isinstance(func, cst.Attribute) and func.attr.value == METHOD:
+        return statement.value
+    return None
+
+
+def located_calls(tree: ast.Module) -> list[ast.Call]:
+    """Every statement-level ``<x>.add_tool(...)`` call, in source order (the order in which the
+    scanner's statement walk meets the libcst ones)."""
+    found = [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Attribute)
+        and node.value.func.attr == METHOD
+    ]
+    return sorted(found, key=lambda call: (call.lineno, call.col_offset))
+
+
+def server_decorator(call: cst.Call) -> cst.Decorator:
+    """``@<server>.tool`` for ``<server>.add_tool(...)``: what the decorator patterns match."""
+    assert isinstance(call.func, cst.Attribute)
+    return cst.Decorator(decorator=cst.Attribute(value=call.func.value, attr=cst.Name("tool")))
+
+
+def as_decorator(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
+    """The decorator ``call`` amounts to; ``NotStatic`` when its function is not a plain name."""
+    options: Sequence[cst.Arg] = call.args[1:]
+    located_options = _in_order(located)[1:]
+    first = call.args[0] if call.args else None
+    if first is None or first.star or (first.keyword and first.keyword.value != "fn"):
+        raise NotStatic(
+            located,
+            f"{server}.add_tool(...) without its tool function as the first argument cannot be "
+            f"read statically; write {server}.add_tool(function, name=..., ...)",
+        )
+    target, located_target = first.value, _value(_in_order(located)[0])
+    if isinstance(target, cst.Call) and isinstance(located_target, ast.Call):
+        dotted = get_full_name_for_node(target.func) or ""
+        if dotted.rsplit(".", 1)[-1] != FROM_FUNCTION or not target.args:
+            raise NotStatic(
+                located_target,
+                f"{server}.add_tool({dotted or '...'}(...)) builds the tool with a call the "
+                "generator cannot read; pass the function itself "
+                f"({server}.add_tool(function, name=...)), Tool.from_function(function, ...), "
+                f"or decorate the function with @{server}.tool(...)",
+            )
+        if call.args[1:]:
+            raise NotStatic(
+                _value(located_options[0]),
+                f"{server}.add_tool(Tool.from_function(...), ...) takes no further arguments "
+                "here; pass the options to Tool.from_function",
+            )
+        options = target.args[1:]
+        located_options = _in_order(located_target)[1:]
+        target, located_target = target.args[0].value, _value(_in_order(located_target)[0])
+    if not isinstance(target, cst.Name):
+        raise NotStatic(
+            located_target,
+            f"{server}.add_tool(...) registers `{ast.unparse(located_target)}`, not a function "
+            "named in this module, so the generator cannot read its parameters and docstring; "
+            "pass a function defined in this module by its name, or decorate the function with "
+            f"@{server}.tool(...) where it is defined",
+        )
+    assert isinstance(call.func, cst.Attribute)
+    decorator = cst.Decorator(
+        decorator=cst.Call(
+            func=cst.Attribute(value=call.func.value, attr=cst.Name("tool")),
+            args=[arg.with_changes(comma=cst.MaybeSentinel.DEFAULT) for arg in options],
+        )
+    )
+    positional = [node for node in located_options if not isinstance(node, ast.keyword)]
+    keywords = [node for node in located_options if isinstance(node, ast.keyword)]
+    located_decorator = ast.Call(func=copy.copy(located.func), args=positional, keywords=keywords)
+    ast.copy_location(located_decorator, located)
+    return AddedTool(target.value, located_target, decorator, located_decorator, located)
+
+
+def _in_order(call: ast.Call) -> list[ast.AST]:
+    nodes: list[ast.AST] = [*call.args, *call.keywords]
+    return sorted(nodes, key=lambda node: (node.lineno, node.col_offset))  # type: ignore[attr-defined]
+
+
+def _value(node: ast.AST) -> ast.expr:
+    return node.value if isinstance(node, ast.keyword) else node  # type: ignore[return-value]
