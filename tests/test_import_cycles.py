@@ -12,12 +12,22 @@ CODEGEN = Path(__file__).resolve().parents[1] / "codegen"
 
 
 def _imports(package: str) -> dict[str, set[str]]:
-    """``module -> modules of the same package it imports``, anywhere in its body."""
-    directory = CODEGEN / package.split(".", 1)[1]
-    modules = {f"{package}.{p.stem}" for p in directory.glob("*.py") if p.stem != "__init__"}
+    """``module -> modules of the same package it imports``, anywhere in its body.
+
+    Subpackages count too: a subpackage's ``__init__`` is the module named after it.
+    """
+    directory = CODEGEN / package.split(".", 1)[1].replace(".", "/")
+    files: dict[str, Path] = {}
+    for path in directory.rglob("*.py"):
+        parts = path.relative_to(directory).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if parts:  # the package's own __init__ only re-exports
+            files[".".join((package, *parts))] = path
+    modules = set(files)
     graph: dict[str, set[str]] = {}
     for module in sorted(modules):
-        tree = ast.parse((directory / f"{module.rsplit('.', 1)[1]}.py").read_text())
+        tree = ast.parse(files[module].read_text())
         found: set[str] = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
@@ -58,6 +68,12 @@ def test_no_import_cycle(package: str) -> None:
 def test_the_walk_finds_a_cycle() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_the_walk_covers_the_classify_subpackage() -> None:
+    graph = _imports("codegen.diff")
+    assert "codegen.diff.classify.walk" in graph["codegen.diff.classify.tools"]
+    assert "codegen.diff.classify.walk" not in graph["codegen.diff.classify.unions"]
 
 
 def test_diff_cli_and_options_import_one_way() -> None:

@@ -1,0 +1,42 @@
+"""Classify the differences between two tool dicts from JSON Schema semantics.
+
+Inputs are contravariant: a change is compatible when the new input schema accepts every instance
+the old one accepted (the server still accepts every old call). Outputs are covariant: a change is
+compatible when every instance of the new output schema is an instance of the old one (clients
+still understand every result). A change whose effect cannot be decided gets an UNKNOWN kind.
+
+One module per concern, imported one way (``tests/test_import_cycles.py`` checks it):
+
+- ``keywords``, ``jsonvalues``: the keyword vocabulary and JSON value identity;
+- ``refs``: schema documents and ``$ref`` resolution; ``typesets``: JSON type sets;
+- ``context``: a walk's state and reporting; the keyword families compare through it:
+  ``values`` (type, enum, const), ``unions`` (anyOf, oneOf, allOf), ``objects`` (properties,
+  required, additionalProperties, propertyNames, items), ``bounds`` (numbers, counts, strings);
+- ``walk``: the recursive ``compare``; ``tools``: one tool dict; ``sides``: two revisions.
+"""
+
+from __future__ import annotations
+
+from codegen.diff.classify.jsonvalues import json_equal, json_type, value_key
+from codegen.diff.classify.keywords import ANNOTATIONS, HANDLED, STRUCTURAL, Direction, Effect
+from codegen.diff.classify.sides import diff_sides
+from codegen.diff.classify.tools import HINT_DEFAULTS, TOOL_FIELDS_COMPARED, compare_tools
+from codegen.diff.classify.typesets import ALL_TYPES, TypeSet, show_types
+
+__all__ = [
+    "ALL_TYPES",
+    "ANNOTATIONS",
+    "HANDLED",
+    "HINT_DEFAULTS",
+    "STRUCTURAL",
+    "TOOL_FIELDS_COMPARED",
+    "Direction",
+    "Effect",
+    "TypeSet",
+    "compare_tools",
+    "diff_sides",
+    "json_equal",
+    "json_type",
+    "show_types",
+    "value_key",
+]

@@ -1,0 +1,110 @@
+"""Two sides of a diff: tools removed, added, renamed (matched by function or likeness) and kept."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+
+from codegen.diff.classify.keywords import dict_of
+from codegen.diff.classify.tools import compare_tools
+from codegen.diff.model import JSON, Change, ChangeKind, make_change, show
+from codegen.diff.reader import Side, ToolEntry
+
+K = ChangeKind
+
+
+def _signature(tool: Mapping[str, JSON]) -> str:
+    return json.dumps(
+        [tool.get("inputSchema"), tool.get("outputSchema")], sort_keys=True, default=str
+    )
+
+
+def _function(tool: Mapping[str, JSON]) -> str | None:
+    meta = tool.get("x-codegen")
+    function = meta.get("function") if isinstance(meta, dict) else None
+    return function if isinstance(function, str) else None
+
+
+def _rename_score(old: Mapping[str, JSON], new: Mapping[str, JSON]) -> float:
+    """How much ``new`` looks like ``old`` under another name: 0 (not at all) to 1."""
+    function = _function(old)
+    if function is not None and function == _function(new):
+        return 1.0
+    old_sig, new_sig = _signature(old), _signature(new)
+    trivial = not dict_of(dict_of(old.get("inputSchema")).get("properties")) and (
+        old.get("outputSchema") is None
+    )
+    if old_sig == new_sig and not trivial:
+        return 0.99
+    body = {k: v for k, v in old.items() if k not in ("name", "x-codegen")}
+    other = {k: v for k, v in new.items() if k not in ("name", "x-codegen")}
+    ratio = difflib.SequenceMatcher(
+        None, json.dumps(body, sort_keys=True), json.dumps(other, sort_keys=True), autojunk=False
+    ).ratio()
+    return ratio if ratio >= 0.9 and not trivial else 0.0
+
+
+def _located(change: Change, entry: ToolEntry) -> Change:
+    return replace(change, path=entry.source_path, line=entry.line)
+
+
+def diff_sides(base: Side, head: Side) -> list[Change]:
+    """All changes from ``base`` to ``head``, sorted by tool, severity and pointer."""
+    changes: list[Change] = []
+    removed = [name for name in base.tools if name not in head.tools]
+    added = [name for name in head.tools if name not in base.tools]
+    renames: list[tuple[float, str, str]] = sorted(
+        (
+            (-score, old_name, new_name)
+            for old_name in removed
+            for new_name in added
+            if (score := _rename_score(base.tools[old_name].tool, head.tools[new_name].tool))
+        ),
+    )
+    renamed_from: dict[str, str] = {}
+    for _, old_name, new_name in renames:
+        if old_name in renamed_from.values() or new_name in renamed_from:
+            continue
+        renamed_from[new_name] = old_name
+    for name in removed:
+        if name not in renamed_from.values():
+            entry = base.tools[name]
+            changes.append(_located(make_change(K.TOOL_REMOVED, name, "", old=name), entry))
+    for name in added:
+        entry = head.tools[name]
+        if name in renamed_from:
+            old_name = renamed_from[name]
+            change = make_change(
+                K.TOOL_RENAMED, name, "/name", old=old_name, new=name, old_name=old_name
+            )
+            changes.append(_located(change, entry))
+            pairs = compare_tools(base.tools[old_name].tool, entry.tool, name)
+            changes += [_located(c, entry) for c in pairs]
+        else:
+            changes.append(_located(make_change(K.TOOL_ADDED, name, "", new=name), entry))
+    for name, entry in head.tools.items():
+        if name in base.tools:
+            changes += [
+                _located(c, entry) for c in compare_tools(base.tools[name].tool, entry.tool, name)
+            ]
+    return sorted(_dedupe(changes), key=Change.sort_key)
+
+
+def _dedupe(changes: Iterable[Change]) -> list[Change]:
+    """Drop repeats: a definition reached along several paths reports each change once."""
+    seen: set[tuple[str, str, str, str, str]] = set()
+    kept: list[Change] = []
+    for change in changes:
+        key = (
+            change.kind.slug,
+            change.tool,
+            change.pointer,
+            show(change.old, limit=10**9),
+            show(change.new, limit=10**9),
+        )
+        if key not in seen:
+            seen.add(key)
+            kept.append(change)
+    return kept
