@@ -212,10 +212,12 @@ def test_a_registration_function_runs_once_for_all_of_its_tools(
         (
             "register_needs_db",
             "needs",
-            "Tool 'needs': cannot call its registration function {module}:register_needs_db with "
-            "a recording 'app': RegistrarError: the registration function also needs db, which "
-            "the generator cannot supply; give those parameters defaults, or define the tools at "
-            "module level",
+            "Tool 'needs': its registration function {module}:register_needs_db also needs db, "
+            "which only your own server passes it (the generator listed the tool with stand-ins "
+            "for them), so this server cannot call it. Serve your own server with its framework "
+            "and these generated schemas instead: `mcp-codegen run --generated {output} "
+            "MODULE:SERVER`, or `codegen.runtime.use_generated('{output}')` at the top of your "
+            'server module (README, "Keep your server"); or give those parameters defaults',
         ),
         (
             "register_nothing",
@@ -240,7 +242,7 @@ def test_registration_functions_that_cannot_deliver_are_tool_errors(
     output = _write_output(tmp_path / "out", [_boxed(qualname, module, registrar, qualname)])
     answer = _call(ToolCaller(load_tools(output)), qualname)
     assert answer == {
-        "content": [{"type": "text", "text": message.format(module=module)}],
+        "content": [{"type": "text", "text": message.format(module=module, output=output)}],
         "isError": True,
         "resultType": "complete",
     }
