@@ -27,8 +27,8 @@ class Preparer:
         self._injector = injector
         # "module:function registrar_parameter" -> the functions its registration function defines
         self._registered: dict[str, dict[str, Callable[..., Any]]] = {}
-        # factory call -> "module:qualname" -> the functions its server registers
-        self._made: dict[str, dict[str, Callable[..., Any]]] = {}
+        # factory call -> (its server, "module:qualname" -> the functions that server registers)
+        self._made: dict[str, tuple[Any, dict[str, Callable[..., Any]]]] = {}
 
     def prepare(self, binding: ToolBinding) -> tuple[PreparedTool, Any]:
         """The prepared tool and its return annotation as written (for the framework rules)."""
@@ -151,17 +151,18 @@ class Preparer:
         its server registered under the tool's ``module:qualname``."""
         call = binding.factory
         assert call is not None
-        made = self._made.get(call)
-        if made is None:
+        found = self._made.get(call)
+        if found is None:
             try:
-                made = _call_factory(call)
+                found = _call_factory(call)
             except Exception as exc:  # the factory raising, or a malformed recorded call
                 logger.error("calling factory %s failed", call, exc_info=True)
                 raise ToolCallError(
                     f"Tool {binding.name!r}: cannot call its factory {call}: "
                     f"{type(exc).__name__}: {describe(exc, MAX_TOOL_MESSAGE)}"
                 ) from exc
-            self._made[call] = made
+            self._made[call] = found
+        made = found[1]
         function = made.get(binding.function)
         if function is None:
             raise ToolCallError(
@@ -173,15 +174,21 @@ class Preparer:
             raise ToolCallError(f"Tool {binding.name!r}: {binding.function} is not callable")
         return function
 
+    def factory_server(self, binding: ToolBinding) -> Any:
+        """The server the factory of ``binding`` returned (``None`` before its first call or for
+        a tool of no factory): what a fastmcp ``Context`` of its tools refers to."""
+        found = self._made.get(binding.factory) if binding.factory else None
+        return None if found is None else found[0]
 
-def _call_factory(call: str) -> dict[str, Callable[..., Any]]:
-    """``codegen.factory.factory_functions(call)`` in a thread of its own: it runs the
+
+def _call_factory(call: str) -> tuple[Any, dict[str, Callable[..., Any]]]:
+    """``codegen.factory.factory_server(call)`` in a thread of its own: it runs the
     framework's listing (and an async factory) with ``anyio.run``, which cannot nest in the
     event loop that is serving this call. Once per factory, like the first import of a tool."""
-    from codegen.factory import factory_functions
+    from codegen.factory import factory_server
 
     with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="mcp-codegen-factory") as pool:
-        return pool.submit(factory_functions, call).result()
+        return pool.submit(factory_server, call).result()
 
 
 def _import_function(binding: ToolBinding) -> Callable[..., Any]:

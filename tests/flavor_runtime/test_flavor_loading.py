@@ -130,6 +130,18 @@ def create_server(prefix, *, suffix=""):
     return server
 
 
+def create_fastmcp(prefix):
+    from fastmcp import Context, FastMCP
+
+    server = FastMCP(f"{prefix}made")
+
+    @server.tool(name=f"{prefix}whose")
+    def whose(ctx: Context) -> str:
+        return ctx.fastmcp.name
+
+    return server
+
+
 def create_failing():
     raise RuntimeError("the factory failed")
 
@@ -407,3 +419,25 @@ def test_factories_that_cannot_deliver_are_tool_errors(
         "isError": True,
         "resultType": "complete",
     }
+
+
+def test_a_fastmcp_context_of_a_factory_tool_refers_to_the_factorys_server(
+    tmp_path: Path, registrars: tuple[str, Any]
+) -> None:
+    """As on the server the factory returns, where fastmcp's own client gets the same answer."""
+    import fastmcp
+
+    module, loaded = registrars
+    call = f"{module}:create_fastmcp('x_')"
+    tool = _wrapped(_made("x_whose", module, call, "whose"))
+    output = _write_output(tmp_path / "out", [tool], flavor="fastmcp")
+    ours = _call(ToolCaller(load_tools(output)), "x_whose")
+
+    async def theirs() -> Any:
+        async with fastmcp.Client(loaded.create_fastmcp("x_")) as client:
+            return await client.call_tool_mcp("x_whose", {})
+
+    assert ours["structuredContent"] == {"result": "x_made"}
+    expected = anyio.run(theirs).model_dump(by_alias=True, mode="json", exclude_none=True)
+    assert ours["structuredContent"] == expected["structuredContent"]
+    assert ours["content"] == expected["content"]
