@@ -109,6 +109,11 @@ def factory_functions(text: str) -> dict[str, Any]:
     """``"module:qualname"`` -> function, for every tool the server of factory call ``text``
     registers: how a server of the generated modules reaches a tool whose ``x-codegen.factory``
     is ``text`` (its ``x-codegen.function`` is the key)."""
+    return factory_server(text)[1]
+
+
+def factory_server(text: str) -> tuple[Any, dict[str, Any]]:
+    """The server factory call ``text`` returns, and ``factory_functions(text)`` of it."""
     from codegen.flavors.wire import framework_of
 
     server = parse_factory_call(text).call()
@@ -116,4 +121,4 @@ def factory_functions(text: str) -> dict[str, Any]:
     for function in registered_functions(server, framework_of(server)).values():
         function = inspect.unwrap(function)
         found[f"{function.__module__}:{function.__qualname__}"] = function
-    return found
+    return server, found

@@ -25,6 +25,18 @@ class RegistrarError(Exception):
     """The registration function cannot be called with a recording app."""
 
 
+class NeedsState(RegistrarError):
+    """The registration function has parameters besides the server that only the user's own
+    server can supply (state and helpers the tool bodies use): ``missing`` names them."""
+
+    def __init__(self, missing: list[str]) -> None:
+        self.missing = tuple(missing)
+        super().__init__(
+            f"the registration function also needs {', '.join(missing)}, which the generator "
+            "cannot supply; give those parameters defaults, or define the tools at module level"
+        )
+
+
 class RecordingApp:
     """Stands in for a server object: every method works as a decorator, with or without
     arguments (``@app.tool``, ``@app.tool()``, ``@app.tool("name", title=...)``), or as a
@@ -177,7 +189,7 @@ def capture(
     module-level server used inside ``def register_tools(): @mcp.tool() ...``), which is
     replaced by the recording app while the registrar runs. Other parameters without a default
     get a ``StandIn`` when ``stand_ins`` is true (the generator: only listing matters) and are
-    refused otherwise (serving needs the real objects).
+    refused otherwise with ``NeedsState`` (serving needs the real objects).
     """
     try:
         signature = inspect.signature(registrar)
@@ -201,10 +213,7 @@ def capture(
         and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
     ]
     if missing and not stand_ins:
-        raise RegistrarError(
-            f"the registration function also needs {', '.join(missing)}, which the generator "
-            "cannot supply; give those parameters defaults, or define the tools at module level"
-        )
+        raise NeedsState(missing)
     app = RecordingApp()
     positional: list[Any] = []
     keywords: dict[str, Any] = {}

@@ -21,11 +21,14 @@ class ToolBinding:
     ``registrar`` / ``registrar_parameter`` are set for a tool defined inside a registration
     function; ``result_meta`` is the ``_meta`` every boxed result carries (flavor "fastmcp").
     ``natural`` is true when the tool's 2026-07-28 variant is unboxed (``box_for``).
+    ``factory`` is the factory call (``"pkg.server:create_server(namespace='')"``) whose server
+    registers the function, for a tool generated with config ``factories``.
     """
 
     __slots__ = (
         "box_field",
         "column",
+        "factory",
         "flavor",
         "function",
         "line",
@@ -48,6 +51,7 @@ class ToolBinding:
     registrar_parameter: str | None
     result_meta: dict[str, Any] | None
     natural: bool
+    factory: str | None
 
     def __init__(
         self,
@@ -63,6 +67,7 @@ class ToolBinding:
         registrar_parameter: str | None = None,
         result_meta: dict[str, Any] | None = None,
         natural: bool = False,
+        factory: str | None = None,
     ) -> None:
         for slot, value in (
             ("name", name),
@@ -75,6 +80,7 @@ class ToolBinding:
             ("registrar", registrar),
             ("registrar_parameter", registrar_parameter),
             ("natural", natural),
+            ("factory", factory),
             # A private copy: the caller's dict stays the caller's.
             (
                 "result_meta",

@@ -156,8 +156,12 @@ class ToolCaller:
         try:
             if binding.flavor == "mcp":
                 return McpRules(**shown, serialize=lambda value: serialize(prepared, value))
+            made = self._preparer.factory_server(binding)
             return FastmcpRules(
-                **shown, result_meta=binding.result_meta, server=self._fastmcp_instance
+                **shown,
+                result_meta=binding.result_meta,
+                # A factory's fastmcp server is what its tools' Context refers to, as there.
+                server=self._fastmcp_instance if made is None else lambda: made,
             )
         except ToolCallError:
             raise

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import importlib
 import inspect
 import logging
@@ -26,12 +27,17 @@ class Preparer:
         self._injector = injector
         # "module:function registrar_parameter" -> the functions its registration function defines
         self._registered: dict[str, dict[str, Callable[..., Any]]] = {}
+        # factory call -> (its server, "module:qualname" -> the functions that server registers)
+        self._made: dict[str, tuple[Any, dict[str, Callable[..., Any]]]] = {}
 
     def prepare(self, binding: ToolBinding) -> tuple[PreparedTool, Any]:
         """The prepared tool and its return annotation as written (for the framework rules)."""
-        function = (
-            self._registered_function(binding) if binding.registrar else _import_function(binding)
-        )
+        if binding.factory:
+            function = self._factory_function(binding)
+        elif binding.registrar:
+            function = self._registered_function(binding)
+        else:
+            function = _import_function(binding)
         # The boxed variant; the caller derives the natural one (``PreparedTool.natural_rules``).
         tool = self._registry.get_tool(binding.name, LAST_BOXED)
         input_schema = tool["inputSchema"]
@@ -100,12 +106,14 @@ class Preparer:
         key = f"{registrar} {parameter}"
         recorded = self._registered.get(key)
         if recorded is None:
-            from codegen.flavors.registrar import capture
+            from codegen.flavors.registrar import NeedsState, capture
 
             module, _, qualname = registrar.partition(":")
             function = _import_attribute(binding, module, qualname, registrar)
             try:
                 recorded = capture(function, parameter)
+            except NeedsState as exc:
+                raise ToolCallError(self._needs_state(binding, exc.missing)) from exc
             except Exception as exc:  # RegistrarError, or the registration function raising
                 logger.error("calling registration function %s failed", registrar, exc_info=True)
                 raise ToolCallError(
@@ -124,6 +132,63 @@ class Preparer:
         if not callable(function):
             raise ToolCallError(f"Tool {binding.name!r}: {binding.function} is not callable")
         return function
+
+    def _needs_state(self, binding: ToolBinding, missing: tuple[str, ...]) -> str:
+        """Why a tool whose registration function takes state cannot run here, and what does."""
+        return (
+            f"Tool {binding.name!r}: its registration function {binding.registrar} also needs "
+            f"{', '.join(missing)}, which only your own server passes it (the generator listed "
+            "the tool with stand-ins for them), so this server cannot call it. Serve your own "
+            "server with its framework and these generated schemas instead: `mcp-codegen run "
+            f"--generated {self._registry.origin} MODULE:SERVER`, or "
+            f"`codegen.runtime.use_generated({self._registry.origin!r})` at the top of your "
+            'server module (README, "Keep your server"); or give those parameters defaults'
+        )
+
+    def _factory_function(self, binding: ToolBinding) -> Callable[..., Any]:
+        """A tool defined inside a factory listed in ``factories``: call the recorded factory
+        once (with its recorded literal arguments, as the generator did) and take the function
+        its server registered under the tool's ``module:qualname``."""
+        call = binding.factory
+        assert call is not None
+        found = self._made.get(call)
+        if found is None:
+            try:
+                found = _call_factory(call)
+            except Exception as exc:  # the factory raising, or a malformed recorded call
+                logger.error("calling factory %s failed", call, exc_info=True)
+                raise ToolCallError(
+                    f"Tool {binding.name!r}: cannot call its factory {call}: "
+                    f"{type(exc).__name__}: {describe(exc, MAX_TOOL_MESSAGE)}"
+                ) from exc
+            self._made[call] = found
+        made = found[1]
+        function = made.get(binding.function)
+        if function is None:
+            raise ToolCallError(
+                f"Tool {binding.name!r}: the server of its factory {call} registers no "
+                f"{binding.function} (it registers {', '.join(sorted(made)) or 'nothing'}); "
+                "the generated modules are out of step with the source, regenerate them"
+            )
+        if not callable(function):
+            raise ToolCallError(f"Tool {binding.name!r}: {binding.function} is not callable")
+        return function
+
+    def factory_server(self, binding: ToolBinding) -> Any:
+        """The server the factory of ``binding`` returned (``None`` before its first call or for
+        a tool of no factory): what a fastmcp ``Context`` of its tools refers to."""
+        found = self._made.get(binding.factory) if binding.factory else None
+        return None if found is None else found[0]
+
+
+def _call_factory(call: str) -> tuple[Any, dict[str, Callable[..., Any]]]:
+    """``codegen.factory.factory_server(call)`` in a thread of its own: it runs the
+    framework's listing (and an async factory) with ``anyio.run``, which cannot nest in the
+    event loop that is serving this call. Once per factory, like the first import of a tool."""
+    from codegen.factory import factory_server
+
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="mcp-codegen-factory") as pool:
+        return pool.submit(factory_server, call).result()
 
 
 def _import_function(binding: ToolBinding) -> Callable[..., Any]:

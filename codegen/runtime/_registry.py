@@ -202,6 +202,7 @@ class ToolRegistry:
             registrar_parameter=private.get("registrar_parameter"),
             result_meta=private.get("result_meta"),
             natural=NATURAL_KEY in private,
+            factory=private.get("factory"),
         )
 
     def locations(self) -> list[tuple[str, str, str, str]]:
@@ -431,6 +432,12 @@ def _check_tool(tool: object, relative: str) -> str:
         raise GeneratedModuleError(
             f"{relative}: tool {name!r} needs both x-codegen.registrar ('module:function') and "
             "x-codegen.registrar_parameter (a parameter name), or neither"
+        )
+    factory = private.get("factory")
+    if factory is not None and not (isinstance(factory, str) and ":" in factory):
+        raise GeneratedModuleError(
+            f"{relative}: tool {name!r} has a malformed x-codegen.factory (a factory call "
+            "'module:function(arguments)')"
         )
     if (problem := natural_problem(tool, private)) is not None:
         raise GeneratedModuleError(f"{relative}: tool {name!r} {problem}")

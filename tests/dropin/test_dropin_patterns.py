@@ -198,9 +198,62 @@ def test_the_runtime_reaches_tools_of_a_registrar_on_the_global_server(
     assert lemma.structured_content == {"result": ["q", "q"]}
     assert query.structured_content == {"result": [{"sql": "s"}]}
     assert tables.structured_content == {"result": ["d"]}
-    assert balance.is_error and "store, get_current_id, validate, is_positive" in (
-        balance.content[0].text
+    output = patterns["patterns_sdk2"]["main_output"]
+    assert balance.is_error
+    assert balance.content[0].text == (
+        "Tool 'balance': its registration function "
+        "published.patterns_sdk2.tools_state:register_account_tools also needs store, "
+        "get_current_id, validate, is_positive, which only your own server passes it (the "
+        "generator listed the tool with stand-ins for them), so this server cannot call it. "
+        "Serve your own server with its framework and these generated schemas instead: "
+        f"`mcp-codegen run --generated {output} MODULE:SERVER`, or "
+        f"`codegen.runtime.use_generated('{output}')` at the top of your server module (README, "
+        '"Keep your server"); or give those parameters defaults'
     )
+
+
+#: Calls of the factory tools: what they answer depends on the recorded factory arguments.
+FACTORY_CALLS = [
+    ("team_list_notes", {}),
+    ("team_list_notes", {"limit": 1}),
+    ("count_notes", {}),
+    ("team_list_notes", {"limit": "many"}),  # refused by the input schema on both sides
+]
+
+
+@pytest.mark.parametrize("package", list(PATTERNS))
+def test_the_runtime_calls_factory_tools_as_the_factorys_server_answers(
+    patterns: dict[str, dict[str, Any]], package: str
+) -> None:
+    """``mcp-codegen serve`` of a factory's tools: the runtime calls the recorded factory once,
+    with the recorded arguments, and answers as that server does (in process and over stdio)."""
+    from tests.flavor_runtime.flavor_support import canonical as exact
+    from tests.flavor_runtime.flavor_support import differences as mismatches
+    from tests.flavor_runtime.flavor_support import (
+        framework_calls,
+        runtime_calls,
+        stdio_runtime_calls,
+    )
+
+    flavor, _ = PATTERNS[package]
+    output = patterns[package]["factory_output"]
+    theirs = framework_calls(
+        flavor, parse_factory_call(factory_call(package)).call(), FACTORY_CALLS
+    )
+    # The framework's own answers are the oracle; these pin what it answers for the fixture.
+    assert [answer.get("structuredContent") for answer in theirs[:3]] == [
+        {"result": ["team_welcome", "team_todo"]},
+        {"result": ["team_welcome"]},
+        {"result": 2},
+    ]
+    assert theirs[3]["isError"] is True
+    for ours in (runtime_calls(output, FACTORY_CALLS), stdio_runtime_calls(output, FACTORY_CALLS)):
+        # The refusal of a wrongly typed argument is worded by each side's own validator
+        # (README: "only the wording of a refusal differs").
+        assert ours[3]["isError"] is True
+        assert [exact(a) for a in ours[:3]] == [exact(a) for a in theirs[:3]], mismatches(
+            FACTORY_CALLS[:3], theirs[:3], ours[:3]
+        )
 
 
 ERRORS = [
@@ -408,3 +461,38 @@ def test_a_name_chosen_by_a_factory_must_be_unique(project: Project) -> None:
         "pkg/tools.py:7:1: duplicate tool name 'ping': also generated at pkg/made.py:8:5; change "
         "the factory's arguments in `factories` or one of the names"
     )
+
+
+#: Calls of the tools whose registration function takes state (tools_state.py); the team's
+#: server passes store={"acct-1": 12.5}, get_current_id=lambda: "acct-1", validate=str.isalnum.
+STATE_CALLS = [
+    ("balance", {}),
+    ("transfer_funds", {"to_account": "acct2", "amount": 5, "memo": "rent"}),
+    ("transfer_funds", {"to_account": "not-valid", "amount": 5}),  # the real validate refuses
+]
+
+
+@pytest.mark.parametrize("package", list(PATTERNS))
+def test_tools_of_a_registrar_with_state_run_with_their_real_arguments_under_the_hook(
+    patterns: dict[str, dict[str, Any]], package: str
+) -> None:
+    """What the runtime's refusal recommends: the team's own server, started through
+    ``mcp-codegen run --generated``, lists these tools from the generated modules and calls them
+    with the state its registration call passed; the same answers as a plain start."""
+    from tests.hook.hook_support import canonical as exact
+    from tests.hook.hook_support import drive, first_difference, hooked_command, plain_command
+
+    target = f"published.{package}.server:mcp"
+    output = patterns[package]["main_output"]
+    plain = drive(plain_command(target), STATE_CALLS)
+    hooked = drive(hooked_command(target, output, "--strict"), STATE_CALLS)
+
+    balance, transfer, refused = hooked["answers"]
+    assert balance["structuredContent"] == {"result": 12.5}  # from the real store
+    assert transfer["structuredContent"] == {"to": "acct2", "amount": 5.0, "currency": "EUR"}
+    assert refused["isError"] is True
+    assert [exact(a) for a in hooked["answers"]] == [exact(a) for a in plain["answers"]], (
+        first_difference(STATE_CALLS, plain["answers"], hooked["answers"])
+    )
+    assert exact(hooked["tools"]) == exact(plain["tools"])
+    assert "StaleSchemaWarning" not in hooked["stderr"], hooked["stderr"]

@@ -110,6 +110,42 @@ def register_raises(app):
     raise RuntimeError("the registration function failed")
 
 
+FACTORY_CALLS = []
+
+
+def create_server(prefix, *, suffix=""):
+    from mcp.server.mcpserver import MCPServer
+
+    FACTORY_CALLS.append((prefix, suffix))
+    server = MCPServer("made")
+
+    @server.tool(name=f"{prefix}first")
+    def first() -> str:
+        return prefix + "first" + suffix
+
+    @server.tool(name=f"{prefix}second")
+    def second() -> str:
+        return prefix + "second" + suffix
+
+    return server
+
+
+def create_fastmcp(prefix):
+    from fastmcp import Context, FastMCP
+
+    server = FastMCP(f"{prefix}made")
+
+    @server.tool(name=f"{prefix}whose")
+    def whose(ctx: Context) -> str:
+        return ctx.fastmcp.name
+
+    return server
+
+
+def create_failing():
+    raise RuntimeError("the factory failed")
+
+
 def register_with_dependencies(app):
     from fastmcp import Context
     from fastmcp.dependencies import CurrentContext, Depends
@@ -212,10 +248,12 @@ def test_a_registration_function_runs_once_for_all_of_its_tools(
         (
             "register_needs_db",
             "needs",
-            "Tool 'needs': cannot call its registration function {module}:register_needs_db with "
-            "a recording 'app': RegistrarError: the registration function also needs db, which "
-            "the generator cannot supply; give those parameters defaults, or define the tools at "
-            "module level",
+            "Tool 'needs': its registration function {module}:register_needs_db also needs db, "
+            "which only your own server passes it (the generator listed the tool with stand-ins "
+            "for them), so this server cannot call it. Serve your own server with its framework "
+            "and these generated schemas instead: `mcp-codegen run --generated {output} "
+            "MODULE:SERVER`, or `codegen.runtime.use_generated('{output}')` at the top of your "
+            'server module (README, "Keep your server"); or give those parameters defaults',
         ),
         (
             "register_nothing",
@@ -240,7 +278,7 @@ def test_registration_functions_that_cannot_deliver_are_tool_errors(
     output = _write_output(tmp_path / "out", [_boxed(qualname, module, registrar, qualname)])
     answer = _call(ToolCaller(load_tools(output)), qualname)
     assert answer == {
-        "content": [{"type": "text", "text": message.format(module=module)}],
+        "content": [{"type": "text", "text": message.format(module=module, output=output)}],
         "isError": True,
         "resultType": "complete",
     }
@@ -257,6 +295,8 @@ def test_registration_functions_that_cannot_deliver_are_tool_errors(
         ({"registrar": "no_colon"}, "needs both x-codegen.registrar"),
         ({"registrar_parameter": "not an identifier"}, "needs both x-codegen.registrar"),
         ({"result_meta": ["wrap"]}, "malformed x-codegen.result_meta"),
+        ({"factory": ["pkg.mod:create_server()"]}, "malformed x-codegen.factory"),
+        ({"factory": "create_server()"}, "malformed x-codegen.factory"),
     ],
 )
 def test_malformed_flavor_keys_are_refused_at_load(
@@ -318,3 +358,86 @@ def test_a_fastmcp_context_is_supplied_in_flavor_clean_too(
         "isError": False,
         "resultType": "complete",
     }
+
+
+def _made(name: str, module: str, call: str, qualname: str) -> dict[str, Any]:
+    """A boxed tool of the server that factory call ``call`` returns (config ``factories``)."""
+    tool = _boxed(name, module, call.partition("(")[0].partition(":")[2], qualname)
+    private = tool["x-codegen"]
+    del private["registrar"], private["registrar_parameter"]
+    private["factory"] = call
+    return tool
+
+
+def test_a_factory_is_called_once_with_its_recorded_arguments_for_all_of_its_tools(
+    tmp_path: Path, registrars: tuple[str, Any]
+) -> None:
+    module, loaded = registrars
+    call = f"{module}:create_server('x_', suffix='!')"
+    output = _write_output(
+        tmp_path / "out",
+        [_made("x_first", module, call, "first"), _made("x_second", module, call, "second")],
+    )
+    caller = ToolCaller(load_tools(output))
+    answers = [_call(caller, name) for name in ("x_first", "x_second", "x_first")]
+    assert [answer["structuredContent"] for answer in answers] == [
+        {"result": "x_first!"},
+        {"result": "x_second!"},
+        {"result": "x_first!"},
+    ]
+    assert loaded.FACTORY_CALLS == [("x_", "!")]
+
+
+@pytest.mark.parametrize(
+    ("call", "qualname", "message"),
+    [
+        (
+            "{module}:create_failing()",
+            "never",
+            "Tool 'made': cannot call its factory {module}:create_failing(): RuntimeError: the "
+            "factory failed",
+        ),
+        (
+            "{module}:create_server('x_')",
+            "gone",
+            "Tool 'made': the server of its factory {module}:create_server('x_') registers no "
+            "{module}:create_server.<locals>.gone (it registers "
+            "{module}:create_server.<locals>.first, {module}:create_server.<locals>.second); the "
+            "generated modules are out of step with the source, regenerate them",
+        ),
+    ],
+    ids=["raises", "out-of-step"],
+)
+def test_factories_that_cannot_deliver_are_tool_errors(
+    tmp_path: Path, registrars: tuple[str, Any], call: str, qualname: str, message: str
+) -> None:
+    module, _ = registrars
+    tool = _made("made", module, call.format(module=module), qualname)
+    answer = _call(ToolCaller(load_tools(_write_output(tmp_path / "out", [tool]))), "made")
+    assert answer == {
+        "content": [{"type": "text", "text": message.format(module=module)}],
+        "isError": True,
+        "resultType": "complete",
+    }
+
+
+def test_a_fastmcp_context_of_a_factory_tool_refers_to_the_factorys_server(
+    tmp_path: Path, registrars: tuple[str, Any]
+) -> None:
+    """As on the server the factory returns, where fastmcp's own client gets the same answer."""
+    import fastmcp
+
+    module, loaded = registrars
+    call = f"{module}:create_fastmcp('x_')"
+    tool = _wrapped(_made("x_whose", module, call, "whose"))
+    output = _write_output(tmp_path / "out", [tool], flavor="fastmcp")
+    ours = _call(ToolCaller(load_tools(output)), "x_whose")
+
+    async def theirs() -> Any:
+        async with fastmcp.Client(loaded.create_fastmcp("x_")) as client:
+            return await client.call_tool_mcp("x_whose", {})
+
+    assert ours["structuredContent"] == {"result": "x_made"}
+    expected = anyio.run(theirs).model_dump(by_alias=True, mode="json", exclude_none=True)
+    assert ours["structuredContent"] == expected["structuredContent"]
+    assert ours["content"] == expected["content"]
