@@ -20,7 +20,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from codegen.reader import parse_literal_module
-from tests.dropin.dropin_support import sdk_client_tools
+from tests.dropin.dropin_support import fastmcp_client_tools, sdk_client_tools
 from tests.support import REPO, Project, codegen_env
 
 LONG = "n" * 130
@@ -141,26 +141,37 @@ def test_unservable_names_are_errors(project: Project, name: str, message: str) 
     assert not (project.root / "generated").exists()
 
 
-def test_dropin_listing_keeps_an_unusual_name_exactly(project: Project) -> None:
+DROPIN = {
+    "mcp": ("from mcp.server.mcpserver import MCPServer", "MCPServer", sdk_client_tools),
+    "fastmcp": ("from fastmcp import FastMCP", "FastMCP", fastmcp_client_tools),
+}
+
+
+@pytest.mark.parametrize("flavor", sorted(DROPIN))
+def test_dropin_listing_keeps_an_unusual_name_exactly(project: Project, flavor: str) -> None:
+    """The framework serves ``search books``; the drop-in flavor lists exactly what it serves."""
+    imported, server_class, client_tools = DROPIN[flavor]
     project.write(
         "dropped/tools.py",
-        "from mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer('books')\n\n\n"
+        f"{imported}\n\nmcp = {server_class}('books')\n\n\n"
         "@mcp.tool(name='search books')\ndef search(query: str) -> str:\n"
         '    """Search."""\n    return query\n',
     )
     project.configure(
-        f'sources = ["dropped"]\nflavor = "mcp"\npython_path = ["{project.root}", "{REPO}"]\n'
+        f'sources = ["dropped"]\nflavor = "{flavor}"\npython_path = ["{project.root}", "{REPO}"]\n'
     )
     result = project.run("generate")
     assert result.returncode == 0, result.stderr
-    assert "warning: tool name 'search books'" in result.stderr
+    assert "dropped/tools.py:6:16: warning: tool name 'search books': the MCP spec" in result.stderr
     exported = project.run("export", "--protocol", "2025-11-25")
     assert exported.returncode == 0, exported.stderr
     ours = {tool["name"]: tool for tool in json.loads(exported.stdout)["tools"]}
     spec = importlib.util.spec_from_file_location(
-        "dropped_tools", project.root / "dropped/tools.py"
+        f"dropped_{flavor}", project.root / "dropped/tools.py"
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert ours == sdk_client_tools(module.mcp)
+    theirs = client_tools(module.mcp)
+    assert list(theirs) == ["search books"]
+    assert ours == theirs
