@@ -193,8 +193,8 @@ def _name_problems(module: ScannedModule, tool: ScannedTool, config: Config) -> 
     SHOULD match its pattern, and the drop-in flavors must list exactly what the framework serves."""
     where = tool.option_positions.get("name", tool.position)
     name = tool.name
-    if "name" in tool.options and _has_lone_surrogate(tool.options["name"]):
-        return []  # said by _metadata_problems
+    if not isinstance(name, str) or _has_lone_surrogate(name):
+        return []  # said by the scanner (name= must be a string) and by _metadata_problems
     unservable = unservable_name(name)
     if unservable is not None:
         return [_at(module, where, f"invalid tool name {name!r}: {unservable}")]
