@@ -9,7 +9,6 @@ from codegen.config import Config
 from codegen.errors import Diagnostic
 from codegen.model import (
     JSON,
-    TOOL_NAME,
     InspectedModule,
     InspectedTool,
     ModuleDefinition,
@@ -18,7 +17,7 @@ from codegen.model import (
     ScannedTool,
     ToolDefinition,
 )
-from codegen.names import check_names
+from codegen.names import check_names, unservable_name
 from codegen.resolve import registrar_of
 from codegen.runtime._protocols import NATURAL_KEY, variants_of
 from codegen.transforms import Memo, box_output, clean
@@ -188,15 +187,35 @@ def _has_lone_surrogate(value: JSON) -> bool:
     return False
 
 
-def _name_warnings(module: ScannedModule, tool: ScannedTool, config: Config) -> list[Diagnostic]:
-    """The other name limits (``codegen.names``): characters model APIs refuse, and the server
-    name plus tool name over ``name_budget``."""
+def _name_problems(module: ScannedModule, tool: ScannedTool, config: Config) -> list[Diagnostic]:
+    """An error for a name that cannot be served (``codegen.names.unservable_name``), else a
+    warning per name limit it breaks (``codegen.names.check_names``): the spec says tool names
+    SHOULD match its pattern, and the drop-in flavors must list exactly what the framework serves."""
+    where = tool.option_positions.get("name", tool.position)
+    name = tool.name
+    if not isinstance(name, str) or _has_lone_surrogate(name):
+        return []  # said by the scanner (name= must be a string) and by _metadata_problems
+    unservable = unservable_name(name)
+    if unservable is not None:
+        return [_at(module, where, f"invalid tool name {name!r}: {unservable}")]
     warnings = []
-    for finding in check_names([tool.name], config.server_name, config.name_budget):
-        if finding.transform == "model_name" and len(tool.name) > MODEL_API_NAME_LIMIT:
+    if len(name) > MODEL_API_NAME_LIMIT:
+        warnings.append(
+            _at(
+                module,
+                where,
+                f"tool name {name!r} is {len(name)} characters; model APIs (OpenAI, "
+                f"Gemini) reject function names over {MODEL_API_NAME_LIMIT}",
+                severity="warning",
+            )
+        )
+    for finding in check_names([name], config.server_name, config.name_budget):
+        if finding.transform == "model_name" and len(name) > MODEL_API_NAME_LIMIT:
             continue  # said above, with the length
-        where = tool.option_positions.get("name", tool.position)
-        warnings.append(_at(module, where, finding.message, severity="warning"))
+        message = finding.message
+        if finding.transform == "spec_name":
+            message = f"tool name {name!r}: {message}"
+        warnings.append(_at(module, where, message, severity="warning"))
     return warnings
 
 
@@ -209,26 +228,7 @@ def assemble_tool(
 ) -> tuple[ToolDefinition | None, list[Diagnostic]]:
     problems = _metadata_problems(module, tool)
     name = tool.name
-    if not TOOL_NAME.match(name):
-        problems.append(
-            _at(
-                module,
-                tool.option_positions.get("name", tool.position),
-                f"invalid tool name {name!r}: use 1-128 characters of A-Z a-z 0-9 _ - .",
-            )
-        )
-    else:
-        if len(name) > MODEL_API_NAME_LIMIT:
-            problems.append(
-                _at(
-                    module,
-                    tool.option_positions.get("name", tool.position),
-                    f"tool name {name!r} is {len(name)} characters; model APIs (OpenAI, "
-                    f"Gemini) reject function names over {MODEL_API_NAME_LIMIT}",
-                    severity="warning",
-                )
-            )
-        problems += _name_warnings(module, tool, config)
+    problems += _name_problems(module, tool, config)
     flavored = inspected.flavored
     if flavored is not None:
         description = flavored["wire"].get("description")

@@ -10,7 +10,6 @@ write     -> WriteReport     (what changed on disk, or would change)
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,10 +24,6 @@ class Position:
 
     line: int
     column: int
-
-
-#: What a tool name may be (MCP: 1-128 characters of A-Z a-z 0-9 _ - .).
-TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
 
 
 @dataclass(frozen=True)

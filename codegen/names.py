@@ -2,12 +2,15 @@
 
 Each broken limit is a ``warning`` finding whose ``transform`` names the rule (``spec_name``,
 ``model_name``, ``name_budget``); ``mcp-codegen lint --strict`` fails on it, and ``generate``
-prints it (``codegen.assemble``, which refuses names outside the spec outright).
+prints it at the tool's source (``codegen.assemble``). The spec says names SHOULD match, and the
+frameworks serve other names, so none of these limits stops generation: only a name that cannot
+be served at all is an error (``unservable_name``).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from codegen.profiles import Finding
 
@@ -17,6 +20,36 @@ SPEC_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
 MODEL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 #: Cursor drops a tool whose server name plus tool name is longer than this.
 DEFAULT_NAME_BUDGET = 60
+
+
+def unservable_name(name: object) -> str | None:
+    """Why ``name`` cannot be a tool name at all, or ``None``: it must be a non-empty string
+    without control characters or lone surrogates, which do not survive JSON, terminals and
+    logs reliably (a client could list a name it can never call back)."""
+    if not isinstance(name, str):
+        return f"a tool name must be a string, got {type(name).__name__}"
+    if not name:
+        return (
+            "a tool needs a non-empty name to be listed and called; pass name= with 1-128 "
+            "characters of A-Z a-z 0-9 _ - ."
+        )
+    for character in name:
+        category = unicodedata.category(character)
+        if category in ("Cc", "Cs"):
+            what = "control character" if category == "Cc" else "lone surrogate"
+            return (
+                f"it contains the {what} U+{ord(character):04X}, which does not survive JSON, "
+                "terminals and logs reliably; remove it"
+            )
+    return None
+
+
+def _spec_detail(name: str) -> str:
+    """What about ``name`` breaks the spec's pattern: its length, or the characters outside it."""
+    if len(name) > 128:
+        return f"{len(name)} characters here"
+    outside = sorted({c for c in name if not SPEC_NAME.fullmatch(c)})
+    return "not allowed here: " + " ".join(repr(c) for c in outside)
 
 
 def _warn(tool: str, rule: str, message: str) -> Finding:
@@ -34,8 +67,9 @@ def check_names(
                 _warn(
                     name,
                     "spec_name",
-                    "the MCP spec wants 1-128 characters of A-Z a-z 0-9 _ - . "
-                    f"({len(name)} characters here); rename the tool",
+                    "the MCP spec says tool names SHOULD be 1-128 characters of A-Z a-z 0-9 _ - . "
+                    f"({_spec_detail(name)}); it is served as written, but clients may refuse "
+                    "or rewrite it; rename the tool to match",
                 )
             )
         if not MODEL_NAME.fullmatch(name):

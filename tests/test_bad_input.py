@@ -87,11 +87,12 @@ CASES = {
         "def f(x: int) -> str:\n    return 'x'\n",
         r"pkg/broken\.py:3:21: outputSchema must have \"type\": \"object\" at its root",
     ),
-    "invalid_tool_name": (
+    "control_character_in_tool_name": (
         "pkg/broken.py",
-        "from codegen.decorators import tool\n\n@tool(name='has space')\n"
+        "from codegen.decorators import tool\n\n@tool(name='has\\ttab')\n"
         "def f(x: int) -> int:\n    return x\n",
-        r"pkg/broken\.py:3:12: invalid tool name 'has space'",
+        r"pkg/broken\.py:3:12: invalid tool name 'has\\ttab': it contains the control character "
+        r"U\+0009, which does not survive JSON, terminals and logs reliably; remove it",
     ),
 }
 

@@ -259,15 +259,32 @@ CASES = [
     ),
     # -- decorator arguments ----------------------------------------------------------------------
     Case(
-        "tool_name_over_128_characters",
+        "tool_name_over_128_characters_warns",
         tool_file(IMPORT_TOOL, f"@tool(name='{'n' * 129}')", "def f(x: int) -> int: ..."),
-        f"pkg/bad.py:2:12: invalid tool name '{'n' * 129}': use 1-128 characters of A-Z a-z 0-9 "
-        "_ - .",
+        f"pkg/bad.py:2:12: warning: tool name '{'n' * 129}': the MCP spec says tool names SHOULD "
+        "be 1-128 characters of A-Z a-z 0-9 _ - . (129 characters here); it is served as "
+        "written, but clients may refuse or rewrite it; rename the tool to match",
+        code=0,
+    ),
+    Case(
+        "tool_name_with_a_space_warns",
+        tool_file(IMPORT_TOOL, "@tool(name='search books')", "def f(x: int) -> int: ..."),
+        "pkg/bad.py:2:12: warning: tool name 'search books': the MCP spec says tool names SHOULD "
+        "be 1-128 characters of A-Z a-z 0-9 _ - . (not allowed here: ' '); it is served as "
+        "written, but clients may refuse or rewrite it; rename the tool to match",
+        code=0,
     ),
     Case(
         "tool_name_empty",
         tool_file(IMPORT_TOOL, "@tool(name='')", "def f(x: int) -> int: ..."),
-        "pkg/bad.py:2:12: invalid tool name '': use 1-128 characters of A-Z a-z 0-9 _ - .",
+        "pkg/bad.py:2:12: invalid tool name '': a tool needs a non-empty name to be listed and "
+        "called; pass name= with 1-128 characters of A-Z a-z 0-9 _ - .",
+    ),
+    Case(
+        "tool_name_with_a_control_character",
+        tool_file(IMPORT_TOOL, "@tool(name='line\\nbreak')", "def f(x: int) -> int: ..."),
+        "pkg/bad.py:2:12: invalid tool name 'line\\nbreak': it contains the control character "
+        "U+000A, which does not survive JSON, terminals and logs reliably; remove it",
     ),
     Case(
         "tool_name_over_64_characters_warns",

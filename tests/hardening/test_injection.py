@@ -16,6 +16,7 @@ import io
 import json
 import re
 import tokenize
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -409,5 +410,23 @@ def test_a_hostile_tool_name_is_refused_not_rendered(project: Project) -> None:
     )
     result = project.run("generate")
     assert result.returncode == 2
+    # EVERYTHING holds control characters (NUL, newlines): those names cannot be served.
     assert "pkg/named.py:4:12: invalid tool name" in result.stderr
+    assert "control character" in result.stderr
     assert not (project.root / "generated").exists()
+
+
+def test_a_hostile_printable_tool_name_is_rendered_as_a_literal(project: Project) -> None:
+    """Quotes, backslashes, template and comment syntax in a name only warn (the spec says
+    SHOULD); the module stays pure literals and the name round-trips exactly."""
+    name = "".join(c for c in EVERYTHING if unicodedata.category(c) != "Cc")
+    project.write("pkg/__init__.py", "")
+    project.configure()
+    project.write(
+        "pkg/named.py",
+        f"from codegen.decorators import tool\n\n\n@tool(name={name!a})\n"
+        "def named(x: int) -> int:\n    return x\n",
+    )
+    values, exported = generate_and_read(project, "named")
+    assert same(values["TOOLS"][0]["name"], name)
+    assert same(exported["tools"][0]["name"], name)
