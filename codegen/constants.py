@@ -5,7 +5,8 @@ whose values are themselves known: module-level names bound once to a constant e
 imported from other modules of the project (read the same way, transitively), ``+`` of strings,
 numbers, lists or tuples, f-strings over constants, dict/list/tuple/set displays with ``*``/``**``
 splats, subscripts of constant containers, ``sorted(...)``, calls of the value constructors in
-``CONSTRUCTORS`` and of the text functions in ``STR_METHODS`` / ``TEXT_FUNCTIONS``. Everything else depends on run-time values (function parameters, environment
+``CONSTRUCTORS`` and of the text functions in ``STR_METHODS`` / ``TEXT_FUNCTIONS``
+(``codegen.constant_calls``). Everything else depends on run-time values (function parameters, environment
 variables, files, calls of other functions) and raises ``Unresolved``, which names the part that
 could not be resolved, why, and what to write instead.
 """
@@ -13,127 +14,47 @@ could not be resolved, why, and what to write instead.
 from __future__ import annotations
 
 import ast
-import inspect
 import operator
-import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from codegen.bindings import Enclosing, ModuleScope, find_module_file, scope_of_file
+from codegen.constant_calls import (
+    BUILTIN_CONSTRUCTORS,
+    CONSTRUCTORS,
+    STR_METHODS,
+    TEXT_FUNCTIONS,
+    CallEvaluation,
+)
+from codegen.constant_values import (
+    SCALARS,
+    Constructed,
+    EnumClass,
+    EnumMember,
+    ModuleRef,
+    Unresolved,
+    dotted_name,
+    short_source,
+)
 
-#: Calls evaluated as values: MCP types (``mcp.types``, re-exported by both frameworks) whose
-#: constructors only validate and store their keyword arguments. Any other call (your own
-#: functions, pydantic models of your own whose validators may run code) is refused.
-CONSTRUCTORS = frozenset({"ToolAnnotations", "Icon"})
-#: Calls of built-in container types whose result follows from their arguments.
-BUILTIN_CONSTRUCTORS = {
-    "dict": dict,
-    "list": list,
-    "tuple": tuple,
-    "set": set,
-    "frozenset": frozenset,
-}
+__all__ = [
+    "BUILTIN_CONSTRUCTORS",
+    "CONSTRUCTORS",
+    "STR_METHODS",
+    "TEXT_FUNCTIONS",
+    "Constructed",
+    "EnumClass",
+    "EnumMember",
+    "Evaluator",
+    "ModuleRef",
+    "Unresolved",
+]
+
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
-_SCALARS = (str, int, float, bool, type(None))
-#: ``str`` methods whose result follows from the string and the (constant) arguments alone.
-STR_METHODS = frozenset(
-    [
-        "strip",
-        "lstrip",
-        "rstrip",
-        "upper",
-        "lower",
-        "title",
-        "capitalize",
-        "replace",
-        "format",
-        "join",
-        "removeprefix",
-        "removesuffix",
-    ]
-)
-#: Standard-library text functions with the same property, by their import origin.
-TEXT_FUNCTIONS = {"textwrap.dedent": textwrap.dedent, "inspect.cleandoc": inspect.cleandoc}
-_CALLS = (
-    "the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, built-in "
-    "containers, sorted(), str methods and textwrap.dedent"
-)
 
 
-@dataclass(frozen=True)
-class Constructed:
-    """A ``ToolAnnotations(...)`` or ``Icon(...)`` call: the type's name and its keywords."""
-
-    type_name: str
-    keywords: tuple[tuple[str, Any], ...]
-
-
-@dataclass(frozen=True)
-class ModuleRef:
-    """A name bound to a module by an import (``from pkg import consts``)."""
-
-    dotted: str
-
-
-@dataclass(frozen=True)
-class EnumMember:
-    """``Kind.READ``: only its ``.value`` and ``.name`` are values a decorator may use."""
-
-    name: str
-    value: Any
-    where: str  # "Kind.READ", for messages
-
-
-@dataclass(frozen=True)
-class EnumClass:
-    """A module-level ``class Kind(str, Enum)``; members are read from its body."""
-
-    name: str
-    evaluator: Evaluator
-    node: ast.ClassDef
-
-    def member(self, attribute: str, where: str) -> EnumMember:
-        values = [
-            statement.value
-            for statement in self.node.body
-            if isinstance(statement, ast.Assign)
-            and len(statement.targets) == 1
-            and isinstance(statement.targets[0], ast.Name)
-            and statement.targets[0].id == attribute
-        ]
-        if len(values) != 1:
-            raise Unresolved(where, f"is not a member of enum {self.name} bound once")
-        try:
-            return EnumMember(attribute, self.evaluator.evaluate(values[0]), where)
-        except Unresolved as inner:
-            raise Unresolved(
-                where, f"is a member of enum {self.name} whose value is not constant: {inner}"
-            ) from None
-
-
-class Unresolved(Exception):
-    """A part of an expression whose value is known only at run time."""
-
-    def __init__(self, part: str, why: str, *, run_time_input: str = "", instead: str = "") -> None:
-        self.part = part
-        self.why = why
-        self.instead = instead  # what to write instead, when it is specific to the part
-        #: the enclosing function whose parameter the value comes from
-        self.run_time_input = run_time_input
-        #: the innermost expression of the evaluated module that could not be resolved (its
-        #: position is the error's); parts in other modules are wrapped at the import
-        self.node: ast.AST | None = None
-        super().__init__(f"`{part}` {why}")
-
-
-def _source(node: ast.AST) -> str:
-    text = ast.unparse(node)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-class Evaluator:
+class Evaluator(CallEvaluation):
     """Evaluates expressions of one module; other modules get evaluators of their own."""
 
     def __init__(
@@ -192,7 +113,7 @@ class Evaluator:
                     raise Unresolved(
                         name,
                         f"is a module-level constant ({where}), but its value "
-                        f"`{_source(bound)}` is not constant: `{inner.part}` {inner.why}",
+                        f"`{short_source(bound)}` is not constant: `{inner.part}` {inner.why}",
                     ) from None
         finally:
             self._active.discard(key)
@@ -257,7 +178,7 @@ class Evaluator:
         method = getattr(self, f"_{type(node).__name__}", None)
         if method is None:
             problem = Unresolved(
-                _source(node),
+                short_source(node),
                 f"is not a constant expression (the generator does not evaluate "
                 f"{type(node).__name__} expressions)",
             )
@@ -283,7 +204,7 @@ class Evaluator:
             return -operand if isinstance(node.op, ast.USub) else operand
         if isinstance(node.op, ast.Not):
             return not operand
-        raise Unresolved(_source(node), "is an operation the generator does not evaluate")
+        raise Unresolved(short_source(node), "is an operation the generator does not evaluate")
 
     def _BinOp(self, node: ast.BinOp, enclosing: tuple[Enclosing, ...]) -> Any:
         left = self.evaluate(node.left, enclosing)
@@ -297,7 +218,7 @@ class Evaluator:
         ):
             return operation(left, right)
         raise Unresolved(
-            _source(node),
+            short_source(node),
             f"combines {type(left).__name__} and {type(right).__name__} with an operator the "
             "generator evaluates only for numbers (+ - *) and for + of two strings, lists or "
             "tuples",
@@ -311,9 +232,9 @@ class Evaluator:
                 continue
             assert isinstance(value, ast.FormattedValue)
             item = self.evaluate(value.value, enclosing)
-            if not isinstance(item, _SCALARS):
+            if not isinstance(item, SCALARS):
                 raise Unresolved(
-                    _source(value.value),
+                    short_source(value.value),
                     f"is a {type(item).__name__}; f-strings are evaluated over strings and "
                     "numbers only",
                 )
@@ -327,7 +248,7 @@ class Evaluator:
             try:
                 parts.append(format(item, spec))
             except (ValueError, TypeError) as exc:
-                raise Unresolved(_source(value), f"cannot be formatted: {exc}") from None
+                raise Unresolved(short_source(value), f"cannot be formatted: {exc}") from None
         return "".join(parts)
 
     def _elements(self, elements: list[ast.expr], enclosing: tuple[Enclosing, ...]) -> list[Any]:
@@ -337,7 +258,7 @@ class Evaluator:
                 splat = self.evaluate(element.value, enclosing)
                 if not isinstance(splat, list | tuple | set | frozenset | str | dict):
                     raise Unresolved(
-                        _source(element), f"splats a {type(splat).__name__}, not a collection"
+                        short_source(element), f"splats a {type(splat).__name__}, not a collection"
                     )
                 items.extend(splat)
             else:
@@ -379,7 +300,7 @@ class Evaluator:
             # call, attribute or builtin can run.
             return eval(code, {"__builtins__": {}}, namespace)
         except TypeError as exc:
-            raise Unresolved(_source(node), f"cannot be a set: {exc}") from None
+            raise Unresolved(short_source(node), f"cannot be a set: {exc}") from None
 
     def _Dict(self, node: ast.Dict, enclosing: tuple[Enclosing, ...]) -> dict[Any, Any]:
         result: dict[Any, Any] = {}
@@ -388,7 +309,7 @@ class Evaluator:
                 splat = self.evaluate(value, enclosing)
                 if not isinstance(splat, dict):
                     raise Unresolved(
-                        _source(value), f"is splatted with ** but is a {type(splat).__name__}"
+                        short_source(value), f"is splatted with ** but is a {type(splat).__name__}"
                     )
                 result.update(splat)
                 continue
@@ -396,7 +317,7 @@ class Evaluator:
             try:
                 result[evaluated] = self.evaluate(value, enclosing)
             except TypeError:
-                raise Unresolved(_source(key), "cannot be a dict key (unhashable)") from None
+                raise Unresolved(short_source(key), "cannot be a dict key (unhashable)") from None
         return result
 
     def _Subscript(self, node: ast.Subscript, enclosing: tuple[Enclosing, ...]) -> Any:
@@ -405,7 +326,7 @@ class Evaluator:
         try:
             return container[index]
         except (LookupError, TypeError) as exc:
-            raise Unresolved(_source(node), f"cannot be looked up: {exc!r}") from None
+            raise Unresolved(short_source(node), f"cannot be looked up: {exc!r}") from None
 
     def _Slice(self, node: ast.Slice, enclosing: tuple[Enclosing, ...]) -> slice:
         parts = [
@@ -415,7 +336,7 @@ class Evaluator:
         return slice(*parts)
 
     def _Attribute(self, node: ast.Attribute, enclosing: tuple[Enclosing, ...]) -> Any:
-        dotted = _dotted(node)
+        dotted = dotted_name(node)
         if dotted is not None and dotted.split(".")[0] == "os" and ".environ" in f".{dotted}":
             raise Unresolved(dotted, "reads the environment, which is known only at run time")
         base = self.evaluate(node.value, enclosing)
@@ -426,20 +347,22 @@ class Evaluator:
                 return ModuleRef(child)
             if other is None:
                 raise Unresolved(
-                    _source(node), f"is read from {base.dotted}, which the generator cannot read"
+                    short_source(node),
+                    f"is read from {base.dotted}, which the generator cannot read",
                 )
             try:
                 return other.name(node.attr)
             except Unresolved as inner:
                 raise Unresolved(
-                    _source(node), f"is read from {base.dotted}, where `{inner.part}` {inner.why}"
+                    short_source(node),
+                    f"is read from {base.dotted}, where `{inner.part}` {inner.why}",
                 ) from None
         if isinstance(base, EnumClass):
-            return base.member(node.attr, _source(node))
+            return base.member(node.attr, short_source(node))
         if isinstance(base, EnumMember) and node.attr in ("value", "name"):
             return base.value if node.attr == "value" else base.name
         raise Unresolved(
-            _source(node),
+            short_source(node),
             f"reads attribute {node.attr!r} of a {type(base).__name__}; only module attributes, "
             "enum members and their .value / .name are evaluated",
         )
@@ -447,7 +370,7 @@ class Evaluator:
     def _is_enum(self, node: ast.ClassDef) -> bool:
         """A class whose bases include ``Enum``, ``StrEnum`` or ``IntEnum`` from ``enum``."""
         for base in node.bases:
-            dotted = _dotted(base) or ""
+            dotted = dotted_name(base) or ""
             head, _, rest = dotted.partition(".")
             bound = self.scope.bindings.get(head)
             if isinstance(bound, ast.alias) and head not in self.scope.dynamic:
@@ -455,130 +378,3 @@ class Evaluator:
                 if origin in ("enum.Enum", "enum.StrEnum", "enum.IntEnum"):
                     return True
         return False
-
-    def _Call(self, node: ast.Call, enclosing: tuple[Enclosing, ...]) -> Any:
-        callee = _dotted(node.func) or _source(node.func)
-        short = callee.rsplit(".", 1)[-1]
-        if short in ("getenv", "environ") or callee.startswith("os.environ"):
-            raise Unresolved(
-                f"{callee}(...)", "reads the environment, which is known only at run time"
-            )
-        if callee in BUILTIN_CONSTRUCTORS and callee not in self.scope.bindings:
-            args = [self.evaluate(a, enclosing) for a in node.args]
-            if len(args) > 1 or any(isinstance(a, ast.Starred) for a in node.args):
-                raise Unresolved(f"{callee}(...)", "takes at most one positional argument here")
-            try:
-                return BUILTIN_CONSTRUCTORS[callee](*args, **self._keywords(node, enclosing))
-            except TypeError as exc:
-                raise Unresolved(f"{callee}(...)", f"fails: {exc}") from None
-        if callee == "sorted" and callee not in self.scope.bindings:
-            return self._sorted(node, enclosing)
-        model = self._mcp_type(node.func)
-        if model is not None:
-            if node.args:
-                raise Unresolved(f"{callee}(...)", "takes keyword arguments only")
-            return Constructed(model, tuple(self._keywords(node, enclosing).items()))
-        text = self._text_call(node, callee, enclosing)
-        if text is not None:
-            return text
-        raise Unresolved(
-            f"{callee}(...)",
-            f"calls a function, whose result is known only by running it ({_CALLS})",
-        )
-
-    def _sorted(self, node: ast.Call, enclosing: tuple[Enclosing, ...]) -> list[Any]:
-        """``sorted(CONSTANT)`` and ``sorted(CONSTANT, reverse=True)``: the fix the hash-seed
-        warning suggests for a set, so it must evaluate too (``key=`` would be a function)."""
-        names = {keyword.arg for keyword in node.keywords}
-        if len(node.args) != 1 or isinstance(node.args[0], ast.Starred) or names - {"reverse"}:
-            raise Unresolved(
-                "sorted(...)", "is evaluated with one positional argument and reverse= only"
-            )
-        keywords = self._keywords(node, enclosing)
-        items = self.evaluate(node.args[0], enclosing)
-        if not isinstance(items, list | tuple | set | frozenset | dict | str):
-            raise Unresolved("sorted(...)", "sorts something that is not a constant container")
-        try:
-            return sorted(items, reverse=bool(keywords.get("reverse", False)))
-        except TypeError as exc:
-            raise Unresolved("sorted(...)", f"fails: {exc}") from None
-
-    def _text_call(
-        self, node: ast.Call, callee: str, enclosing: tuple[Enclosing, ...]
-    ) -> str | list[str] | None:
-        """``DESCRIPTION.strip()``, ``", ".join(NAMES)``, ``dedent(TEXT)``; ``None`` when the
-        call is none of these."""
-        function: Any = None
-        if isinstance(node.func, ast.Attribute) and node.func.attr in STR_METHODS:
-            base = self.evaluate(node.func.value, enclosing)
-            if not isinstance(base, str):
-                return None
-            function = getattr(base, node.func.attr)
-        else:
-            dotted = _dotted(node.func)
-            head, _, rest = (dotted or "").partition(".")
-            bound = self.scope.bindings.get(head)
-            if isinstance(bound, ast.alias) and head not in self.scope.dynamic:
-                origin = self.scope.imported(bound) + (f".{rest}" if rest else "")
-                function = TEXT_FUNCTIONS.get(origin)
-        if function is None:
-            return None
-        args = self._elements(node.args, enclosing)
-        keywords = self._keywords(node, enclosing)
-        scalars = [*args, *keywords.values()]
-        if node.func is not None and getattr(node.func, "attr", "") == "join":
-            # A set is joined in its iteration order, as at import: that order follows the hash
-            # seed, which the workers pin (and ``--vary-hash-seed`` reports).
-            joinable = list | tuple | set | frozenset
-            scalars = [item for arg in args if isinstance(arg, joinable) for item in arg]
-            if len(args) != 1 or not isinstance(args[0], joinable):
-                raise Unresolved(
-                    f"{callee}(...)", "joins something that is not a list, tuple or set"
-                )
-        if not all(isinstance(item, _SCALARS) for item in scalars):
-            raise Unresolved(f"{callee}(...)", "is evaluated over strings and numbers only")
-        try:
-            return function(*args, **keywords)
-        except (TypeError, ValueError, IndexError, KeyError) as exc:
-            raise Unresolved(f"{callee}(...)", f"fails: {exc}") from None
-
-    def _keywords(self, node: ast.Call, enclosing: tuple[Enclosing, ...]) -> dict[str, Any]:
-        """Keyword arguments in order, ``**constant`` splats included."""
-        keywords: dict[str, Any] = {}
-        for keyword in node.keywords:
-            value = self.evaluate(keyword.value, enclosing)
-            if keyword.arg is not None:
-                keywords[keyword.arg] = value
-            elif isinstance(value, dict) and all(isinstance(k, str) for k in value):
-                keywords.update(value)
-            else:
-                raise Unresolved(f"**{_source(keyword.value)}", "is not a dict with string keys")
-        return keywords
-
-    def _mcp_type(self, func: ast.expr) -> str | None:
-        """``"ToolAnnotations"``/``"Icon"`` when ``func`` is that type imported from the MCP SDK
-        or fastmcp (``from mcp.types import Icon``, ``from mcp import types`` then
-        ``types.Icon``, aliases included); ``None`` for anything else, namesakes included."""
-        dotted = _dotted(func)
-        if dotted is None:
-            return None
-        head, _, rest = dotted.partition(".")
-        bound = self.scope.bindings.get(head)
-        if not isinstance(bound, ast.alias) or head in self.scope.dynamic:
-            return None
-        origin = self.scope.imported(bound) + (f".{rest}" if rest else "")
-        name = origin.rsplit(".", 1)[-1]
-        if origin.split(".")[0] in ("mcp", "fastmcp") and name in CONSTRUCTORS:
-            return name
-        return None
-
-
-def _dotted(node: ast.expr) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
