@@ -54,9 +54,7 @@ def main() -> None:
                     provider.remove_tool(name, version=rng.choice([None, version]))
                     outcome = ["removed", name]
                 elif step < 0.9:
-                    app.add_resource(
-                        app.resource(f"res://{name}/{rng.randrange(3)}")(lambda: "x")
-                    )
+                    app.add_resource(app.resource(f"res://{name}/{rng.randrange(3)}")(lambda: "x"))
                     outcome = ["resource"]
                 elif step < 0.95:
                     provider._components.pop(rng.choice([*provider._components, "none"]), None)
