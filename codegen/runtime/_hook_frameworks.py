@@ -11,6 +11,8 @@ import the framework it patches. Each framework keeps its own registry and its o
   is handed a ``FunctionTool`` whose inferred fields (``parameters``, ``output_schema``,
   ``description``) come from the entry; the inferred call-time fields (the transformed ``fn``
   and ``return_type``) are taken from ``FunctionTool.from_function`` on the first call.
+  fastmcp's own per-registration walks over every component read an index instead
+  (``_hook_fastmcp_index``).
 """
 
 from __future__ import annotations
@@ -105,8 +107,12 @@ def patch_fastmcp(provider_class: type, index_of: Any) -> None:
     if getattr(original, _MARK, False):
         return
     lazy_class = _lazy_function_tool_class()
+    bookkeeping: list[bool] = []
 
     def add_tool(self: Any, tool: Any) -> Any:
+        if not bookkeeping:  # LocalProvider is defined only after the patched module ran
+            _install_tool_index(Tool)
+            bookkeeping.append(True)
         index: GeneratedIndex | None = index_of()
         if index is None or isinstance(tool, Tool):
             return original(self, tool)
@@ -126,6 +132,15 @@ def patch_fastmcp(provider_class: type, index_of: Any) -> None:
     setattr(add_tool, _MARK, original)
     add_tool.__doc__ = original.__doc__
     provider_class.add_tool = add_tool
+
+
+def _install_tool_index(tool_class: type) -> None:
+    from fastmcp.server import server
+    from fastmcp.server.providers.local_provider import LocalProvider
+
+    from codegen.runtime._hook_fastmcp_index import install
+
+    install(LocalProvider, tool_class, getattr(server, "_SchemaCacheLocalProvider", None))
 
 
 def _lazy_function_tool_class() -> type:
