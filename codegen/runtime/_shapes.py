@@ -243,13 +243,20 @@ def _identity(value: Any) -> Any:
 def _model_dumper(model: dict[str, Any]) -> Callable[[Any], Any]:
     fields = [(alias, _dumper(shape), required) for alias, shape, required in model["fields"]]
     declared = frozenset(alias for alias, _, _ in fields)
+    # An optional field's None is excluded whatever its inner shape: the plan calls the inner
+    # dumper directly and skips None itself (one call per field instead of two).
+    inner = {
+        alias: _dumper(shape["optional"])
+        for alias, shape, _ in model["fields"]
+        if isinstance(shape, dict) and "optional" in shape
+    }
     extra = model["extra"]
     # What to do with an object depends only on which keys it has, in which order, and the
     # tools of one registry share a handful of layouts: the plan is made once per layout
     # (``None``: the layout cannot conform), not re-derived for every one of 1,000 tools.
-    plans: dict[tuple[str, ...], tuple[list[tuple[str, Any]], list[str]] | None] = {}
+    plans: dict[tuple[str, ...], tuple[list[tuple[str, Any, bool]], list[str]] | None] = {}
 
-    def plan(keys: tuple[str, ...]) -> tuple[list[tuple[str, Any]], list[str]] | None:
+    def plan(keys: tuple[str, ...]) -> tuple[list[tuple[str, Any, bool]], list[str]] | None:
         present = set(keys)
         if any(required and alias not in present for alias, _, required in fields):
             return None
@@ -257,8 +264,10 @@ def _model_dumper(model: dict[str, Any]) -> Callable[[Any], Any]:
         if extra == "forbid" and extras:
             return None
         chosen = [
-            (alias, None if dump_field is _identity else dump_field)
-            for alias, dump_field, _ in fields
+            (alias, None if dump_field is _identity else dump_field, alias in inner)
+            for alias, dump_field in (
+                (alias, inner.get(alias, dump_field)) for alias, dump_field, _ in fields
+            )
             if alias in present
         ]
         made = chosen, extras if extra == "allow" else []
@@ -275,8 +284,11 @@ def _model_dumper(model: dict[str, Any]) -> Callable[[Any], Any]:
             raise Doubt("missing or unexpected keys")
         chosen, extras = made
         out: dict[str, Any] = {}
-        for alias, dump_field in chosen:
-            dumped = value[alias] if dump_field is None else dump_field(value[alias])
+        for alias, dump_field, optional in chosen:
+            item = value[alias]
+            if item is None and optional:
+                continue  # exclude_none
+            dumped = item if dump_field is None else dump_field(item)
             if dumped is not None:  # exclude_none
                 out[alias] = dumped
         # Extra keys (extra="allow") follow the declared fields, in input order, None excluded.
