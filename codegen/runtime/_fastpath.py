@@ -221,13 +221,19 @@ def serve(
     preload = os.environ.get(PRELOAD_ENV, "1") != "0"
     prepared: list[Callable[[Handover], int]] = []
     failed: list[BaseException] = []
-    loader: Any = None  # the preloading thread
+    loader: Any = None  # held by the preloading thread until it is done
 
     def load() -> None:
         try:
             prepared.append(prepare())
         except BaseException as exc:  # re-raised in the main thread at the handover
             failed.append(exc)
+
+    def preload_sdk() -> None:
+        try:
+            load()
+        finally:
+            loader.release()
 
     while True:
         line = wire_in.readline(max_message_bytes + 1)
@@ -252,12 +258,16 @@ def serve(
                 restore()
                 return 0
         if preload and loader is None and session.listed:
-            import threading
+            # _thread, not threading: importing threading here costs the main thread ~1 ms
+            # while the client is still reading the listing (the SDK imports it anyway, on
+            # the preloading thread). Like a daemon thread, it does not hold up the exit.
+            import _thread
 
-            loader = threading.Thread(target=load, name="mcp-sdk-preload", daemon=True)
-            loader.start()
+            loader = _thread.allocate_lock()
+            loader.acquire()
+            _thread.start_new_thread(preload_sdk, ())
     if loader is not None:
-        loader.join()
+        loader.acquire()  # the preloading thread is done (join)
     else:
         load()
     if failed:
