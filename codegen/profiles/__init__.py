@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 
+from codegen.profile_names import PROFILES
 from codegen.profiles._base import KINDS, Finding, Profile, Report, restore_arguments
 
 TYPE_CHECKING = False
@@ -25,13 +26,6 @@ __all__ = [
     "get_profile",
     "restore_arguments",
 ]
-
-#: Profile name -> module that defines its ``PROFILE``.
-PROFILES = {
-    "openai-strict": "codegen.profiles.openai_strict",
-    "gemini": "codegen.profiles.gemini",
-    "claude": "codegen.profiles.claude",
-}
 
 
 class ProfiledTools:

@@ -67,11 +67,13 @@ class ToolRegistry:
         self._module_paths = module_paths
         self._flavors = flavors
         self._index = {tool["name"]: position for position, tool in enumerate(tools)}
-        # The canonical data is this snapshot; marshal copies literal-only data in C, far
+        # The canonical data is a marshal snapshot; marshal copies literal-only data in C, far
         # cheaper than copy.deepcopy. When the registry alone holds `tools` (loaded from files,
         # not shared with an imported module), the first list_tools() hands them over as they
-        # are instead of copying: nothing else ever sees those objects.
-        self._payload = marshal.dumps(tools)
+        # are instead of copying: nothing else ever sees those objects. Until then they are
+        # pristine, so the snapshot waits until something needs it (``wire_tools`` readers
+        # never do): a stdio fast-path session answers its tools/list without taking it.
+        self._snapshot: bytes | None = None if owned else marshal.dumps(tools)
         self._unclaimed: list[dict[str, Any]] | None = tools if owned else None
         self._tool_payloads: list[bytes] | None = None
         # Tools whose 2026-07-28 variant differs: position -> natural outputSchema (private).
@@ -85,6 +87,13 @@ class ToolRegistry:
         self._profile: str | None = None
         self._served: bytes | None = None
         self._null_means_absent: dict[str, list[tuple[str, ...]]] = {}
+
+    @property
+    def _payload(self) -> bytes:
+        """The marshal snapshot of the tools, taken while they are still pristine."""
+        if self._snapshot is None:
+            self._snapshot = marshal.dumps(self._unclaimed)
+        return self._snapshot
 
     # --- metadata -------------------------------------------------------------------------
 
@@ -148,8 +157,9 @@ class ToolRegistry:
         if self._served is not None:
             served: list[dict[str, Any]] = marshal.loads(self._served)
             return _with_natural(served, natural) if natural else served
-        tools, self._unclaimed = self._unclaimed, None
-        if tools is not None:
+        if self._unclaimed is not None:
+            self._payload  # noqa: B018 - the snapshot, before the caller may change the tools
+            tools, self._unclaimed = self._unclaimed, None
             return _with_natural(tools, natural) if natural else tools
         if not natural:
             return marshal.loads(self._payload)  # type: ignore[no-any-return]
@@ -158,6 +168,19 @@ class ToolRegistry:
                 _with_natural(marshal.loads(self._payload), natural)
             )
         return marshal.loads(self._natural_payload)  # type: ignore[no-any-return]
+
+    def wire_tools(self, protocol_version: str | None = None) -> list[dict[str, Any]]:
+        """What ``list_tools(protocol_version)`` returns, for a caller that only reads it (and
+        must not change it): the registry's own dicts when no copy is needed, so serialising a
+        first listing costs neither a copy nor the snapshot."""
+        unclaimed = self._unclaimed
+        if (
+            unclaimed is not None
+            and self._served is None
+            and not (self._natural and variant_for(protocol_version) == "natural")
+        ):
+            return unclaimed
+        return self.list_tools(protocol_version)
 
     def get_tool(self, name: str, protocol_version: str | None = None) -> dict[str, Any]:
         """A fresh copy of one tool's generated wire dict for ``protocol_version`` (never

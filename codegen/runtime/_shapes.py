@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # typing costs milliseconds to import, and this runs before t
     from typing import Any
 
 _SCALARS: dict[str, tuple[type, ...]] = {"str": (str,), "int": (int,), "float": (float,)}
+_IS_STR = str.__instancecheck__  # isinstance(key, str), callable from map() without a frame
 
 
 class Doubt(Exception):
@@ -57,6 +58,9 @@ def _build_checker(shape: Any) -> Callable[[Any], bool]:
         return lambda value: value is None or check_inner(value)
     if kind == "union":
         members = [_checker(member) for member in inner]
+        if len(members) == 2:  # the common case, without a generator per value
+            first, second = members
+            return lambda value: first(value) or second(value)
         return lambda value: any(check(value) for check in members)
     if kind == "literal":
         return lambda value: any(type(value) is type(o) and value == o for o in inner)
@@ -65,9 +69,7 @@ def _build_checker(shape: Any) -> Callable[[Any], bool]:
         return lambda value: isinstance(value, list) and all(map(check_item, value))
     if kind == "dict":
         if inner == "any":
-            return lambda value: (
-                isinstance(value, dict) and all(isinstance(key, str) for key in value)
-            )
+            return lambda value: isinstance(value, dict) and all(map(_IS_STR, value))
         check_item = _checker(inner)
         return lambda value: (
             isinstance(value, dict)
@@ -134,23 +136,51 @@ def _dumper(shape: Any) -> Callable[[Any], Any]:
                 raise Doubt(f"expected {shape}")
             return value
 
+        _CHECKED.add(scalar)
         return scalar
     kind, inner = next(iter(shape.items()))
     if kind == "optional":
         dump_inner = _dumper(inner)
+        if dump_inner in _CHECKED:  # None, or the inner value as it is once it conforms
+            check_inner = _checker(inner)
+
+            def optional(value: Any) -> Any:
+                if value is None or check_inner(value):
+                    return value
+                raise Doubt(f"expected {inner}")
+
+            _CHECKED.add(optional)
+            return optional
         return lambda value: None if value is None else dump_inner(value)
     if kind == "union":
-        members = [(_checker(member), _dumper(member)) for member in inner]
+        # A member whose dumper returns the value as it is once its check passed needs no
+        # second call: the check just made is the dumper's whole work.
+        members = [
+            (_checker(member), None if dumper in _CHECKED else dumper)
+            for member in inner
+            for dumper in (_dumper(member),)
+        ]
 
         def union(value: Any) -> Any:
             for check_member, dump_member in members:
                 if check_member(value):
-                    return dump_member(value)
+                    return value if dump_member is None else dump_member(value)
             raise Doubt("no union member fits")
 
+        if all(dumper is None for _, dumper in members):
+            _CHECKED.add(union)
         return union
     if kind == "list":
         dump_item = _dumper(inner)
+        if dump_item in _CHECKED:  # every item dumps as it is: check them all in one pass
+            check_item = _checker(inner)
+
+            def checked_list(value: Any) -> Any:
+                if not isinstance(value, list) or not all(map(check_item, value)):
+                    raise Doubt(f"expected a list of {inner}")
+                return list(value)
+
+            return checked_list
 
         def listed(value: Any) -> Any:
             if not isinstance(value, list):
@@ -167,8 +197,20 @@ def _dumper(shape: Any) -> Callable[[Any], Any]:
                     raise Doubt("expected an object")
                 return value
 
+            _CHECKED.add(opaque)
             return opaque
         dump_item = _dumper(inner)
+        if dump_item in _CHECKED:  # every item dumps as it is: check them all in one pass
+            check_item = _checker(inner)
+
+            def checked_mapping(value: Any) -> Any:
+                if not isinstance(value, dict) or not all(map(_IS_STR, value)):
+                    raise Doubt("expected an object with string keys")
+                if not all(map(check_item, value.values())):
+                    raise Doubt(f"expected values of {inner}")
+                return dict(value)
+
+            return checked_mapping
 
         def mapping(value: Any) -> Any:
             if not isinstance(value, dict):
@@ -190,6 +232,10 @@ def _dumper(shape: Any) -> Callable[[Any], Any]:
     raise Doubt(f"unknown shape {kind}")
 
 
+#: Dumpers that return their input itself once it passed their shape's check.
+_CHECKED: set[Callable[[Any], Any]] = set()
+
+
 def _identity(value: Any) -> Any:
     return value
 
@@ -197,26 +243,63 @@ def _identity(value: Any) -> Any:
 def _model_dumper(model: dict[str, Any]) -> Callable[[Any], Any]:
     fields = [(alias, _dumper(shape), required) for alias, shape, required in model["fields"]]
     declared = frozenset(alias for alias, _, _ in fields)
+    # An optional field's None is excluded whatever its inner shape: the plan calls the inner
+    # dumper directly and skips None itself (one call per field instead of two).
+    inner = {
+        alias: _dumper(shape["optional"])
+        for alias, shape, _ in model["fields"]
+        if isinstance(shape, dict) and "optional" in shape
+    }
     extra = model["extra"]
+    # What to do with an object depends only on which keys it has, in which order, and the
+    # tools of one registry share a handful of layouts: the plan is made once per layout
+    # (``None``: the layout cannot conform), not re-derived for every one of 1,000 tools.
+    plans: dict[tuple[str, ...], tuple[list[tuple[str, Any, bool]], list[str]] | None] = {}
+
+    def plan(keys: tuple[str, ...]) -> tuple[list[tuple[str, Any, bool]], list[str]] | None:
+        present = set(keys)
+        if any(required and alias not in present for alias, _, required in fields):
+            return None
+        extras = [key for key in keys if key not in declared]
+        if extra == "forbid" and extras:
+            return None
+        chosen = [
+            (alias, None if dump_field is _identity else dump_field, alias in inner)
+            for alias, dump_field in (
+                (alias, inner.get(alias, dump_field)) for alias, dump_field, _ in fields
+            )
+            if alias in present
+        ]
+        made = chosen, extras if extra == "allow" else []
+        if len(plans) < _MAX_PLANS:
+            plans[keys] = made
+        return made
 
     def dump_model(value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise Doubt("expected an object")
+        keys = tuple(value)
+        made = plans[keys] if keys in plans else plan(keys)
+        if made is None:
+            raise Doubt("missing or unexpected keys")
+        chosen, extras = made
         out: dict[str, Any] = {}
-        for alias, dump_field, required in fields:
-            if alias in value:
-                dumped = dump_field(value[alias])
-                if dumped is not None:  # exclude_none
-                    out[alias] = dumped
-            elif required:
-                raise Doubt(f"{alias} is required")
-        if extra == "allow":
-            # Extra keys follow the declared fields, in input order, None values excluded.
-            for key, item in value.items():
-                if key not in declared and item is not None:
-                    out[key] = item
-        elif extra == "forbid" and not declared.issuperset(value):
-            raise Doubt("unexpected keys")
+        for alias, dump_field, optional in chosen:
+            item = value[alias]
+            if item is None and optional:
+                continue  # exclude_none
+            dumped = item if dump_field is None else dump_field(item)
+            if dumped is not None:  # exclude_none
+                out[alias] = dumped
+        # Extra keys (extra="allow") follow the declared fields, in input order, None excluded.
+        for key in extras:
+            item = value[key]
+            if item is not None:
+                out[key] = item
         return out
 
     return dump_model
+
+
+#: Layouts remembered per model: a hostile client cannot grow the tables without bound.
+_MAX_PLANS = 256

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 
-from codegen.profiles import PROFILES
+from codegen.profile_names import PROFILES  # not codegen.profiles: see profile_names
 from codegen.runtime._registry import GeneratedModuleError, ToolRegistry, load_tools
 
 # Only os and sys at import time: the stdio fast path answers before anything else is needed

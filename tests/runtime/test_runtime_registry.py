@@ -126,6 +126,27 @@ def test_mutating_received_tools_never_changes_the_registry() -> None:
     assert registry.binding("add") == binding == ToolBinding(**_binding_fields(binding))
 
 
+@pytest.mark.parametrize("version", ["2025-06-18", "2025-11-25", "2026-07-28", None])
+def test_wire_tools_reads_what_list_tools_hands_out_and_changes_nothing(
+    version: str | None,
+) -> None:
+    expected = load_tools(FIXTURE_GENERATED).list_tools(version)
+    registry = load_tools(FIXTURE_GENERATED)
+
+    read = registry.wire_tools(version)  # before any snapshot: the registry's own dicts, unclaimed
+    assert read == expected
+    assert registry.wire_tools(version) == expected
+    # The snapshot is taken when the first listing is handed over, from the untouched dicts:
+    # changing that listing changes no later answer.
+    handed = registry.list_tools(version)
+    assert handed == expected
+    handed[0]["inputSchema"]["properties"].clear()
+    handed[0]["name"] = "renamed"
+    assert registry.list_tools(version) == expected
+    assert registry.wire_tools(version) == expected
+    assert registry.get_tool(expected[0]["name"], version) == expected[0]
+
+
 def test_an_imported_package_keeps_its_own_data(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
