@@ -175,22 +175,26 @@ def test_installed_wheel_generates_checks_exports_and_serves(
     }
     assert tool["annotations"] == {"readOnlyHint": True}
 
-    async def session() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    async def session() -> tuple[str, list[dict[str, Any]], dict[str, Any]]:
         params = StdioServerParameters(
             command=command, args=["serve", "--generated", "generated"], cwd=str(root), env=env
         )
         with anyio.fail_after(60):
             async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
-                await client.initialize()
+                negotiated = (await client.initialize()).protocol_version
                 listed = await client.list_tools()
                 called = await client.call_tool("find_books", {"query": "dune", "limit": 1})
                 return (
+                    negotiated,
                     [t.model_dump(by_alias=True, exclude_none=True) for t in listed.tools],
                     called.model_dump(by_alias=True),
                 )
 
-    listed, called = anyio.run(session)
-    assert listed == exported["tools"]
+    negotiated, listed, called = anyio.run(session)
+    # The server lists the variant of the revision the client negotiated (README, "Protocol
+    # revisions"); `export --protocol` prints the same variant from the installed command.
+    for_client = json.loads(_run([command, "export", "--protocol", negotiated], root, env).stdout)
+    assert listed == for_client["tools"]
     assert called["isError"] is False
     assert called["structuredContent"] == {"result": [{"title": "Dune", "year": 2001}]}
 
