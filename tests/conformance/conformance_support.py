@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -25,6 +24,8 @@ from pathlib import Path
 from typing import IO
 
 import pytest
+
+from tests.support import npm_ci
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 NODE_PROJECT = Path(__file__).resolve().parent / "node"
@@ -53,19 +54,9 @@ class ScenarioResult:
 
 def ensure_installed() -> Path:
     """The suite's ``conformance`` executable, installed from the lockfile if it is missing."""
-    node = shutil.which("node")
-    npm = shutil.which("npm")
-    if node is None or npm is None:
-        pytest.fail("node and npm (Node 20+) are required to run the MCP conformance suite")
-    version = subprocess.run([node, "--version"], capture_output=True, text=True, check=True)
-    major = int(version.stdout.strip().lstrip("v").split(".")[0])
-    assert major >= 20, f"Node 20+ is required, found {version.stdout.strip()}"
     package = NODE_PROJECT / "node_modules" / "@modelcontextprotocol" / "conformance"
     binary = NODE_PROJECT / "node_modules" / ".bin" / "conformance"
-    if not (package / "package.json").is_file() or not binary.exists():
-        subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund"], cwd=NODE_PROJECT, check=True, timeout=600
-        )
+    npm_ci(NODE_PROJECT, [package / "package.json", binary], "to run the MCP conformance suite")
     installed = (package / "package.json").read_text(encoding="utf-8")
     assert f'"version": "{SUITE_VERSION}"' in installed, "stale node_modules: run npm ci"
     return binary
