@@ -10,9 +10,10 @@ import the framework it patches. Each framework keeps its own registry and its o
 - fastmcp 4.x: ``LocalProvider.add_tool`` (``FastMCP.tool`` and ``FastMCP.add_tool`` reach it)
   is handed a ``FunctionTool`` whose inferred fields (``parameters``, ``output_schema``,
   ``description``) come from the entry; the inferred call-time fields (the transformed ``fn``
-  and ``return_type``) are taken from ``FunctionTool.from_function`` on the first call.
-  fastmcp's own per-registration walks over every component read an index instead
-  (``_hook_fastmcp_index``).
+  and ``return_type``) are taken from ``FunctionTool.from_function`` on the first call
+  (``_hook_fastmcp_tool``). fastmcp's own per-registration walks over every component read an
+  index instead (``_hook_fastmcp_index``), and its decorator reads a plain function's parameter
+  names without ``inspect.signature`` (``_hook_fastmcp_decorator``).
 """
 
 from __future__ import annotations
@@ -103,10 +104,12 @@ def patch_fastmcp(provider_class: type, index_of: Any) -> None:
     from fastmcp.tools.base import Tool
     from fastmcp.tools.function_tool import ToolMeta
 
+    from codegen.runtime._hook_fastmcp_decorator import install as install_names_only
+    from codegen.runtime._hook_fastmcp_tool import GeneratedFunctionTool
+
     original = provider_class.add_tool
     if getattr(original, _MARK, False):
         return
-    lazy_class = _lazy_function_tool_class()
     bookkeeping: list[bool] = []
 
     def add_tool(self: Any, tool: Any) -> Any:
@@ -123,7 +126,7 @@ def patch_fastmcp(provider_class: type, index_of: Any) -> None:
         entry = index.entry(tool, meta.name, "fastmcp")
         if entry is None:
             return original(self, tool)
-        lazy = lazy_class.from_entry(tool, meta, entry)
+        lazy = GeneratedFunctionTool.from_entry(tool, meta, entry)
         added = original(self, lazy)
         if added is lazy and not meta.enabled:
             self.disable(keys={lazy.key})
@@ -132,6 +135,7 @@ def patch_fastmcp(provider_class: type, index_of: Any) -> None:
     setattr(add_tool, _MARK, original)
     add_tool.__doc__ = original.__doc__
     provider_class.add_tool = add_tool
+    install_names_only(provider_class.__module__, index_of)
 
 
 def _install_tool_index(tool_class: type) -> None:
@@ -141,74 +145,3 @@ def _install_tool_index(tool_class: type) -> None:
     from codegen.runtime._hook_fastmcp_index import install
 
     install(LocalProvider, tool_class, getattr(server, "_SchemaCacheLocalProvider", None))
-
-
-def _lazy_function_tool_class() -> type:
-    from fastmcp.tools.function_parsing import ParsedFunction
-    from fastmcp.tools.function_tool import FunctionTool
-    from fastmcp.utilities.tasks import TaskConfig
-    from fastmcp.utilities.types import NotSetT
-    from pydantic import PrivateAttr
-
-    class GeneratedFunctionTool(FunctionTool):
-        """A ``FunctionTool`` listed from its generated entry; inferred on its first call."""
-
-        _source_fn: Any = PrivateAttr(default=None)
-        _ready: bool = PrivateAttr(default=False)
-
-        @classmethod
-        def from_entry(cls, fn: Any, meta: Any, entry: dict[str, Any]) -> GeneratedFunctionTool:
-            tool_meta = meta.meta
-            if meta.app is not None:  # as LocalProvider.add_tool merges it
-                from fastmcp.apps.config import app_config_to_meta_dict
-
-                tool_meta = dict(tool_meta) if tool_meta else {}
-                tool_meta["ui"] = True if meta.app is True else app_config_to_meta_dict(meta.app)
-            task = meta.task if meta.task is not None else False
-            task_config = task if isinstance(task, TaskConfig) else TaskConfig.from_bool(task)
-            task_config.validate_function(fn, entry["name"])
-            output_schema = (
-                entry.get("outputSchema")
-                if isinstance(meta.output_schema, NotSetT)
-                else meta.output_schema
-            )
-            tool = cls(
-                fn=fn,
-                name=entry["name"],
-                version=str(meta.version) if meta.version is not None else None,
-                title=meta.title,
-                description=meta.description
-                if meta.description is not None
-                else entry.get("description"),
-                icons=meta.icons,
-                parameters=entry["inputSchema"],
-                output_schema=output_schema,
-                annotations=meta.annotations,
-                tags=meta.tags or set(),
-                meta=tool_meta,
-                task_config=task_config,
-                timeout=meta.timeout,
-                auth=meta.auth,
-                run_in_thread=meta.run_in_thread,
-            )
-            tool._source_fn = fn
-            return tool
-
-        def _materialize(self) -> None:
-            if self._ready:
-                return
-            # What FunctionTool.from_function derives fn and return_type from.
-            real = ParsedFunction.from_function(self._source_fn)
-            self.__dict__["fn"] = real.fn
-            self.__dict__["return_type"] = real.return_type
-            self._ready = True
-
-        async def run(self, arguments: dict[str, Any]) -> Any:
-            self._materialize()
-            return await super().run(arguments)
-
-        def convert_result(self, raw_value: Any) -> Any:
-            self._materialize()
-            return super().convert_result(raw_value)
-
-    return GeneratedFunctionTool

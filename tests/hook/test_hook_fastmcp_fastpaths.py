@@ -1,0 +1,268 @@
+"""The two fastmcp registration short cuts of ``use_generated`` give what fastmcp's own code gives.
+
+- ``_hook_fastmcp_tool``: a tool whose ``ToolMeta`` sets only defaults is a copy of a validated
+  prototype; the oracle is pydantic's validated construction of the same tool.
+- ``_hook_fastmcp_decorator``: the decorator reads a plain function's parameter names from its
+  code object; the oracle is ``inspect.signature`` (a hypothesis property over generated
+  signatures) and fastmcp's own refusal of a ``self`` first parameter, in a fresh process.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import logging
+import subprocess
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastmcp.tools.function_tool import ToolMeta
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mcp.types import Icon, ToolAnnotations
+
+from codegen.runtime import _hook_fastmcp_decorator as decorator_cut
+from codegen.runtime._hook_fastmcp_tool import (
+    GeneratedFunctionTool,
+    copies_are_exact,
+    takes_defaults_only,
+)
+from tests.hook.hook_support import environment
+from tests.support import REPO, Project
+
+ENTRY: dict[str, Any] = {
+    "name": "echo_twice",
+    "description": "Echo the text twice.",
+    "inputSchema": {
+        "properties": {
+            "text": {"type": "string"},
+            "tags": {"items": {"type": "string"}, "type": "array"},
+        },
+        "required": ["text"],
+        "type": "object",
+    },
+    "outputSchema": {
+        "properties": {"result": {"type": "string"}},
+        "required": ["result"],
+        "type": "object",
+        "x-fastmcp-wrap-result": True,
+    },
+}
+
+
+def echo_twice(text: str, tags: list[str] | None = None) -> str:
+    return text * 2
+
+
+async def echo_async(text: str) -> str:
+    return text
+
+
+def _state(tool: GeneratedFunctionTool) -> dict[str, Any]:
+    """Everything pydantic keeps on a model instance."""
+    return {
+        "type": type(tool),
+        "fields": dict(tool.__dict__),  # TaskConfig is a dataclass: compared by value
+        "fields_set": tool.model_fields_set,
+        "private": tool.__pydantic_private__,
+        "extra": tool.__pydantic_extra__,
+        "dump": tool.model_dump(),
+    }
+
+
+DEFAULTS_ONLY = [
+    ToolMeta(),
+    ToolMeta(name="echo_twice"),
+    ToolMeta(description="Said by the decorator."),
+    ToolMeta(run_in_thread=False),
+    ToolMeta(task=False),
+    ToolMeta(enabled=False),
+]
+
+
+@pytest.mark.parametrize("meta", DEFAULTS_ONLY, ids=repr)
+@pytest.mark.parametrize("fn", [echo_twice, echo_async])
+def test_a_prototype_copy_equals_the_validated_tool(meta: ToolMeta, fn: Any) -> None:
+    assert copies_are_exact(GeneratedFunctionTool)
+    assert takes_defaults_only(meta)
+    copied = GeneratedFunctionTool.from_entry(fn, meta, ENTRY)
+    validated = GeneratedFunctionTool.validated(fn, meta, ENTRY)
+    assert _state(copied) == _state(validated)
+    # what validation makes fresh is fresh: a top-level copy of each schema, the tags, the task
+    for tool in (copied, validated):
+        assert tool.parameters is not ENTRY["inputSchema"]
+        assert tool.output_schema is not ENTRY["outputSchema"]
+    other = GeneratedFunctionTool.from_entry(fn, meta, ENTRY)
+    assert other.tags is not copied.tags and other.task_config is not copied.task_config
+
+
+def test_the_tool_name_check_still_warns(caplog: pytest.LogCaptureFixture) -> None:
+    entry = {**ENTRY, "name": "echo twice!"}
+    with caplog.at_level(logging.WARNING, logger="mcp.shared.tool_name_validation"):
+        GeneratedFunctionTool.validated(echo_twice, ToolMeta(), entry)
+    validated = [r.getMessage() for r in caplog.records]
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="mcp.shared.tool_name_validation"):
+        GeneratedFunctionTool.from_entry(echo_twice, ToolMeta(), entry)
+    assert validated and [r.getMessage() for r in caplog.records] == validated
+
+
+#: a value other than the default for every ToolMeta field the copy does not fill in
+NOT_DEFAULT: dict[str, Any] = {
+    "version": "2",
+    "title": "Echo",
+    "icons": [Icon(src="https://example.com/i.png")],
+    "tags": {"text"},
+    "output_schema": None,
+    "annotations": ToolAnnotations(readOnlyHint=True),
+    "meta": {"team": "a"},
+    "app": True,
+    "task": True,
+    "timeout": 5.0,
+    "auth": [lambda context: True],
+}
+#: what the copy fills in, add_tool applies (enabled), or marks the kind of metadata (type)
+HANDLED = {"name", "description", "run_in_thread", "enabled", "type"}
+
+
+def test_every_other_option_takes_the_validated_construction() -> None:
+    fields = {field.name for field in dataclasses.fields(ToolMeta)}
+    # a ToolMeta field this list does not know (a newer fastmcp) must be looked at first
+    assert fields == set(NOT_DEFAULT) | HANDLED
+    for name, value in NOT_DEFAULT.items():
+        assert not takes_defaults_only(ToolMeta(**{name: value})), name
+    assert not takes_defaults_only(ToolMeta(description=["not", "a", "string"]))  # type: ignore[arg-type]
+
+
+def test_a_class_with_another_validator_keeps_the_validated_construction() -> None:
+    from pydantic import model_validator
+
+    class Checked(GeneratedFunctionTool):
+        @model_validator(mode="after")
+        def _also(self) -> Checked:
+            return self
+
+    assert copies_are_exact(GeneratedFunctionTool) and not copies_are_exact(Checked)
+
+
+# --- the decorator's parameter names -------------------------------------------------------
+
+_NAMES = st.lists(st.sampled_from(["a", "b", "c", "d", "e", "f", "self", "cls"]), unique=True)
+
+
+@st.composite
+def _signatures(draw: st.DrawFn) -> str:
+    names = iter(draw(st.permutations(["a", "b", "c", "d", "e", "f", "g", "self", "cls"])))
+    parts: list[str] = []
+    positional_only = [next(names) for _ in range(draw(st.integers(0, 2)))]
+    ordinary = [next(names) for _ in range(draw(st.integers(0, 2)))]
+    parts += positional_only
+    if positional_only:
+        parts.append("/")
+    parts += ordinary
+    if draw(st.booleans()):
+        parts.append("*" + next(names))
+    elif draw(st.booleans()):
+        parts.append("*")
+    keyword_only = [next(names) for _ in range(draw(st.integers(0, 2)))]
+    if parts and parts[-1] == "*" and not keyword_only:
+        parts.pop()
+    parts += keyword_only
+    if draw(st.booleans()):
+        parts.append("**" + next(names))
+    body = "    x = 1\n    return locals()\n" if draw(st.booleans()) else "    return 0\n"
+    return f"def f({', '.join(parts)}):\n{body}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(_signatures())
+def test_parameter_names_follow_inspect(source: str) -> None:
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)  # a generated signature, nothing else
+    function = namespace["f"]
+    assert decorator_cut.parameter_names(function.__code__) == list(
+        inspect.signature(function).parameters
+    )
+
+
+def test_the_stand_in_leaves_other_callables_to_inspect() -> None:
+    stand_in = decorator_cut.NamesOnlyInspect(inspect, lambda: object())
+    inert = decorator_cut.NamesOnlyInspect(inspect, lambda: None)  # use_generated not active
+
+    @functools.wraps(echo_twice)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        return echo_twice(*args, **kwargs)
+
+    assert isinstance(stand_in.signature(echo_twice), decorator_cut.ParameterNames)
+    for obj in (wrapped, functools.partial(echo_twice, "x"), print, str.upper, object().__str__):
+        assert isinstance(stand_in.signature(obj), inspect.Signature)
+    assert isinstance(inert.signature(echo_twice), inspect.Signature)
+    assert stand_in.Parameter is inspect.Parameter and stand_in.isroutine is inspect.isroutine
+
+
+def test_the_stand_in_is_refused_where_signature_is_read_otherwise() -> None:
+    import fastmcp.server.providers.local_provider.decorators.tools as fastmcp_decorators
+
+    assert decorator_cut.names_only_uses(fastmcp_decorators)
+    other = types.ModuleType("other")
+    exec(
+        "import inspect\ndef bind(fn, *a):\n    return inspect.signature(fn).bind(*a)\n",
+        vars(other),
+    )
+    other.bind.__module__ = "other"
+    assert not decorator_cut.names_only_uses(other)
+
+
+FAST_APP = '''
+from fastmcp import FastMCP
+
+fast = FastMCP("fast")
+
+
+@fast.tool
+def double(value: float) -> float:
+    """Twice the value."""
+    return value * 2
+'''
+
+REFUSAL = """
+import sys
+hooked = sys.argv[1] == "hooked"
+if hooked:
+    from codegen.runtime import use_generated
+    use_generated("generated")
+import pkg.fast as app
+import fastmcp.server.providers.local_provider.decorators.tools as decorators
+from codegen.runtime._hook_fastmcp_decorator import NamesOnlyInspect
+assert isinstance(decorators.inspect, NamesOnlyInspect) == hooked
+class Holder:
+    def method(self, x: int) -> int:
+        return x
+try:
+    app.fast.tool(Holder.method)
+except TypeError as exc:
+    print(exc)
+"""
+
+
+@pytest.mark.slow
+def test_the_decorator_refuses_self_with_fastmcps_own_message(tmp_path: Path) -> None:
+    project = Project(tmp_path)
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/fast.py", FAST_APP)
+    project.configure('sources = ["pkg/fast.py"]\nflavor = "fastmcp"\n')
+    assert project.run("generate").returncode == 0
+    env = environment(PYTHONPATH=f"{tmp_path}:{REPO}")
+    said = {}
+    for mode in ("hooked", "plain"):
+        done = subprocess.run(
+            [sys.executable, "-c", REFUSAL, mode], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        said[mode] = done.stdout
+    assert "'self' as its first parameter" in said["plain"]
+    assert said["hooked"] == said["plain"]
