@@ -9,11 +9,13 @@ collecting the tools of the same name), which makes registering N tools cost O(N
 ``_remove_component`` (the only writers of ``_components`` in fastmcp) and rebuilt by one scan
 whenever ``_components`` was replaced or changed size behind those two methods. Each
 answer, and each exception, is the one the walk would give: a conflict is left to fastmcp's
-own check to raise, and the same-name tools come in ``_components`` order.
+own check to raise, and the same-name tools come in ``_components`` order. ``CopySeeding``
+seeds the wire-schema cache of a prototype-copied tool without ``to_mcp_tool``.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 _ATTRIBUTE = "_codegen_tool_index"
@@ -106,13 +108,52 @@ def _install_schema_seeding(provider_class: type, tool_class: type) -> None:
     if original is None or seed is None or "_seed_schema" not in original.__code__.co_names:
         return  # not the fastmcp this was written against: keep its own walk
 
+    seeding = CopySeeding(getattr(sys.modules[provider_class.__module__], "Visibility", None))
+
     def add_tool(self: Any, tool: Any) -> Any:
         added = super(provider_class, self).add_tool(tool)
         # fastmcp collects the same-name tools of _components, in its order
         same_name = list(_index(self, tool_class).by_name.get(added.name, {}).values())
-        self._seed_schema(added.name, same_name or [added])
+        if not seeding.seed(self, added, same_name):
+            self._seed_schema(added.name, same_name or [added])
         return added
 
     setattr(add_tool, _MARK, original)
     add_tool.__doc__ = original.__doc__
     provider_class.add_tool = add_tool
+
+
+class CopySeeding:
+    """Seeds fastmcp's wire-schema cache for a tool built as a prototype copy
+    (``_hook_fastmcp_tool``) without fastmcp's ``to_mcp_tool``.
+
+    For such a tool alone under its name, with no transform but visibility, fastmcp's
+    ``_seed_schema`` stores ``to_mcp_tool(name=...).input_schema``: pydantic's top-level copy of
+    ``parameters``, ~6 us per tool. This stores ``dict(parameters)``. The first such tool in the
+    process is seeded by fastmcp itself and compared: any difference turns the short cut off.
+    """
+
+    def __init__(self, visibility: type | None) -> None:
+        self._visibility = visibility
+        self.state = "unverified" if visibility is not None else "off"
+
+    def seed(self, provider: Any, tool: Any, same_name: list[Any]) -> bool:
+        """Whether ``tool``'s cache entry is in place (False: seed it fastmcp's way)."""
+        if (
+            self.state == "off"
+            or len(same_name) != 1
+            or same_name[0] is not tool
+            or not getattr(tool, "_copied", False)
+            or any(
+                not isinstance(transform, self._visibility)  # type: ignore[arg-type]
+                for transform in (*provider._server_transforms, *provider._transforms)
+            )
+        ):
+            return False
+        schema = dict(tool.parameters)
+        if self.state == "unverified":
+            provider._seed_schema(tool.name, [tool])  # fastmcp's own answer, once
+            self.state = "on" if provider._schema_cache.get(tool.name) == schema else "off"
+            return True
+        provider._schema_cache[tool.name] = schema
+        return True

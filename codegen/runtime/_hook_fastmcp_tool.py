@@ -35,6 +35,7 @@ class GeneratedFunctionTool(FunctionTool):
 
     _source_fn: Any = PrivateAttr(default=None)
     _ready: bool = PrivateAttr(default=False)
+    _copied: bool = PrivateAttr(default=False)  # built by _copy_prototype
 
     @classmethod
     def from_entry(cls, fn: Any, meta: Any, entry: dict[str, Any]) -> GeneratedFunctionTool:
@@ -101,6 +102,7 @@ class GeneratedFunctionTool(FunctionTool):
         fields["run_in_thread"] = meta.run_in_thread
         tool._validate_tool_name()  # the one model validator (copies_are_exact checks that)
         tool._source_fn = fn
+        tool._copied = True
         return tool
 
     def _materialize(self) -> None:
@@ -143,15 +145,19 @@ def takes_defaults_only(meta: Any) -> bool:
 
 _EXPECTED_VALIDATORS = {"_validate_tool_name"}
 _PROTOTYPES: dict[type, GeneratedFunctionTool] = {}
+_EXACT: dict[type, bool] = {}
 
 
 def copies_are_exact(cls: type[GeneratedFunctionTool]) -> bool:
     """Whether validation of ``cls`` runs nothing a prototype copy does not: its only decorated
     validator is the tool-name check, and nothing happens after construction. A fastmcp that
     adds one keeps the validated construction."""
+    known = _EXACT.get(cls)
+    if known is not None:
+        return known
     decorators = cls.__pydantic_decorators__
     post_init = cls.model_post_init
-    return (
+    exact = (
         set(decorators.model_validators) == _EXPECTED_VALIDATORS
         and not decorators.field_validators
         and not decorators.validators
@@ -164,6 +170,8 @@ def copies_are_exact(cls: type[GeneratedFunctionTool]) -> bool:
             )
         )
     )
+    _EXACT[cls] = exact
+    return exact
 
 
 def _prototype(cls: type[GeneratedFunctionTool]) -> GeneratedFunctionTool:

@@ -8,6 +8,7 @@ kilobyte once; every further tool of the same file costs two dict lookups.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import re
@@ -44,25 +45,32 @@ class GeneratedIndex:
     def __init__(self, directory: str | os.PathLike[str], *, strict: bool) -> None:
         self.directory = os.path.abspath(directory)
         self.strict = strict
-        registry = load_tools(self.directory)
-        flavor = registry.flavor
-        if flavor not in FRAMEWORK_FLAVORS:
-            raise GeneratedSchemaError(
-                f"{self.directory}: the generated modules have FLAVOR {flavor!r}, whose schemas "
-                "are this project's own rules, not what your framework serves. Under "
-                "use_generated / `mcp-codegen run` a framework server needs the framework's "
-                'flavor: set flavor = "mcp" (MCPServer, SDK 1.x FastMCP) or "fastmcp" '
-                "(fastmcp.FastMCP) in [tool.mcp-codegen] and regenerate, or serve clean modules "
-                "with `mcp-codegen serve`"
-            )
-        self.regenerate_command = _regenerate_command(self.directory)
-        self._entries: dict[tuple[str, str], dict[str, Any]] = {}
-        self._modules: dict[tuple[str, str], tuple[str, str]] = {}  # -> (module_path, flavor)
-        for (name, function, module_path, flavor), tool in zip(
-            registry.locations(), registry.list_tools(), strict=True
-        ):
-            self._entries[function, name] = tool
-            self._modules[function, name] = (module_path, flavor)
+        collecting = gc.isenabled()
+        gc.disable()  # only acyclic data is built: collection passes would walk it for nothing
+        try:
+            registry = load_tools(self.directory)
+            flavor = registry.flavor
+            if flavor not in FRAMEWORK_FLAVORS:
+                raise GeneratedSchemaError(
+                    f"{self.directory}: the generated modules have FLAVOR {flavor!r}, whose "
+                    "schemas are this project's own rules, not what your framework serves. Under "
+                    "use_generated / `mcp-codegen run` a framework server needs the framework's "
+                    'flavor: set flavor = "mcp" (MCPServer, SDK 1.x FastMCP) or "fastmcp" '
+                    "(fastmcp.FastMCP) in [tool.mcp-codegen] and regenerate, or serve clean "
+                    "modules with `mcp-codegen serve`"
+                )
+            self.regenerate_command = _regenerate_command(self.directory)
+            self._entries: dict[tuple[str, str], dict[str, Any]] = {}
+            self._modules: dict[tuple[str, str], tuple[str, str]] = {}  # -> (module_path, flavor)
+            # the index keeps the loaded dicts for good: no snapshot for later listings
+            for (name, function, module_path, flavor), tool in zip(
+                registry.locations(), registry.hand_over(), strict=True
+            ):
+                self._entries[function, name] = tool
+                self._modules[function, name] = (module_path, flavor)
+        finally:
+            if collecting:
+                gc.enable()
         self._generated_sha: dict[str, str | None] = {}
         self._source_sha: dict[str, str | None] = {}
         self._warned: set[str] = set()

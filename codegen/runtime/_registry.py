@@ -92,6 +92,10 @@ class ToolRegistry:
     def _payload(self) -> bytes:
         """The marshal snapshot of the tools, taken while they are still pristine."""
         if self._snapshot is None:
+            if self._unclaimed is None:
+                raise GeneratedModuleError(
+                    f"{self._origin}: this registry handed its tools over and lists them no more"
+                )
             self._snapshot = marshal.dumps(self._unclaimed)
         return self._snapshot
 
@@ -181,6 +185,18 @@ class ToolRegistry:
         ):
             return unclaimed
         return self.list_tools(protocol_version)
+
+    def hand_over(self, protocol_version: str | None = None) -> list[dict[str, Any]]:
+        """What ``list_tools(protocol_version)`` returns, for a caller that keeps the tools and
+        never asks this registry for them again (``use_generated``'s index): the loaded dicts
+        themselves, with no snapshot taken for later listings, which then raise
+        ``GeneratedModuleError``. A registry that must copy (a profile, an imported package)
+        lists as ``list_tools`` does."""
+        if self._unclaimed is None or self._snapshot is not None or self._served is not None:
+            return self.list_tools(protocol_version)
+        natural = self._natural if variant_for(protocol_version) == "natural" else None
+        tools, self._unclaimed = self._unclaimed, None
+        return _with_natural(tools, natural) if natural else tools
 
     def get_tool(self, name: str, protocol_version: str | None = None) -> dict[str, Any]:
         """A fresh copy of one tool's generated wire dict for ``protocol_version`` (never

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import json
 import logging
 import subprocess
 import sys
@@ -68,7 +69,7 @@ def _state(tool: GeneratedFunctionTool) -> dict[str, Any]:
         "type": type(tool),
         "fields": dict(tool.__dict__),  # TaskConfig is a dataclass: compared by value
         "fields_set": tool.model_fields_set,
-        "private": tool.__pydantic_private__,
+        "private": {k: v for k, v in tool.__pydantic_private__.items() if k != "_copied"},
         "extra": tool.__pydantic_extra__,
         "dump": tool.model_dump(),
     }
@@ -92,6 +93,7 @@ def test_a_prototype_copy_equals_the_validated_tool(meta: ToolMeta, fn: Any) -> 
     copied = GeneratedFunctionTool.from_entry(fn, meta, ENTRY)
     validated = GeneratedFunctionTool.validated(fn, meta, ENTRY)
     assert _state(copied) == _state(validated)
+    assert copied._copied and not validated._copied  # the mark CopySeeding reads
     # what validation makes fresh is fresh: a top-level copy of each schema, the tags, the task
     for tool in (copied, validated):
         assert tool.parameters is not ENTRY["inputSchema"]
@@ -266,3 +268,126 @@ def test_the_decorator_refuses_self_with_fastmcps_own_message(tmp_path: Path) ->
         said[mode] = done.stdout
     assert "'self' as its first parameter" in said["plain"]
     assert said["hooked"] == said["plain"]
+
+
+# --- the wire-schema cache of prototype-copied tools -----------------------------------------
+
+SEEDED_APP = '''
+from typing import Literal
+
+from fastmcp import FastMCP
+
+fast = FastMCP("fast")
+
+
+@fast.tool
+def double(value: float) -> float:
+    """Twice the value."""
+    return value * 2
+
+
+@fast.tool(name="greet", description="Say hello.")
+def hello(name: str, style: Literal["short", "long"] = "short") -> str:
+    return f"hello {name}"
+
+
+@fast.tool(tags={"maths"})
+def add(a: int, b: int = 2) -> int:
+    """Add two numbers."""
+    return a + b
+
+
+@fast.tool
+async def echo(text: str, times: list[int] | None = None) -> dict[str, str]:
+    """Echo the text."""
+    return {"text": text}
+'''
+
+SEEDING = """
+import json, os, sys
+hooked = sys.argv[1] == "hooked"
+if hooked:
+    from codegen.runtime import use_generated
+    use_generated("generated")
+from fastmcp.server.server import _SchemaCacheLocalProvider
+calls = []
+seed = _SchemaCacheLocalProvider._seed_schema
+def counted(self, name, candidates):
+    calls.append(name)
+    return seed(self, name, candidates)
+_SchemaCacheLocalProvider._seed_schema = counted
+if sys.argv[2] == "namespace":  # a transform other than visibility, present before the tools
+    import fastmcp
+    from fastmcp.server.transforms.namespace import Namespace
+    original = fastmcp.FastMCP.__init__
+    def with_namespace(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        self.add_transform(Namespace("ns"))
+    fastmcp.FastMCP.__init__ = with_namespace
+import pkg.seeded as app
+cache = app.fast._wire_input_schemas
+tools = list(app.fast.local_provider._components.values())
+own = {t.name: t.to_mcp_tool(name=t.name).input_schema for t in tools}
+print(json.dumps({"cache": cache, "own": own, "seed_calls": calls}, sort_keys=True))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("transform", ["none", "namespace"])
+def test_the_schema_cache_is_what_fastmcp_seeds(tmp_path: Path, transform: str) -> None:
+    project = Project(tmp_path)
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/seeded.py", SEEDED_APP)
+    project.configure('sources = ["pkg/seeded.py"]\nflavor = "fastmcp"\n')
+    assert project.run("generate").returncode == 0
+    env = environment(PYTHONPATH=f"{tmp_path}:{REPO}")
+    seen = {}
+    for mode in ("hooked", "plain"):
+        done = subprocess.run(
+            [sys.executable, "-c", SEEDING, mode, transform],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        seen[mode] = json.loads(done.stdout.strip().splitlines()[-1])
+    hooked, plain = seen["hooked"], seen["plain"]
+    assert hooked["cache"] == plain["cache"]  # fastmcp's own process is the oracle
+    if transform == "none":
+        assert set(hooked["cache"]) == {"double", "greet", "add", "echo"}
+        assert hooked["cache"] == hooked["own"]  # and fastmcp's own computation, tool by tool
+        # double, greet and echo are prototype copies. The first tool is seeded by fastmcp's own
+        # add_tool (the hook installs its wrappers while registering it), the next copy by
+        # fastmcp as the short cut's check, and echo by the short cut. add sets tags, so it is
+        # built by validation and seeded fastmcp's way.
+        assert hooked["seed_calls"] == ["double", "greet", "add"]
+        assert len(plain["seed_calls"]) == 4
+    else:
+        assert (
+            hooked["cache"] == {} and plain["cache"] == {}
+        )  # fastmcp drops entries under transforms
+
+
+def test_the_seeding_short_cut_turns_itself_off_when_fastmcp_disagrees() -> None:
+    from fastmcp import FastMCP
+    from fastmcp.server.server import Visibility
+
+    from codegen.runtime._hook_fastmcp_index import CopySeeding
+
+    provider = FastMCP("seeding").local_provider
+    tools = {
+        name: GeneratedFunctionTool.from_entry(
+            echo_twice, ToolMeta(name=name), {**ENTRY, "name": name}
+        )
+        for name in ("a", "b", "c")
+    }
+    seeding = CopySeeding(Visibility)
+    for name, tool in tools.items():  # the first is fastmcp's own seeding, the rest the copy's
+        assert seeding.seed(provider, tool, [tool])
+        assert provider._schema_cache[name] == tool.to_mcp_tool(name=name).input_schema
+    assert seeding.state == "on"
+    assert not seeding.seed(provider, tools["a"], [tools["a"], tools["b"]])  # versions: fastmcp's
+
+    disagreeing = CopySeeding(Visibility)
+    provider._seed_schema = lambda name, candidates: provider._schema_cache.__setitem__(name, {})
+    assert disagreeing.seed(provider, tools["c"], [tools["c"]]) and disagreeing.state == "off"
+    assert provider._schema_cache["c"] == {}  # fastmcp's answer stays
+    assert not disagreeing.seed(provider, tools["a"], [tools["a"]])  # and fastmcp seeds from now on

@@ -147,6 +147,27 @@ def test_wire_tools_reads_what_list_tools_hands_out_and_changes_nothing(
     assert registry.get_tool(expected[0]["name"], version) == expected[0]
 
 
+@pytest.mark.parametrize("version", ["2025-06-18", "2025-11-25", "2026-07-28", None])
+def test_hand_over_gives_what_list_tools_gives_and_then_refuses_to_list(
+    version: str | None,
+) -> None:
+    expected = load_tools(FIXTURE_GENERATED).list_tools(version)
+    registry = load_tools(FIXTURE_GENERATED)
+    handed = registry.hand_over(version)
+    assert handed == expected
+    for later in (
+        lambda: registry.list_tools(version),
+        lambda: registry.wire_tools(version),
+        lambda: registry.get_tool(expected[0]["name"], version),
+    ):
+        with pytest.raises(GeneratedModuleError, match="handed its tools over"):
+            later()
+    # a registry that has already handed a listing out copies, as list_tools does
+    listed = load_tools(FIXTURE_GENERATED)
+    assert listed.list_tools(version) == expected
+    assert listed.hand_over(version) == expected and listed.list_tools(version) == expected
+
+
 def test_an_imported_package_keeps_its_own_data(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
