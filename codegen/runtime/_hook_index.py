@@ -14,8 +14,9 @@ import os
 import re
 import sys
 import warnings
+from _thread import allocate_lock
 
-from codegen.runtime._registry import GeneratedModuleError, load_tools
+from codegen.runtime._registry import GeneratedModuleError, load_tools, read_manifest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,38 +46,49 @@ class GeneratedIndex:
     def __init__(self, directory: str | os.PathLike[str], *, strict: bool) -> None:
         self.directory = os.path.abspath(directory)
         self.strict = strict
-        collecting = gc.isenabled()
-        gc.disable()  # only acyclic data is built: collection passes would walk it for nothing
-        try:
-            registry = load_tools(self.directory)
-            flavor = registry.flavor
-            if flavor not in FRAMEWORK_FLAVORS:
-                raise GeneratedSchemaError(
-                    f"{self.directory}: the generated modules have FLAVOR {flavor!r}, whose "
-                    "schemas are this project's own rules, not what your framework serves. Under "
-                    "use_generated / `mcp-codegen run` a framework server needs the framework's "
-                    'flavor: set flavor = "mcp" (MCPServer, SDK 1.x FastMCP) or "fastmcp" '
-                    "(fastmcp.FastMCP) in [tool.mcp-codegen] and regenerate, or serve clean "
-                    "modules with `mcp-codegen serve`"
-                )
-            self.regenerate_command = _regenerate_command(self.directory)
-            self._entries: dict[tuple[str, str], dict[str, Any]] = {}
-            self._modules: dict[tuple[str, str], tuple[str, str]] = {}  # -> (module_path, flavor)
-            # the index keeps the loaded dicts for good: no snapshot for later listings
-            for (name, function, module_path, flavor), tool in zip(
-                registry.locations(), registry.hand_over(), strict=True
-            ):
-                self._entries[function, name] = tool
-                self._modules[function, name] = (module_path, flavor)
-        finally:
-            if collecting:
-                gc.enable()
+        flavor = read_manifest(self.directory).get("FLAVOR", "clean")
+        if flavor not in FRAMEWORK_FLAVORS:
+            raise GeneratedSchemaError(
+                f"{self.directory}: the generated modules have FLAVOR {flavor!r}, whose schemas "
+                "are this project's own rules, not what your framework serves. Under "
+                "use_generated / `mcp-codegen run` a framework server needs the framework's "
+                'flavor: set flavor = "mcp" (MCPServer, SDK 1.x FastMCP) or "fastmcp" '
+                "(fastmcp.FastMCP) in [tool.mcp-codegen] and regenerate, or serve clean modules "
+                "with `mcp-codegen serve`"
+            )
+        self.regenerate_command = _regenerate_command(self.directory)
+        # Loaded at the first lookup: after the framework's import, whose collections then
+        # need not walk them (docs/design.md, "What the 1.3x-of-the-floor target leaves").
+        self._tools: dict[tuple[str, str], tuple[dict[str, Any], str, str]] | None = None
+        self._loading = allocate_lock()
         self._generated_sha: dict[str, str | None] = {}
         self._source_sha: dict[str, str | None] = {}
         self._warned: set[str] = set()
 
+    def _loaded(self) -> dict[tuple[str, str], tuple[dict[str, Any], str, str]]:
+        """``(function, name) -> (wire dict, module path, flavor)``, loaded once."""
+        if self._tools is not None:
+            return self._tools
+        with self._loading:
+            if self._tools is None:
+                collecting = gc.isenabled()
+                gc.disable()  # only acyclic data is built: a collection would walk it for nothing
+                try:
+                    registry = load_tools(self.directory)
+                    # the index keeps the loaded dicts for good: no snapshot for later listings
+                    self._tools = {
+                        (function, name): (tool, module_path, flavor)
+                        for (name, function, module_path, flavor), tool in zip(
+                            registry.locations(), registry.hand_over(), strict=True
+                        )
+                    }
+                finally:
+                    if collecting:
+                        gc.enable()
+        return self._tools
+
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._loaded())
 
     def entry(self, function: Callable[..., Any], name: str | None, framework_flavor: str):
         """The generated wire dict for ``function`` registered as ``name`` (its ``__name__``
@@ -84,12 +96,11 @@ class GeneratedIndex:
         there is no current entry."""
         tool_name = name or getattr(function, "__name__", "")
         path = _function_path(function)
-        key = (path, tool_name)
-        entry = self._entries.get(key)
-        if entry is None:
+        found = self._loaded().get((path, tool_name))
+        if found is None:
             self._stale(tool_name, f"{path} has no generated entry in {self.directory}")
             return None
-        module_path, flavor = self._modules[key]
+        entry, module_path, flavor = found
         if flavor != framework_flavor:
             raise GeneratedSchemaError(
                 f"{self.directory}/{module_path}: tool {tool_name!r} was generated with flavor "

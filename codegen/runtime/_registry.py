@@ -187,11 +187,9 @@ class ToolRegistry:
         return self.list_tools(protocol_version)
 
     def hand_over(self, protocol_version: str | None = None) -> list[dict[str, Any]]:
-        """What ``list_tools(protocol_version)`` returns, for a caller that keeps the tools and
-        never asks this registry for them again (``use_generated``'s index): the loaded dicts
-        themselves, with no snapshot taken for later listings, which then raise
-        ``GeneratedModuleError``. A registry that must copy (a profile, an imported package)
-        lists as ``list_tools`` does."""
+        """``list_tools(protocol_version)`` for a caller that keeps the tools for good
+        (``use_generated``'s index): the loaded dicts, with no snapshot kept, so later listings
+        raise ``GeneratedModuleError``; a registry that must copy lists as ``list_tools``."""
         if self._unclaimed is None or self._snapshot is not None or self._served is not None:
             return self.list_tools(protocol_version)
         natural = self._natural if variant_for(protocol_version) == "natural" else None
@@ -308,21 +306,35 @@ def _load(source: str | os.PathLike[str] | ModuleType) -> ToolRegistry:
             gc.enable()
 
 
-def _load_directory(directory: str) -> ToolRegistry:
-    directory = os.path.abspath(directory)
+_PREFIX = "_mcp_codegen_generated"  #: module names never in sys.modules: they shadow nothing
+
+
+def read_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
+    """The checked manifest of the output directory ``directory``; no module is loaded."""
+    if not os.path.isdir(path := os.path.abspath(directory)):
+        raise GeneratedModuleError(f"{path}: no such directory; run `mcp-codegen generate` first")
+    return _directory_manifest(path)
+
+
+def _directory_manifest(directory: str) -> dict[str, Any]:
     manifest_path = os.path.join(directory, "__init__.py")
     if not os.path.isfile(manifest_path):
         raise GeneratedModuleError(
             f"{manifest_path}: manifest not found; is {directory} a generated output directory?"
         )
-    # A private name, never registered in sys.modules, so it cannot shadow a real package.
-    prefix = "_mcp_codegen_generated"
-    manifest = _exec_file(prefix, manifest_path)
+    manifest = _exec_file(_PREFIX, manifest_path)
     _check_manifest(manifest, manifest_path)
+    return manifest
+
+
+def _load_directory(directory: str) -> ToolRegistry:
+    directory = os.path.abspath(directory)
+    manifest_path = os.path.join(directory, "__init__.py")
+    manifest = _directory_manifest(directory)
 
     def read(relative: str) -> dict[str, Any]:
         dotted = relative.removesuffix(".py").replace("/", ".")
-        return _exec_file(f"{prefix}.{dotted}", os.path.join(directory, *relative.split("/")))
+        return _exec_file(f"{_PREFIX}.{dotted}", os.path.join(directory, *relative.split("/")))
 
     return _build(directory, manifest, manifest_path, read, owned=True)
 

@@ -34,7 +34,8 @@ def use_generated(
     listed from it with no inference; its framework objects are built on its first call. A
     function without one (missing, or its source changed since generation) gets one
     ``StaleSchemaWarning`` and is inferred as usual; with ``strict=True`` it raises
-    ``GeneratedSchemaError`` instead. Generated modules of flavor ``"clean"`` are refused.
+    ``GeneratedSchemaError`` instead. Generated modules of flavor ``"clean"`` are refused. The
+    manifest is checked here; the modules are loaded at the first registration.
     """
     global _ACTIVE
     index = GeneratedIndex(path, strict=strict)

@@ -183,6 +183,29 @@ def test_clean_flavor_is_refused_with_a_clear_message() -> None:
     assert "mcp-codegen serve" in done.stderr
 
 
+def test_the_manifest_is_checked_at_once_and_the_modules_at_the_first_lookup(
+    project: Path, tmp_path: Path
+) -> None:
+    from codegen.runtime import GeneratedModuleError
+    from codegen.runtime._hook_index import GeneratedIndex
+
+    with pytest.raises(GeneratedModuleError, match="no such directory"):
+        GeneratedIndex(tmp_path / "missing", strict=False)
+    root = _copy(project, tmp_path)
+    module = root / "generated" / "pkg" / "tools.py"
+    module.write_text(module.read_text(encoding="utf-8") + "\nimport os\n", encoding="utf-8")
+    index = GeneratedIndex(root / "generated", strict=False)  # nothing but the manifest read yet
+
+    def add(a: int, b: int = 2) -> int:
+        return a + b
+
+    add.__module__, add.__qualname__ = "pkg.tools", "add"
+    with pytest.raises(
+        GeneratedModuleError, match=r"tools\.py: not a literal-only generated module"
+    ):
+        index.entry(add, None, "mcp")
+
+
 def test_wrong_framework_flavor_is_refused(project: Path) -> None:
     report = _probe(project, "generated_wrong", "pkg.server:mcp", "mcp")
     assert report["error"].startswith("GeneratedSchemaError:")
