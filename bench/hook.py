@@ -117,12 +117,7 @@ def prepare(workdir: Path, sizes: list[int]) -> Path:
 
 def measure(project: Path, lib: Path, setup: str) -> tuple[float, float, float, int]:
     """(spawn -> parsed tools/list ms, server CPU ms, peak RSS MiB, tool count) of one server."""
-    env = {**_child_env(lib), "FASTMCP_SHOW_CLI_BANNER": "false"}
-    env["PYTHONPATH"] = f"{project}{os.pathsep}{lib}"
-    if setup == "floor":
-        env["BENCH_FLOOR"] = "1"
-    elif setup == "with":
-        env["BENCH_HOOK"] = str(project / "generated")
+    env = server_env(project, lib, setup)
     spawned = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, str(project / "serve.py")],
@@ -152,6 +147,17 @@ def measure(project: Path, lib: Path, setup: str) -> tuple[float, float, float, 
         watchdog.cancel()
         process.stdout.close()  # type: ignore[union-attr]
     return elapsed, cpu_ms, rss_mib, len(response["result"]["tools"])  # type: ignore[index]
+
+
+def server_env(project: Path, lib: Path, setup: str) -> dict[str, str]:
+    """The environment of one ``setup`` ("floor", "without", "with") of ``project``'s server."""
+    env = {**_child_env(lib), "FASTMCP_SHOW_CLI_BANNER": "false"}
+    env["PYTHONPATH"] = f"{project}{os.pathsep}{lib}"
+    if setup == "floor":
+        env["BENCH_FLOOR"] = "1"
+    elif setup == "with":
+        env["BENCH_HOOK"] = str(project / "generated")
+    return env
 
 
 _INITIALIZE = {

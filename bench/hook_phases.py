@@ -45,21 +45,15 @@ REPO = BENCH.parent
 CHILD = BENCH / "_hook_phases_child.py"
 sys.path.insert(0, str(BENCH))
 
-from hook import _INITIALIZE, FRAMEWORKS, prepare  # noqa: E402
-from startup import _child_env, _send  # noqa: E402
+from hook import _INITIALIZE, FRAMEWORKS, prepare, server_env  # noqa: E402
+from startup import _send  # noqa: E402
 
 PHASES = ("app", "tools", "list")
 
 
 def measure(project: Path, lib: Path, setup: str) -> dict[str, float]:
     """One fresh server's phase times (ms), GC ms per phase and full collections."""
-    env = {**_child_env(lib), "FASTMCP_SHOW_CLI_BANNER": "false"}
-    env["PYTHONPATH"] = f"{project}{os.pathsep}{lib}"
-    env["BENCH_PHASES_SETUP"] = setup
-    if setup == "floor":
-        env["BENCH_FLOOR"] = "1"
-    elif setup == "with":
-        env["BENCH_HOOK"] = str(project / "generated")
+    env = {**server_env(project, lib, setup), "BENCH_PHASES_SETUP": setup}
     process = subprocess.Popen(
         [sys.executable, str(CHILD), str(project / "serve.py")],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=project,

@@ -11,7 +11,7 @@ of the fifteen fields would only re-check values that are already of their decla
 the tool is a copy of one validated prototype with the per-tool fields filled in, each value as
 validation would have produced it (a fresh top-level copy of each schema dict, a fresh tag set,
 a fresh ``TaskConfig``), and the tool-name check fastmcp's validator runs is run. Any other option
-takes fastmcp's validated construction. ``tests/hook/test_hook_fastmcp_tool.py`` proves both
+takes fastmcp's validated construction. ``tests/hook/test_hook_fastmcp_fastpaths.py`` proves both
 give equal objects.
 """
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastmcp.tools.function_parsing import ParsedFunction
-from fastmcp.tools.function_tool import FunctionTool
+from fastmcp.tools.function_tool import FunctionTool, ToolMeta
 from fastmcp.utilities.tasks import TaskConfig
 from fastmcp.utilities.types import NotSetT
 from pydantic import BaseModel, PrivateAttr
@@ -175,26 +175,10 @@ def copies_are_exact(cls: type[GeneratedFunctionTool]) -> bool:
 
 
 def _prototype(cls: type[GeneratedFunctionTool]) -> GeneratedFunctionTool:
-    """One validated tool of ``cls`` whose every field but the per-tool ones is as a
-    defaults-only ``ToolMeta`` makes it, with the same fields set."""
+    """One tool of ``cls`` built by ``validated`` from a defaults-only ``ToolMeta``: every field
+    but the per-tool ones, and the fields set, as each copy needs them."""
     prototype = _PROTOTYPES.get(cls)
     if prototype is None:
-        prototype = cls(
-            fn=_prototype_function,
-            name="prototype",
-            version=None,
-            title=None,
-            description=None,
-            icons=None,
-            parameters={},
-            output_schema=None,
-            annotations=None,
-            tags=set(),
-            meta=None,
-            task_config=TaskConfig.from_bool(False),
-            timeout=None,
-            auth=None,
-            run_in_thread=True,
-        )
-        _PROTOTYPES[cls] = prototype
+        entry = {"name": "prototype", "inputSchema": {}}
+        prototype = _PROTOTYPES[cls] = cls.validated(_prototype_function, ToolMeta(), entry)
     return prototype

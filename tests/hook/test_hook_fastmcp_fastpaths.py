@@ -153,8 +153,6 @@ def test_a_class_with_another_validator_keeps_the_validated_construction() -> No
 
 # --- the decorator's parameter names -------------------------------------------------------
 
-_NAMES = st.lists(st.sampled_from(["a", "b", "c", "d", "e", "f", "self", "cls"]), unique=True)
-
 
 @st.composite
 def _signatures(draw: st.DrawFn) -> str:
