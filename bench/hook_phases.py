@@ -19,6 +19,10 @@ round:
   with    the app under ``use_generated``;
   without the app as written (only with --without: it takes seconds per run).
 
+Below the table, per framework: the hook's share (what "with" adds to "noop" before the
+listing) and the ratio to the floor "with" would measure if that share were nothing:
+about the best a hook that keeps the framework's own listing can do here.
+
 The wrapper's own hooks (a GC callback, one patched write) cost well under 1 ms. Not a timed
 test; read the differences between setups of one run.
 
@@ -108,7 +112,27 @@ def run(size: int, repeats: int, without: bool, workdir: Path) -> str:
                 f"| {framework} | {setup} | {' | '.join(cells)} | {median('total'):,.0f} "
                 f"| {median('full'):.0f} |"
             )
+    lines += ["", *bounds(samples)]
     return "\n".join(lines)
+
+
+def bounds(samples: dict[tuple[str, str], list[dict[str, float]]]) -> list[str]:
+    """Per framework: what "with" adds over "noop" before the listing (the hook's share), and the
+    ratio to the floor that "with" would have if that share were nothing."""
+    lines = []
+    for framework in FRAMEWORKS:
+
+        def median(setup: str, key: str, framework: str = framework) -> float:
+            return statistics.median(run[key] for run in samples[(framework, setup)])
+
+        floor, with_hook = median("floor", "total"), median("with", "total")
+        share = sum(median("with", phase) - median("noop", phase) for phase in ("app", "tools"))
+        lines.append(
+            f"- {framework}: with / floor {with_hook / floor:.3f}x; the hook's share before the "
+            f"listing (with - noop) {share:,.0f} ms; with that share at zero: "
+            f"{(with_hook - share) / floor:.3f}x"
+        )
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
