@@ -270,7 +270,9 @@ def report(
                 s[0] / floor
                 for s, floor in zip(samples[(framework, "with", size)], floors, strict=True)
             )
-            low, middle, high = statistics.quantiles(ratios, n=4) if repeats > 1 else ratios * 3
+            low, middle, high = (
+                statistics.quantiles(ratios, n=4) if len(ratios) > 1 else [ratios[0]] * 3
+            )
             over = sum(ratio > TARGET_RATIO for ratio in ratios)
             lines.append(
                 f"- {framework}, N = {size:,}: median {middle:.3f}x, quartiles {low:.3f}-{high:.3f}x, "
