@@ -249,21 +249,31 @@ except TypeError as exc:
 """
 
 
-@pytest.mark.slow
-def test_the_decorator_refuses_self_with_fastmcps_own_message(tmp_path: Path) -> None:
+def _hooked_and_plain(
+    tmp_path: Path, module: str, app_source: str, script: str, *args: str
+) -> dict[str, str]:
+    """Generate ``pkg/<module>.py`` (``app_source``) in the fastmcp flavor, then run ``script``
+    in a fresh process per mode ("hooked", "plain"; then ``args``): its stdout by mode."""
     project = Project(tmp_path)
     project.write("pkg/__init__.py", "")
-    project.write("pkg/fast.py", FAST_APP)
-    project.configure('sources = ["pkg/fast.py"]\nflavor = "fastmcp"\n')
+    project.write(f"pkg/{module}.py", app_source)
+    project.configure(f'sources = ["pkg/{module}.py"]\nflavor = "fastmcp"\n')
     assert project.run("generate").returncode == 0
     env = environment(PYTHONPATH=f"{tmp_path}:{REPO}")
     said = {}
     for mode in ("hooked", "plain"):
         done = subprocess.run(
-            [sys.executable, "-c", REFUSAL, mode], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+            [sys.executable, "-c", script, mode, *args],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
         said[mode] = done.stdout
+    return said
+
+
+@pytest.mark.slow
+def test_the_decorator_refuses_self_with_fastmcps_own_message(tmp_path: Path) -> None:
+    said = _hooked_and_plain(tmp_path, "fast", FAST_APP, REFUSAL)
     assert "'self' as its first parameter" in said["plain"]
     assert said["hooked"] == said["plain"]
 
@@ -333,20 +343,8 @@ print(json.dumps({"cache": cache, "own": own, "seed_calls": calls}, sort_keys=Tr
 @pytest.mark.slow
 @pytest.mark.parametrize("transform", ["none", "namespace"])
 def test_the_schema_cache_is_what_fastmcp_seeds(tmp_path: Path, transform: str) -> None:
-    project = Project(tmp_path)
-    project.write("pkg/__init__.py", "")
-    project.write("pkg/seeded.py", SEEDED_APP)
-    project.configure('sources = ["pkg/seeded.py"]\nflavor = "fastmcp"\n')
-    assert project.run("generate").returncode == 0
-    env = environment(PYTHONPATH=f"{tmp_path}:{REPO}")
-    seen = {}
-    for mode in ("hooked", "plain"):
-        done = subprocess.run(
-            [sys.executable, "-c", SEEDING, mode, transform],
-            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
-        assert done.returncode == 0, done.stderr
-        seen[mode] = json.loads(done.stdout.strip().splitlines()[-1])
+    said = _hooked_and_plain(tmp_path, "seeded", SEEDED_APP, SEEDING, transform)
+    seen = {mode: json.loads(out.strip().splitlines()[-1]) for mode, out in said.items()}
     hooked, plain = seen["hooked"], seen["plain"]
     assert hooked["cache"] == plain["cache"]  # fastmcp's own process is the oracle
     if transform == "none":
