@@ -31,7 +31,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from importlib import metadata
@@ -41,7 +40,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
-from startup import _child_env, _cpu_ms, _read_response, _send  # noqa: E402
+from startup import _child_env, _cpu_ms, _read_response, _send, scratch_dir  # noqa: E402
 from synthetic import HEADER, SHAPES  # noqa: E402
 
 FRAMEWORKS = {
@@ -288,14 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     options = parser.parse_args(argv)
-    workdir = Path(tempfile.mkdtemp(prefix="mcp-codegen-hook-"))
-    try:
+    with scratch_dir("mcp-codegen-hook-", keep=options.keep) as workdir:
         print(run(options.sizes, options.repeats, workdir))
-    finally:
-        if options.keep:
-            print(f"kept {workdir}", file=sys.stderr)
-        else:
-            shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 

@@ -35,11 +35,9 @@ import argparse
 import json
 import os
 import platform
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 from importlib import metadata
 from pathlib import Path
@@ -50,7 +48,7 @@ CHILD = BENCH / "_hook_phases_child.py"
 sys.path.insert(0, str(BENCH))
 
 from hook import _INITIALIZE, FRAMEWORKS, prepare, server_env  # noqa: E402
-from startup import _send  # noqa: E402
+from startup import _send, scratch_dir  # noqa: E402
 
 PHASES = ("app", "tools", "list")
 
@@ -142,14 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--without", action="store_true", help="also time the app without the hook")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     options = parser.parse_args(argv)
-    workdir = Path(tempfile.mkdtemp(prefix="mcp-codegen-hook-phases-"))
-    try:
+    with scratch_dir("mcp-codegen-hook-phases-", keep=options.keep) as workdir:
         print(run(options.size, options.repeats, options.without, workdir))
-    finally:
-        if options.keep:
-            print(f"kept {workdir}", file=sys.stderr)
-        else:
-            shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 

@@ -37,6 +37,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -373,15 +375,22 @@ def main(argv: list[str] | None = None) -> int:
         help="pause between the tools/list response and the first tools/call (default: 0)",
     )
     options = parser.parse_args(argv)
-    workdir = Path(tempfile.mkdtemp(prefix="mcp-codegen-startup-"))
-    try:
+    with scratch_dir("mcp-codegen-startup-", keep=options.keep) as workdir:
         print(run(options.sizes, options.repeats, workdir, options.think_ms / 1000))
+    return 0
+
+
+@contextmanager
+def scratch_dir(prefix: str, *, keep: bool) -> Iterator[Path]:
+    """A temporary directory for one benchmark run, removed afterwards unless ``keep``."""
+    workdir = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield workdir
     finally:
-        if options.keep:
+        if keep:
             print(f"kept {workdir}", file=sys.stderr)
         else:
             shutil.rmtree(workdir, ignore_errors=True)
-    return 0
 
 
 if __name__ == "__main__":
