@@ -210,7 +210,7 @@ def check_cost(project: Path, lib: Path) -> float:
     env["BENCH_HOOK"] = str(project / "generated")
     code = (
         "import time, serve_tools\n"
-        "from codegen.runtime._hook_index import GeneratedIndex\n"
+        "from codegen.runtime._hook.entries import GeneratedIndex\n"
         "from app import app\n"
         "functions = [t.fn for t in app._tool_manager.list_tools()]\n"
         "index = GeneratedIndex(serve_tools.GENERATED, strict=True)\n"

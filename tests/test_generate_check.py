@@ -184,7 +184,7 @@ def test_repository_generated_tree_is_current() -> None:
 
 
 def test_every_generated_schema_is_valid_2020_12_with_object_roots() -> None:
-    from codegen.reader import read_tree, wire_tools
+    from codegen.shared.reader import read_tree, wire_tools
 
     _, modules = read_tree(REPO / "generated")
     tools = wire_tools(modules, "2025-11-25")  # the boxed variant: object roots until 2026-07-28

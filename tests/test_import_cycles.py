@@ -78,5 +78,5 @@ def test_the_walk_covers_the_classify_subpackage() -> None:
 
 def test_diff_cli_and_options_import_one_way() -> None:
     graph = _imports("codegen.diff")
-    assert "codegen.diff.cli" in graph["codegen.diff.options"]
-    assert "codegen.diff.options" not in graph["codegen.diff.cli"]
+    assert "codegen.cli.diff_command" in graph["codegen.cli.diff_options"]
+    assert "codegen.cli.diff_options" not in graph["codegen.cli.diff_command"]

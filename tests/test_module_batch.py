@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from codegen import schema
-from codegen.config import load_config
-from codegen.resolve import ResolveFailure, import_module, resolve_tool
-from codegen.scan import scan_file
-from codegen.transforms import Memo, clean
+from codegen.build.config import load_config
+from codegen.build.inspect.resolve import ResolveFailure, import_module, resolve_tool
+from codegen.build.scan.files import scan_file
+from codegen.build.schema import describe as schema
+from codegen.shared.schema_transforms import Memo, clean
 from tests.support import REPO, Project
 
 CONFIG = load_config(REPO / "pyproject.toml")

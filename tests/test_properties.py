@@ -22,11 +22,11 @@ from jsonschema import Draft202012Validator
 from pydantic import AnyUrl, BaseModel, EmailStr, HttpUrl, TypeAdapter
 from pydantic.fields import FieldInfo
 
-from codegen.config import load_config
-from codegen.reader import read_tree
-from codegen.scan import scan
-from codegen.schema import has_no_output_schema, is_injected
-from codegen.sources import discover_sources
+from codegen.build.config import load_config
+from codegen.build.discover import discover_sources
+from codegen.build.scan.files import scan
+from codegen.build.schema.describe import has_no_output_schema, is_injected
+from codegen.shared.reader import read_tree
 from tests.support import REPO
 
 _, MODULES = read_tree(REPO / "generated")

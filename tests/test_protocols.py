@@ -22,10 +22,10 @@ from mcp.client._memory import InMemoryTransport
 from mcp.shared.exceptions import MCPError
 from mcp_types import methods
 
-from codegen.config import load_config
-from codegen.reader import parse_literal_module
+from codegen.build.config import load_config
 from codegen.runtime import load_tools
 from codegen.runtime.server import build_server
+from codegen.shared.reader import parse_literal_module
 from tests.protocol_clients import list_and_call, open_session
 from tests.support import Project
 
@@ -139,7 +139,7 @@ def _listing(tools: list[dict[str, Any]], protocol_version: str) -> dict[str, An
 def test_variant_rule_matches_the_sdks_revision_list() -> None:
     from mcp_types.version import KNOWN_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
-    from codegen.runtime._protocols import KNOWN_REVISIONS, variant_for
+    from codegen.shared.protocols import KNOWN_REVISIONS, variant_for
 
     assert KNOWN_REVISIONS == KNOWN_PROTOCOL_VERSIONS
     for version in KNOWN_PROTOCOL_VERSIONS:
@@ -416,7 +416,7 @@ def test_natural_listings_are_fresh_copies() -> None:
 
 
 def test_stdio_fast_path_serves_the_negotiated_variant(built: dict[str, Path]) -> None:
-    from codegen.runtime._fastpath import Session
+    from codegen.runtime._stdio.fastpath import Session
 
     def listing(root: Path, version: str) -> Any:
         session = Session(load_tools(root / "generated"), name="t")

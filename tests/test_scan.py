@@ -5,8 +5,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from codegen.config import load_config
-from codegen.scan import scan_file
+from codegen.build.config import load_config
+from codegen.build.scan.files import scan_file
 
 BLOCKS = """
 from codegen.decorators import tool

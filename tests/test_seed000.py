@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from codegen.config import Config
-from codegen.pipeline import build
+from codegen.build.config import Config
+from codegen.build.pipeline import build
 from tests.support import REPO
 
 FIXTURES = REPO / "tests" / "fixtures" / "seed000"

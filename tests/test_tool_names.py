@@ -19,7 +19,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from codegen.reader import parse_literal_module
+from codegen.shared.reader import parse_literal_module
 from tests.dropin.dropin_support import fastmcp_client_tools, sdk_client_tools
 from tests.support import REPO, Project, codegen_env
 

@@ -9,15 +9,15 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "Change": "codegen.diff.model",
-    "ChangeKind": "codegen.diff.model",
-    "Severity": "codegen.diff.model",
+    "Change": "codegen.diff.changes",
+    "ChangeKind": "codegen.diff.changes",
+    "Severity": "codegen.diff.changes",
     "compare_tools": "codegen.diff.classify",
     "diff_sides": "codegen.diff.classify",
-    "Side": "codegen.diff.reader",
-    "ToolEntry": "codegen.diff.reader",
-    "read_directory": "codegen.diff.reader",
-    "read_revision": "codegen.diff.reader",
+    "Side": "codegen.diff.revisions",
+    "ToolEntry": "codegen.diff.revisions",
+    "read_directory": "codegen.diff.revisions",
+    "read_revision": "codegen.diff.revisions",
     "DiffReport": "codegen.diff.report",
     "build_report": "codegen.diff.report",
 }

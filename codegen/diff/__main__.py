@@ -2,6 +2,6 @@
 
 import sys
 
-from codegen.diff.options import main
+from codegen.cli.diff_options import main
 
 sys.exit(main())

@@ -7,11 +7,11 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from codegen.diff.changes import Change, Severity
 from codegen.diff.classify import diff_sides
-from codegen.diff.model import Change, Severity
-from codegen.diff.reader import Side
-from codegen.diff.size import SizeReport, size_report
-from codegen.errors import Diagnostic
+from codegen.diff.growth import SizeReport, size_report
+from codegen.diff.revisions import Side
+from codegen.shared.diagnostics import Diagnostic
 
 SEMVER = re.compile(
     r"^(?P<major>0|[1-9]\d*)\.(?P<minor>0|[1-9]\d*)\.(?P<patch>0|[1-9]\d*)"

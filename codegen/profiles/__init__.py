@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import importlib
 
-from codegen.profile_names import PROFILES
 from codegen.profiles._base import KINDS, Finding, Profile, Report, restore_arguments
+from codegen.shared.profile_names import PROFILES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ tool dict, and ``report`` records what the transform changed or lost at which po
 
 from __future__ import annotations
 
-from codegen.transforms import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUED
+from codegen.shared.schema_transforms import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from codegen.profiles._base import Profile
-from codegen.profiles._shared import root_combinators
+from codegen.profiles._rewrites import root_combinators
 
 NAME = "claude"
 

@@ -20,8 +20,8 @@ from codegen.profiles._base import (
     strip_keywords,
     without,
 )
-from codegen.profiles._shared import merge_all_of, one_of_to_any_of
-from codegen.transforms import recursive_definitions
+from codegen.profiles._rewrites import merge_all_of, one_of_to_any_of
+from codegen.shared.schema_transforms import recursive_definitions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from codegen.profiles._base import (
     strip_keywords,
     without,
 )
-from codegen.profiles._shared import (
+from codegen.profiles._rewrites import (
     merge_all_of,
     one_of_to_any_of,
     root_combinators,

@@ -7,7 +7,7 @@ MCP server lives in ``codegen.runtime.server`` and is imported only when serving
 
 from __future__ import annotations
 
-from codegen.runtime._registry import (
+from codegen.runtime._load.registry import (
     SUPPORTED_FORMAT,
     GeneratedModuleError,
     ToolBinding,

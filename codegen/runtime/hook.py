@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from codegen.runtime._hook_index import GeneratedIndex, GeneratedSchemaError, StaleSchemaWarning
+from codegen.runtime._hook.entries import GeneratedIndex, GeneratedSchemaError, StaleSchemaWarning
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def active() -> GeneratedIndex | None:
 def _patch_mcpserver(module: ModuleType) -> None:
     from mcp.server.mcpserver.tools.base import Tool
 
-    from codegen.runtime._hook_frameworks import patch_sdk
+    from codegen.runtime._hook.frameworks import patch_sdk
 
     patch_sdk(module.MCPServer, Tool, active)
 
@@ -65,13 +65,13 @@ def _patch_mcpserver(module: ModuleType) -> None:
 def _patch_sdk1(module: ModuleType) -> None:
     from mcp.server.fastmcp.tools.base import Tool
 
-    from codegen.runtime._hook_frameworks import patch_sdk
+    from codegen.runtime._hook.frameworks import patch_sdk
 
     patch_sdk(module.FastMCP, Tool, active)
 
 
 def _patch_fastmcp(module: ModuleType) -> None:
-    from codegen.runtime._hook_frameworks import patch_fastmcp
+    from codegen.runtime._hook.frameworks import patch_fastmcp
 
     patch_fastmcp(module.ToolDecoratorMixin, active)
 

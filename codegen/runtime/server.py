@@ -15,8 +15,8 @@ from __future__ import annotations
 import os
 import sys
 
-from codegen.profile_names import PROFILES  # not codegen.profiles: see profile_names
-from codegen.runtime._registry import GeneratedModuleError, ToolRegistry, load_tools
+from codegen.runtime._load.registry import GeneratedModuleError, ToolRegistry, load_tools
+from codegen.shared.profile_names import PROFILES  # not codegen.profiles: see profile_names
 
 # Only os and sys at import time: the stdio fast path answers before anything else is needed
 # (argparse, logging, typing and contextlib cost milliseconds there; see bench/startup.py).
@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from mcp import types
     from mcp.server import Server, ServerRequestContext
 
-    from codegen.runtime._fastpath import Handover
-    from codegen.runtime._invoke import Dependencies, ToolCaller
+    from codegen.runtime._call.invoke import Dependencies, ToolCaller
+    from codegen.runtime._stdio.fastpath import Handover
 
 DEFAULT_NAME = "mcp-codegen"
 #: The SDK's default limit on a streamable HTTP request body, used for stdio lines too.
@@ -87,7 +87,7 @@ def build_server(
             # The spec reports an unknown tool as a protocol error, not as a tool result.
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         if caller is None:
-            from codegen.runtime._invoke import ToolCaller
+            from codegen.runtime._call.invoke import ToolCaller
 
             caller = ToolCaller(
                 registry,
@@ -130,7 +130,7 @@ def _negotiated(ctx: ServerRequestContext[Any] | None) -> str | None:
 
 def _refuse_missing_variant(registry: ToolRegistry, protocol_version: str | None) -> None:
     """A JSON-RPC error when the schemas were generated without this revision's variant."""
-    from codegen.runtime._protocols import missing_variant
+    from codegen.shared.protocols import missing_variant
 
     problem = missing_variant(registry.protocols, protocol_version)
     if problem is not None:
@@ -160,7 +160,7 @@ async def serve_stdio(
 
     ``handover``: the fast path's session, which this door continues (``_fastpath``).
     """
-    from codegen.runtime._stdio import stdio_transport
+    from codegen.runtime._stdio.transport import stdio_transport
 
     async with stdio_transport(
         max_message_bytes=max_message_bytes,
@@ -424,7 +424,7 @@ def _exit_now_if_tools_still_run() -> None:
     A thread cannot be stopped and a task may ignore cancellation; interpreter shutdown would
     wait for both. Serving is over and every answer has been written, so nothing is lost.
     """
-    calls = sys.modules.get("codegen.runtime._calls")  # never imported: no tool was called
+    calls = sys.modules.get("codegen.runtime._call.runs")  # never imported: no tool was called
     if calls is None:
         return
     running = calls.abandoned_calls()

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from diff_support import INT, NUM, STR, git, obj, tool, write_tree
 
-from codegen.diff.options import add_parser
+from codegen.cli.diff_options import add_parser
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = """\

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from diff_support import INT, NUM, STR, boxed, obj, side, tool
 
+from codegen.diff.changes import ChangeKind
 from codegen.diff.classify import diff_sides
-from codegen.diff.model import ChangeKind
 
 
 @dataclass(frozen=True)

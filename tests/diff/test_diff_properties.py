@@ -11,8 +11,8 @@ from diff_support import obj, tool
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from codegen.diff.changes import Severity
 from codegen.diff.classify import compare_tools, value_key
-from codegen.diff.model import Severity
 
 # MCP_CODEGEN_DIFF_EXAMPLES=5000 for a long local run; the default keeps the suite quick.
 EXAMPLES = int(os.environ.get("MCP_CODEGEN_DIFF_EXAMPLES", "150"))

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from diff_support import INT, STR, git, manifest_text, module_text, tool, write_tree
 
-from codegen.diff.reader import parse_module, read_directory, read_revision
-from codegen.errors import CodegenError
+from codegen.diff.revisions import parse_module, read_directory, read_revision
+from codegen.shared.diagnostics import CodegenError
 
 
 def test_directory_side_reads_manifest_modules(tmp_path: Path) -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from diff_support import INT, NUM, STR, obj, side, tool
 
-from codegen.diff.model import Severity
-from codegen.diff.render import render_github, render_json, render_markdown, render_terminal
+from codegen.diff.changes import Severity
+from codegen.diff.renderers import render_github, render_json, render_markdown, render_terminal
 from codegen.diff.report import (
     DiffReport,
     build_report,

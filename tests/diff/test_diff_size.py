@@ -6,7 +6,7 @@ import json
 
 from diff_support import INT, STR, side, tool
 
-from codegen.diff.render import render_github, render_json, render_markdown, render_terminal
+from codegen.diff.renderers import render_github, render_json, render_markdown, render_terminal
 from codegen.diff.report import build_report
 
 A = tool("a", {"q": STR}, ("q",), line=5)

@@ -13,9 +13,9 @@ from typing import Any
 
 import anyio
 
-from codegen.config import load_config
-from codegen.pipeline import generate
-from codegen.reader import read_tree, wire_tools
+from codegen.build.config import load_config
+from codegen.build.pipeline import generate
+from codegen.shared.reader import read_tree, wire_tools
 from tests.support import REPO
 
 FIXTURES = REPO / "tests" / "fixtures"
@@ -107,6 +107,6 @@ def fastmcp_client_tools(server: Any) -> dict[str, dict[str, Any]]:
 
 def differences(theirs: dict[str, Any], ours: dict[str, Any]) -> str:
     """A readable account of how two tool dicts differ (for assertion messages)."""
-    from codegen.verify import compare_tools
+    from codegen.build.verify import compare_tools
 
     return "\n".join(str(m) for m in compare_tools([theirs], [ours]))

@@ -24,9 +24,9 @@ from dropin_support import (
     sdk_client_tools,
 )
 
-from codegen.config import load_config
-from codegen.errors import CodegenError
-from codegen.factory import parse_factory_call
+from codegen.build.config import load_config
+from codegen.registration.factory_calls import parse_factory_call
+from codegen.shared.diagnostics import CodegenError
 from tests.support import Project
 
 pytestmark = pytest.mark.slow
@@ -156,7 +156,7 @@ def test_factory_tools_record_the_call(patterns: dict[str, dict[str, Any]], pack
 def test_verify_passes_against_the_server_and_the_same_factory_call(
     patterns: dict[str, dict[str, Any]], package: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from codegen.verify import run
+    from codegen.build.verify import run
 
     fixtures = PUBLISHED.parent
     for target, output in [
@@ -170,7 +170,7 @@ def test_verify_passes_against_the_server_and_the_same_factory_call(
 def test_the_runtime_reaches_tools_of_a_registrar_on_the_global_server(
     patterns: dict[str, dict[str, Any]],
 ) -> None:
-    """``codegen.flavors.registrar.capture`` swaps the module's server for the call; a tool whose
+    """``codegen.registration.registrar.capture`` swaps the module's server for the call; a tool whose
     registrar needs state (stand-ins at build time) is refused by name when called."""
     from mcp.client import Client
 

@@ -14,10 +14,10 @@ from fastpath_support import FIXTURE_GENERATED, MALFORMED, REPO_ROOT, door_env, 
 from mcp_types.methods import serialize_server_result
 from wire_shapes import extract
 
-from codegen.runtime import _wire_shapes as committed
 from codegen.runtime import load_tools
-from codegen.runtime._fastpath import ReplayReader, Session, sdk_matches
-from codegen.runtime._shapes import Doubt, dump
+from codegen.runtime._stdio import wire_shapes as committed
+from codegen.runtime._stdio.fastpath import ReplayReader, Session, sdk_matches
+from codegen.runtime._stdio.shapes import Doubt, dump
 
 OUTPUTS = [
     REPO_ROOT / "generated",

@@ -2,7 +2,7 @@
 
 Loading and listing stay standard-library only in every flavor; the registration function of a
 tool runs on the first call of one of its tools, once, with the recording stand-in the generator
-used (``codegen.flavors.registrar.capture``).
+used (``codegen.registration.registrar.capture``).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import anyio
 import pytest
 
 from codegen.runtime import GeneratedModuleError, load_tools
-from codegen.runtime._invoke import ToolCaller
+from codegen.runtime._call.invoke import ToolCaller
 from tests.support import REPO
 
-#: Never imported to load or list tools (codegen.flavors belongs to the first call too).
+#: Never imported to load or list tools (codegen.build.flavors belongs to the first call too).
 HEAVY = ("pydantic", "pydantic_core", "jsonschema", "mcp", "mcp_types", "fastmcp", "anyio")
 
 
@@ -53,7 +53,9 @@ def test_loading_and_listing_flavored_outputs_imports_only_the_standard_library(
     assert completed.returncode == 0, completed.stderr
     loaded = ast.literal_eval(completed.stdout)
     assert [name for name in loaded if name.split(".")[0] in HEAVY] == []
-    assert [name for name in loaded if name.startswith(("published", "codegen.flavors"))] == []
+    assert [
+        name for name in loaded if name.startswith(("published", "codegen.build.flavors"))
+    ] == []
 
 
 def test_bindings_carry_the_flavor_the_registrar_and_the_result_meta(
@@ -295,8 +297,11 @@ def test_registration_functions_that_cannot_deliver_are_tool_errors(
         ({"registrar": "no_colon"}, "needs both x-codegen.registrar"),
         ({"registrar_parameter": "not an identifier"}, "needs both x-codegen.registrar"),
         ({"result_meta": ["wrap"]}, "malformed x-codegen.result_meta"),
-        ({"factory": ["pkg.mod:create_server()"]}, "malformed x-codegen.factory"),
-        ({"factory": "create_server()"}, "malformed x-codegen.factory"),
+        (
+            {"factory": ["pkg.mod:create_server()"]},
+            "malformed x-codegen.registration.factory_calls",
+        ),
+        ({"factory": "create_server()"}, "malformed x-codegen.registration.factory_calls"),
     ],
 )
 def test_malformed_flavor_keys_are_refused_at_load(

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.reader import GeneratedModuleError
-from codegen.write import builds_literals_only, verify_literal_module
+from codegen.build.write.output import builds_literals_only, verify_literal_module
+from codegen.shared.reader import GeneratedModuleError
 from tests.support import REPO
 
 COMMITTED = sorted((REPO / "generated").rglob("*.py"))

@@ -26,8 +26,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp.types import Icon, ToolAnnotations
 
-from codegen.runtime import _hook_fastmcp_decorator as decorator_cut
-from codegen.runtime._hook_fastmcp_tool import (
+from codegen.runtime._hook import fastmcp_decorator as decorator_cut
+from codegen.runtime._hook.fastmcp_tool import (
     GeneratedFunctionTool,
     copies_are_exact,
     takes_defaults_only,
@@ -237,7 +237,7 @@ if hooked:
     use_generated("generated")
 import pkg.fast as app
 import fastmcp.server.providers.local_provider.decorators.tools as decorators
-from codegen.runtime._hook_fastmcp_decorator import NamesOnlyInspect
+from codegen.runtime._hook.fastmcp_decorator import NamesOnlyInspect
 assert isinstance(decorators.inspect, NamesOnlyInspect) == hooked
 class Holder:
     def method(self, x: int) -> int:
@@ -366,7 +366,7 @@ def test_the_seeding_short_cut_turns_itself_off_when_fastmcp_disagrees() -> None
     from fastmcp import FastMCP
     from fastmcp.server.server import Visibility
 
-    from codegen.runtime._hook_fastmcp_index import CopySeeding
+    from codegen.runtime._hook.fastmcp_index import CopySeeding
 
     provider = FastMCP("seeding").local_provider
     tools = {

@@ -187,7 +187,7 @@ def test_the_manifest_is_checked_at_once_and_the_modules_at_the_first_lookup(
     project: Path, tmp_path: Path
 ) -> None:
     from codegen.runtime import GeneratedModuleError
-    from codegen.runtime._hook_index import GeneratedIndex
+    from codegen.runtime._hook.entries import GeneratedIndex
 
     with pytest.raises(GeneratedModuleError, match="no such directory"):
         GeneratedIndex(tmp_path / "missing", strict=False)

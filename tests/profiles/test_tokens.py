@@ -7,7 +7,7 @@ import json
 import bpe_openai
 import pytest
 
-from codegen.size import token_counter, tool_sizes, wire_bytes
+from codegen.profiles.budget import token_counter, tool_sizes, wire_bytes
 from tests.support import Project
 
 

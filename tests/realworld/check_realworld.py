@@ -135,7 +135,7 @@ def errors_of(stderr: str, package: Path) -> list[tuple[str, int, str]]:
 
 def served_tools(run: dict[str, Any], project: Path) -> tuple[str, list[str]]:
     """The framework and tool names the real server serves (imported in a child process)."""
-    from codegen.verify import their_tools
+    from codegen.build.verify import their_tools
 
     framework, tools = their_tools(run["against"], project, (), 180.0)
     return framework, sorted(tool["name"] for tool in tools)
@@ -201,7 +201,7 @@ def check_exact(
 
 def check_factory_record(run: dict[str, Any], project: Path, out: Outcome) -> None:
     """Each generated tool of a factory-built server records the call that built it."""
-    from codegen.reader import read_tree
+    from codegen.shared.reader import read_tree
 
     _, modules = read_tree(project / "generated")
     calls = set(run["factories"])

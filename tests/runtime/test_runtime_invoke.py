@@ -16,7 +16,7 @@ from codegen.runtime import ToolRegistry, load_tools
 sys.path.insert(0, str(FIXTURES))  # the tool functions' package
 from runtime_fixture_tools.edge import Clock  # type: ignore[import-not-found]
 
-from codegen.runtime._invoke import ToolCaller
+from codegen.runtime._call.invoke import ToolCaller
 
 OBJECT = {"type": "object"}
 
@@ -179,7 +179,7 @@ from codegen.runtime.server import build_server
 server = build_server(load_tools({str(FIXTURE_GENERATED)!r}))
 listed = anyio.run(server.get_request_handler("tools/list").handler, None, None)
 assert len(listed["tools"]) == 14
-assert "jsonschema" not in sys.modules and "codegen.runtime._invoke" not in sys.modules
+assert "jsonschema" not in sys.modules and "codegen.runtime._call.invoke" not in sys.modules
 sys.path.insert(0, {str(FIXTURES)!r})
 params = types.CallToolRequestParams(name="add", arguments={{"a": 1}})
 result = anyio.run(server.get_request_handler("tools/call").handler, None, params)

@@ -13,9 +13,9 @@ from abuse_support import FIXTURES, GENERATED, REPO_ROOT, server_env
 from mcp import types
 
 from codegen.runtime import load_tools
-from codegen.runtime._calls import abandoned_calls
-from codegen.runtime._errors import MAX_QUOTED_INPUT, MAX_TOOL_MESSAGE
-from codegen.runtime._invoke import ToolCaller
+from codegen.runtime._call.failures import MAX_QUOTED_INPUT, MAX_TOOL_MESSAGE
+from codegen.runtime._call.invoke import ToolCaller
+from codegen.runtime._call.runs import abandoned_calls
 
 SERIALIZE = "returned a value that cannot be serialized to JSON: "
 REGISTRY = load_tools(GENERATED)

@@ -17,11 +17,11 @@ One module per concern, imported one way (``tests/test_import_cycles.py`` checks
 
 from __future__ import annotations
 
-from codegen.diff.classify.jsonvalues import json_equal, json_type, value_key
 from codegen.diff.classify.keywords import ANNOTATIONS, HANDLED, STRUCTURAL, Direction, Effect
 from codegen.diff.classify.sides import diff_sides
 from codegen.diff.classify.tools import HINT_DEFAULTS, TOOL_FIELDS_COMPARED, compare_tools
 from codegen.diff.classify.typesets import ALL_TYPES, TypeSet, show_types
+from codegen.shared.json_values import json_equal, json_type, value_key
 
 __all__ = [
     "ALL_TYPES",

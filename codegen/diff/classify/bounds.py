@@ -7,6 +7,7 @@ import math
 from collections.abc import Mapping
 from fractions import Fraction
 
+from codegen.diff.changes import ABSENT, JSON, ChangeKind
 from codegen.diff.classify.context import WalkContext
 from codegen.diff.classify.keywords import (
     LOWER_COUNTS,
@@ -18,7 +19,6 @@ from codegen.diff.classify.keywords import (
 )
 from codegen.diff.classify.refs import Node
 from codegen.diff.classify.typesets import type_set
-from codegen.diff.model import ABSENT, JSON, ChangeKind
 
 Bound = tuple[Fraction, bool] | None  # (value, exclusive); None: unbounded
 

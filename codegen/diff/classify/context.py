@@ -11,10 +11,10 @@ import json
 from abc import ABC, abstractmethod
 from typing import Any
 
-from codegen.diff.classify.jsonvalues import json_equal
+from codegen.diff.changes import ABSENT, JSON, Change, ChangeKind, make_change
 from codegen.diff.classify.keywords import Direction, Effect, Schema, dict_of
 from codegen.diff.classify.refs import Doc
-from codegen.diff.model import ABSENT, JSON, Change, ChangeKind, make_change
+from codegen.shared.json_values import json_equal
 
 K = ChangeKind
 

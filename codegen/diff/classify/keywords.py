@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 from urllib.parse import unquote
 
-from codegen.diff.model import JSON
+from codegen.diff.changes import JSON
 
 Schema = dict[str, Any]
 

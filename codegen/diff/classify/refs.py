@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from codegen.diff.changes import JSON
 from codegen.diff.classify.keywords import ANNOTATIONS, Schema, as_schema, assertions, unescape
-from codegen.diff.model import JSON
 
 
 @dataclass

@@ -7,10 +7,10 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
+from codegen.diff.changes import JSON, Change, ChangeKind, make_change, show
 from codegen.diff.classify.keywords import dict_of
 from codegen.diff.classify.tools import compare_tools
-from codegen.diff.model import JSON, Change, ChangeKind, make_change, show
-from codegen.diff.reader import Side, ToolEntry
+from codegen.diff.revisions import Side, ToolEntry
 
 K = ChangeKind
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from codegen.diff.classify.jsonvalues import same_value
+from codegen.diff.changes import ABSENT, JSON, Change, ChangeKind, make_change
 from codegen.diff.classify.keywords import Direction, dict_of, escape
 from codegen.diff.classify.refs import Doc
 from codegen.diff.classify.walk import Walk
-from codegen.diff.model import ABSENT, JSON, Change, ChangeKind, make_change
-from codegen.runtime._protocols import NATURAL_KEY
+from codegen.shared.json_values import same_value
+from codegen.shared.protocols import NATURAL_KEY
 
 K = ChangeKind
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from codegen.diff.classify.jsonvalues import json_type
+from codegen.diff.changes import JSON
 from codegen.diff.classify.keywords import Effect, is_false
 from codegen.diff.classify.refs import Doc, resolve
-from codegen.diff.model import JSON
+from codegen.shared.json_values import json_type
 
 TypeSet = frozenset[str] | None  # None: no type constraint (every JSON type)
 

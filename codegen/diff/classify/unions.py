@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from codegen.diff.changes import ABSENT, JSON, ChangeKind, Severity
 from codegen.diff.classify.context import WalkContext
 from codegen.diff.classify.keywords import ANNOTATIONS, STRUCTURAL, Direction, Schema, ref_of, short
 from codegen.diff.classify.refs import Doc, Node
 from codegen.diff.classify.typesets import lost, type_set
 from codegen.diff.classify.values import compare_types
-from codegen.diff.model import ABSENT, JSON, ChangeKind, Severity
 
 K = ChangeKind
 Branch = tuple[JSON, str]

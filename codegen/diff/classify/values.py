@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from codegen.diff.changes import ABSENT, JSON, ChangeKind
 from codegen.diff.classify.context import WalkContext
-from codegen.diff.classify.jsonvalues import json_type, value_key
 from codegen.diff.classify.keywords import Direction, Effect, Schema, show_json
 from codegen.diff.classify.refs import Node
 from codegen.diff.classify.typesets import covers, show_types, type_effect, type_set
-from codegen.diff.model import ABSENT, JSON, ChangeKind
+from codegen.shared.json_values import json_type, value_key
 
 K = ChangeKind
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from codegen.diff.changes import ABSENT, JSON, ChangeKind
 from codegen.diff.classify.bounds import (
     compare_counts,
     compare_multiple_of,
@@ -16,7 +17,6 @@ from codegen.diff.classify.bounds import (
     compare_unique,
 )
 from codegen.diff.classify.context import WalkContext
-from codegen.diff.classify.jsonvalues import same_value
 from codegen.diff.classify.keywords import ANNOTATIONS, HANDLED, STRUCTURAL, Schema, schema_key
 from codegen.diff.classify.objects import (
     compare_items,
@@ -27,7 +27,7 @@ from codegen.diff.classify.objects import (
 from codegen.diff.classify.refs import Node, resolve
 from codegen.diff.classify.unions import compare_all_of, compare_union, rest
 from codegen.diff.classify.values import compare_types, compare_values
-from codegen.diff.model import ABSENT, JSON, ChangeKind
+from codegen.shared.json_values import same_value
 
 K = ChangeKind
 

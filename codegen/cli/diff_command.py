@@ -1,0 +1,145 @@
+"""``mcp-codegen diff [BASE] [HEAD]``: classify schema changes between two revisions."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import re
+import sys
+from pathlib import Path
+
+from codegen.build.config import Config, load_config
+from codegen.diff.renderers import (
+    render_github,
+    render_json,
+    render_markdown,
+    render_terminal,
+)
+from codegen.diff.report import DiffReport, build_report, write_changelog
+from codegen.diff.revisions import (
+    GitError,
+    Side,
+    default_branch,
+    merge_base,
+    read_directory,
+    read_revision,
+    resolve_commit,
+    toplevel,
+)
+from codegen.shared.diagnostics import CodegenError, Diagnostic, ExitCode
+
+__all__ = ["render", "run"]
+
+
+def _git_root(config: Config) -> Path:
+    return _toplevel(config.root)
+
+
+@functools.lru_cache(maxsize=8)
+def _toplevel(directory: Path) -> Path:
+    """``git rev-parse --show-toplevel``, asked once per directory (both sides and the report
+    need it); a failure is not remembered."""
+    return toplevel(directory)
+
+
+def _output_in_repo(repo: Path, output: Path) -> str:
+    try:
+        return output.resolve().relative_to(repo).as_posix()
+    except ValueError:
+        raise CodegenError(
+            [
+                Diagnostic(
+                    str(output), 0, 0, f"the output directory is outside the repository {repo}"
+                )
+            ]
+        ) from None
+
+
+def _side(spec: str, config: Config, output: Path) -> Side:
+    """A directory when ``spec`` names one, else a git revision."""
+    path = Path(spec)
+    if path.is_dir():
+        return read_directory(path.resolve(), label=spec)
+    repo = _git_root(config)
+    commit = resolve_commit(repo, spec)
+    label = spec if spec.startswith(commit[:7]) else f"{spec} ({commit[:7]})"
+    return read_revision(repo, commit, _output_in_repo(repo, output), label=label)
+
+
+def _default_base(config: Config, output: Path, head_spec: str | None) -> Side:
+    repo = _git_root(config)
+    branch = default_branch(repo)
+    head_revision = "HEAD"
+    if head_spec is not None and not Path(head_spec).is_dir():
+        head_revision = head_spec
+    resolve_commit(repo, head_revision)  # a repository without commits has no base
+    base = merge_base(repo, head_revision, branch)
+    label = f"merge-base of {head_revision} and {branch} ({base[:7]})"
+    return read_revision(repo, base, _output_in_repo(repo, output), label=label)
+
+
+def _path_prefix(config: Config) -> str:
+    """The project root relative to the repository root, for annotation paths."""
+    try:
+        prefix = config.root.resolve().relative_to(_git_root(config)).as_posix()
+    except (CodegenError, ValueError):
+        return ""
+    return "" if prefix == "." else prefix + "/"
+
+
+def _use_colour(choice: str) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def render(report: DiffReport, args: argparse.Namespace, config: Config) -> str:
+    """The report in ``args.format``."""
+    if args.format == "json":
+        return render_json(report)
+    if args.format == "markdown":
+        return render_markdown(report)
+    if args.format == "github":
+        return render_github(report, _path_prefix(config))
+    return render_terminal(report, colour=_use_colour(args.color))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``diff``; returns the exit status (0, 1 per ``--fail-on``, or 2 on errors)."""
+    if args.date is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", args.date):
+        print(f"mcp-codegen diff: --date must be YYYY-MM-DD, got {args.date!r}", file=sys.stderr)
+        return ExitCode.USAGE
+    try:
+        config_path = getattr(args, "config", None)
+        config = load_config(Path(config_path) if config_path else None)
+        output = Path(args.output).resolve() if args.output else config.output
+        if args.head is None:
+            head = read_directory(output, label=f"working tree ({config.relative(output)})")
+        else:
+            head = _side(args.head, config, output)
+        if args.base is None:
+            base = _default_base(config, output, args.head)
+        else:
+            base = _side(args.base, config, output)
+    except (CodegenError, GitError) as exc:
+        for diagnostic in exc.diagnostics:
+            print(diagnostic, file=sys.stderr)
+        return ExitCode.USAGE
+    try:
+        report = build_report(base, head, config.tokenizer)
+    except ValueError as exc:  # a tokenizer that is not installed
+        print(f"{config.config_file}: {exc}", file=sys.stderr)
+        return ExitCode.USAGE
+    for warning in report.warnings:
+        print(warning, file=sys.stderr)
+    sys.stdout.write(render(report, args, config))
+    if args.write_changelog is not None:
+        target = Path(args.write_changelog)
+        target = target if target.is_absolute() else config.root / target
+        if report.changes:
+            write_changelog(target, report, args.date)
+            print(f"wrote the {report.proposed_version} entry to {target}", file=sys.stderr)
+        else:
+            print("no schema changes: the changelog is unchanged", file=sys.stderr)
+    return ExitCode.STALE if report.fails(args.fail_on) else ExitCode.OK

@@ -1,0 +1,97 @@
+"""``mcp-codegen run``: start an unchanged MCPServer / FastMCP server with ``use_generated`` on.
+
+``TARGET`` is ``module:function`` (called like a console-script entry point, with ``sys.argv``
+set to the target followed by the arguments after ``--``) or ``module:object`` (its ``.run()``
+is called). The current directory is importable, as with ``python -m``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import os
+import sys
+from typing import Any
+
+from codegen.shared.diagnostics import ExitCode
+
+PROG = "mcp-codegen run"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        usage=f"{PROG} [--generated DIR] [--strict] TARGET [-- ARGS...]",
+        description="Run your own MCP server with its tools registered from generated modules "
+        "(no schema inference at start-up); everything else stays the framework's.",
+    )
+    parser.add_argument(
+        "--generated",
+        default="generated",
+        metavar="DIR",
+        help="generated output directory (default: generated)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse to start when a tool has no current generated entry (instead of one "
+        "warning per tool and the framework's own inference)",
+    )
+    parser.add_argument(
+        "target",
+        metavar="TARGET",
+        help="module:function (called like a console script) or module:object (.run() is called)",
+    )
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    """Parse ``argv`` (everything after ``run``), install the hook and start the target."""
+    split = argv.index("--") if "--" in argv else len(argv)
+    options = build_parser().parse_args(argv[:split])
+    forwarded = argv[split + 1 :]
+    module_name, colon, attribute = options.target.partition(":")
+    if not colon or not module_name or not attribute:
+        return _fail(f"TARGET must be module:function or module:object, not {options.target!r}")
+
+    from codegen.runtime._load.registry import GeneratedModuleError
+    from codegen.runtime.hook import GeneratedSchemaError, use_generated
+
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        use_generated(options.generated, strict=options.strict)
+        target = _resolve(module_name, attribute)
+    except (GeneratedSchemaError, GeneratedModuleError) as exc:
+        return _fail(str(exc))
+    except (ImportError, AttributeError) as exc:
+        return _fail(f"cannot load {options.target}: {exc}")
+    sys.argv = [options.target, *forwarded]
+    if inspect.isroutine(target) or (callable(target) and not hasattr(target, "run")):
+        return _exit_code(target())
+    if callable(getattr(target, "run", None)):
+        return _exit_code(target.run())
+    return _fail(f"{options.target} is neither callable nor has a .run() method")
+
+
+def _resolve(module_name: str, attribute: str) -> Any:
+    target: Any = importlib.import_module(module_name)
+    for part in attribute.split("."):
+        target = getattr(target, part)
+    return target
+
+
+def _exit_code(value: Any) -> int:
+    """What ``sys.exit(value)`` would exit with, as a console script's wrapper does."""
+    if value is None:
+        return ExitCode.OK
+    if isinstance(value, int):
+        return value
+    print(value, file=sys.stderr)
+    return 1
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return ExitCode.USAGE

@@ -1,0 +1,2 @@
+"""How servers register tools that live inside functions and factories: the recording stand-ins and
+factory calls, shared by the build (the worker) and serving (``codegen.runtime``)."""

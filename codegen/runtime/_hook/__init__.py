@@ -1,0 +1,1 @@
+"""``use_generated``: framework patches that list tools from their generated entries."""

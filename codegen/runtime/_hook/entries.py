@@ -1,0 +1,170 @@
+"""Find a registered function's generated entry, and say when it is missing or stale.
+
+Standard library only. The freshness check hashes each tool's source file once (sha256 of its
+bytes with ``\\r\\n`` folded, as the generator hashes it) and compares that with the
+``SOURCE_SHA256`` of the generated module the tool came from, read from that module's first
+kilobyte once; every further tool of the same file costs two dict lookups.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import os
+import re
+import sys
+import warnings
+from _thread import allocate_lock
+
+from codegen.runtime._load.registry import GeneratedModuleError, load_tools, read_manifest
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+_SHA_LINE = re.compile(rb'^SOURCE_SHA256 = "([0-9a-f]{64})"$', re.MULTILINE)
+_REGENERATE_LINE = re.compile(rb"^# Regenerate with: (.+)$", re.MULTILINE)
+_DEFAULT_REGENERATE = "nox -s codegen"
+#: the generated flavor that reproduces each framework's own listing
+FRAMEWORK_FLAVORS = {"mcp": "the official SDK", "fastmcp": "fastmcp"}
+
+
+class GeneratedSchemaError(RuntimeError):
+    """The server must not start: a tool's schema is stale or missing in strict mode, or the
+    generated modules are of a flavor this framework cannot serve."""
+
+
+class StaleSchemaWarning(UserWarning):
+    """A tool has no current generated entry; the framework infers it as it would without
+    ``use_generated``."""
+
+
+class GeneratedIndex:
+    """The generated tools of one output directory, by the function that defines them."""
+
+    def __init__(self, directory: str | os.PathLike[str], *, strict: bool) -> None:
+        self.directory = os.path.abspath(directory)
+        self.strict = strict
+        flavor = read_manifest(self.directory).get("FLAVOR", "clean")
+        if flavor not in FRAMEWORK_FLAVORS:
+            raise GeneratedSchemaError(
+                f"{self.directory}: the generated modules have FLAVOR {flavor!r}, whose schemas "
+                "are this project's own rules, not what your framework serves. Under "
+                "use_generated / `mcp-codegen run` a framework server needs the framework's "
+                'flavor: set flavor = "mcp" (MCPServer, SDK 1.x FastMCP) or "fastmcp" '
+                "(fastmcp.FastMCP) in [tool.mcp-codegen] and regenerate, or serve clean modules "
+                "with `mcp-codegen serve`"
+            )
+        self.regenerate_command = _regenerate_command(self.directory)
+        # Loaded at the first lookup: after the framework's import, whose collections then
+        # need not walk them (docs/design.md, "What the 1.3x-of-the-floor target leaves").
+        self._tools: dict[tuple[str, str], tuple[dict[str, Any], str, str]] | None = None
+        self._loading = allocate_lock()
+        self._generated_sha: dict[str, str | None] = {}
+        self._source_sha: dict[str, str | None] = {}
+        self._warned: set[str] = set()
+
+    def _loaded(self) -> dict[tuple[str, str], tuple[dict[str, Any], str, str]]:
+        """``(function, name) -> (wire dict, module path, flavor)``, loaded once."""
+        if self._tools is not None:
+            return self._tools
+        with self._loading:
+            if self._tools is None:
+                collecting = gc.isenabled()
+                gc.disable()  # only acyclic data is built: a collection would walk it for nothing
+                try:
+                    registry = load_tools(self.directory)
+                    # the index keeps the loaded dicts for good: no snapshot for later listings
+                    self._tools = {
+                        (function, name): (tool, module_path, flavor)
+                        for (name, function, module_path, flavor), tool in zip(
+                            registry.locations(), registry.hand_over(), strict=True
+                        )
+                    }
+                finally:
+                    if collecting:
+                        gc.enable()
+        return self._tools
+
+    def __len__(self) -> int:
+        return len(self._loaded())
+
+    def entry(self, function: Callable[..., Any], name: str | None, framework_flavor: str):
+        """The generated wire dict for ``function`` registered as ``name`` (its ``__name__``
+        when None), or None after one warning (a ``GeneratedSchemaError`` when strict) when
+        there is no current entry."""
+        tool_name = name or getattr(function, "__name__", "")
+        path = _function_path(function)
+        found = self._loaded().get((path, tool_name))
+        if found is None:
+            self._stale(tool_name, f"{path} has no generated entry in {self.directory}")
+            return None
+        entry, module_path, flavor = found
+        if flavor != framework_flavor:
+            raise GeneratedSchemaError(
+                f"{self.directory}/{module_path}: tool {tool_name!r} was generated with flavor "
+                f"{flavor!r}, but it is registered on a {FRAMEWORK_FLAVORS[framework_flavor]} "
+                f'server, which needs flavor "{framework_flavor}"; set it in '
+                f"[tool.mcp-codegen] and run `{self.regenerate_command}`"
+            )
+        source = _source_file(function)
+        if source is None or self._source_digest(source) != self._generated_digest(module_path):
+            self._stale(tool_name, f"its source {source or path} changed since generation")
+            return None
+        return entry
+
+    def _stale(self, tool_name: str, why: str) -> None:
+        message = f"tool {tool_name!r}: {why}; run `{self.regenerate_command}`" + (
+            "" if self.strict else " (inferring it the framework's way meanwhile)"
+        )
+        if self.strict:
+            raise GeneratedSchemaError(f"refusing to start (strict): {message}")
+        if tool_name not in self._warned:
+            self._warned.add(tool_name)
+            warnings.warn(message, StaleSchemaWarning, stacklevel=4)
+
+    def _generated_digest(self, module_path: str) -> str | None:
+        if module_path not in self._generated_sha:
+            found = _SHA_LINE.search(_head(os.path.join(self.directory, *module_path.split("/"))))
+            self._generated_sha[module_path] = found.group(1).decode() if found else None
+        return self._generated_sha[module_path]
+
+    def _source_digest(self, source: str) -> str | None:
+        if source not in self._source_sha:
+            try:
+                with open(source, "rb") as handle:
+                    data = handle.read()
+            except OSError:
+                self._source_sha[source] = None
+            else:
+                folded = data.replace(b"\r\n", b"\n")  # as codegen.build.discover.source_sha256
+                self._source_sha[source] = hashlib.sha256(folded).hexdigest()
+        return self._source_sha[source]
+
+
+def _function_path(function: Callable[..., Any]) -> str:
+    module = getattr(function, "__module__", None) or ""
+    if module == "__main__":  # `python -m pkg.server`: the module's real name is on its spec
+        spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+        module = getattr(spec, "name", None) or module
+    return f"{module}:{getattr(function, '__qualname__', '')}"
+
+
+def _source_file(function: Callable[..., Any]) -> str | None:
+    module = sys.modules.get(getattr(function, "__module__", None) or "")
+    path = getattr(module, "__file__", None)
+    return path if isinstance(path, str) and path.endswith(".py") else None
+
+
+def _head(path: str) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(1024)
+    except OSError as exc:
+        raise GeneratedModuleError(f"{path}: cannot read: {exc}") from exc
+
+
+def _regenerate_command(directory: str) -> str:
+    found = _REGENERATE_LINE.search(_head(os.path.join(directory, "__init__.py")))
+    return found.group(1).decode().strip() if found else _DEFAULT_REGENERATE

@@ -1,0 +1,1 @@
+"""Loading generated modules into a read-only registry (server; standard library only)."""

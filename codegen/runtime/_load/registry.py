@@ -1,0 +1,500 @@
+"""Load generated schema modules into a read-only tool registry.
+
+This module imports only the standard library, and only the cheap parts of it: loading 1,000 tools
+must cost little more than importing their literal modules (see ``bench/startup.py``).
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import marshal
+import os
+import sys
+from importlib.machinery import SourceFileLoader
+
+from codegen.runtime._load.profiled import ProfileError, profiled_payload, restore
+from codegen.runtime._load.tool_binding import ToolBinding
+from codegen.shared.protocols import (
+    FORMAT1_PROTOCOLS,
+    NATURAL_KEY,
+    natural_problem,
+    protocols_problem,
+    variant_for,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs milliseconds to import; annotations are strings here anyway
+    from collections.abc import Callable, Iterator
+    from types import ModuleType
+    from typing import Any
+
+#: The newest generated-module format this runtime reads (docs/module-format.md).
+SUPPORTED_FORMAT = 2
+#: Every format it reads: format 1 predates ``PROTOCOLS`` and the natural output variant.
+SUPPORTED_FORMATS = (1, 2)
+#: The values of ``FLAVOR`` this runtime knows how to serve (docs/flavors.md).
+FLAVORS = ("clean", "mcp", "fastmcp")
+_PRIVATE_KEY = "x-codegen"
+_ModuleType = type(sys)
+
+
+class GeneratedModuleError(Exception):
+    """A generated module is missing, malformed, or inconsistent with its manifest."""
+
+
+class ToolRegistry:
+    """The tools of one generated output, in manifest order.
+
+    Every accessor returns fresh copies, so callers may change what they receive without
+    affecting the registry or anyone else.
+    """
+
+    def __init__(
+        self,
+        *,
+        origin: str,
+        manifest: dict[str, Any],
+        tools: list[dict[str, Any]],
+        private: list[dict[str, Any]],
+        module_paths: list[str],
+        flavors: list[str],
+        owned: bool,
+    ) -> None:
+        self._origin = origin
+        self._manifest = manifest
+        self._private = private
+        self._module_paths = module_paths
+        self._flavors = flavors
+        self._index = {tool["name"]: position for position, tool in enumerate(tools)}
+        # The canonical data is a marshal snapshot; marshal copies literal-only data in C, far
+        # cheaper than copy.deepcopy. When the registry alone holds `tools` (loaded from files,
+        # not shared with an imported module), the first list_tools() hands them over as they
+        # are instead of copying: nothing else ever sees those objects. Until then they are
+        # pristine, so the snapshot waits until something needs it (``wire_tools`` readers
+        # never do): a stdio fast-path session answers its tools/list without taking it.
+        self._snapshot: bytes | None = None if owned else marshal.dumps(tools)
+        self._unclaimed: list[dict[str, Any]] | None = tools if owned else None
+        self._tool_payloads: list[bytes] | None = None
+        # Tools whose 2026-07-28 variant differs: position -> natural outputSchema (private).
+        self._natural = {
+            position: entry[NATURAL_KEY]["outputSchema"]
+            for position, entry in enumerate(private)
+            if NATURAL_KEY in entry
+        }
+        self._natural_payload: bytes | None = None
+        # Set by load_tools(profile=): what tools/list serves, and per tool where null is absent.
+        self._profile: str | None = None
+        self._served: bytes | None = None
+        self._null_means_absent: dict[str, list[tuple[str, ...]]] = {}
+
+    @property
+    def _payload(self) -> bytes:
+        """The marshal snapshot of the tools, taken while they are still pristine."""
+        if self._snapshot is None:
+            if self._unclaimed is None:
+                raise GeneratedModuleError(
+                    f"{self._origin}: this registry handed its tools over and lists them no more"
+                )
+            self._snapshot = marshal.dumps(self._unclaimed)
+        return self._snapshot
+
+    # --- metadata -------------------------------------------------------------------------
+
+    @property
+    def origin(self) -> str:
+        """The directory or package the tools were loaded from."""
+        return self._origin
+
+    @property
+    def schema_set_version(self) -> str:
+        """``SCHEMA_SET_VERSION`` from the manifest."""
+        return str(self._manifest.get("SCHEMA_SET_VERSION", "0.0.0"))
+
+    @property
+    def generator_version(self) -> str:
+        """``GENERATOR_VERSION`` from the manifest."""
+        return str(self._manifest.get("GENERATOR_VERSION", ""))
+
+    @property
+    def flavor(self) -> str:
+        """``FLAVOR`` from the manifest (``"clean"`` when absent); each tool's own module
+        ``FLAVOR`` is in its ``binding``."""
+        return str(self._manifest.get("FLAVOR", "clean"))
+
+    @property
+    def protocols(self) -> tuple[str, ...]:
+        """The protocol revisions the schemas were generated for (``PROTOCOLS``), oldest first."""
+        return tuple(self._manifest.get("PROTOCOLS") or FORMAT1_PROTOCOLS)
+
+    @property
+    def modules(self) -> tuple[str, ...]:
+        """Generated module paths, relative to the output directory."""
+        return tuple(self._manifest["MODULES"])
+
+    # --- tools ----------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._index
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(tuple(self._index))
+
+    def names(self) -> tuple[str, ...]:
+        """Tool names in manifest order."""
+        return tuple(self._index)
+
+    @property
+    def profile(self) -> str | None:
+        """The client profile ``tools/list`` is served through (``load_tools(profile=)``)."""
+        return self._profile
+
+    def list_tools(self, protocol_version: str | None = None) -> list[dict[str, Any]]:
+        """Fresh copies of every tool's wire dict (the generated dict minus ``x-codegen``) as a
+        client that negotiated ``protocol_version`` gets them (``None``: the newest revision):
+        from 2026-07-28 with natural output schemas, before it boxed; input schemas rewritten by
+        the registry's profile when it has one (profiles leave output schemas alone)."""
+        natural = self._natural if variant_for(protocol_version) == "natural" else None
+        if self._served is not None:
+            served: list[dict[str, Any]] = marshal.loads(self._served)
+            return _with_natural(served, natural) if natural else served
+        if self._unclaimed is not None:
+            self._payload  # noqa: B018 - the snapshot, before the caller may change the tools
+            tools, self._unclaimed = self._unclaimed, None
+            return _with_natural(tools, natural) if natural else tools
+        if not natural:
+            return marshal.loads(self._payload)  # type: ignore[no-any-return]
+        if self._natural_payload is None:
+            self._natural_payload = marshal.dumps(
+                _with_natural(marshal.loads(self._payload), natural)
+            )
+        return marshal.loads(self._natural_payload)  # type: ignore[no-any-return]
+
+    def wire_tools(self, protocol_version: str | None = None) -> list[dict[str, Any]]:
+        """What ``list_tools(protocol_version)`` returns, for a caller that only reads it (and
+        must not change it): the registry's own dicts when no copy is needed, so serialising a
+        first listing costs neither a copy nor the snapshot."""
+        unclaimed = self._unclaimed
+        if (
+            unclaimed is not None
+            and self._served is None
+            and not (self._natural and variant_for(protocol_version) == "natural")
+        ):
+            return unclaimed
+        return self.list_tools(protocol_version)
+
+    def hand_over(self, protocol_version: str | None = None) -> list[dict[str, Any]]:
+        """``list_tools(protocol_version)`` for a caller that keeps the tools for good
+        (``use_generated``'s index): the loaded dicts, with no snapshot kept, so later listings
+        raise ``GeneratedModuleError``; a registry that must copy lists as ``list_tools``."""
+        if self._unclaimed is None or self._snapshot is not None or self._served is not None:
+            return self.list_tools(protocol_version)
+        natural = self._natural if variant_for(protocol_version) == "natural" else None
+        tools, self._unclaimed = self._unclaimed, None
+        return _with_natural(tools, natural) if natural else tools
+
+    def get_tool(self, name: str, protocol_version: str | None = None) -> dict[str, Any]:
+        """A fresh copy of one tool's generated wire dict for ``protocol_version`` (never
+        rewritten by a profile: arguments are validated against its ``inputSchema``);
+        ``KeyError`` for an unknown name."""
+        position = self._index[name]
+        if self._tool_payloads is None:
+            self._tool_payloads = [marshal.dumps(tool) for tool in marshal.loads(self._payload)]
+        tool: dict[str, Any] = marshal.loads(self._tool_payloads[position])
+        if position in self._natural and variant_for(protocol_version) == "natural":
+            _with_natural([tool], {0: self._natural[position]})
+        return tool
+
+    def restore_arguments(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """``arguments`` as the generated schema reads them: where the profile made an optional
+        property required and nullable, ``null`` means "absent". Unchanged without a profile."""
+        return restore(arguments, self._null_means_absent.get(name))
+
+    def _serve_profile(self, profile: str) -> None:
+        try:
+            self._served, self._null_means_absent = profiled_payload(
+                self._payload, profile, self._origin
+            )
+        except ProfileError as exc:
+            raise GeneratedModuleError(str(exc)) from None
+        self._profile = profile
+
+    def binding(self, name: str) -> ToolBinding:
+        """The function path and box of one tool; ``KeyError`` for an unknown name."""
+        position = self._index[name]
+        private = self._private[position]
+        box = private.get("box")
+        return ToolBinding(
+            name=name,
+            function=private["function"],
+            box_field=box["field"] if box else None,
+            module_path=self._module_paths[position],
+            line=private.get("line", 0),
+            column=private.get("column", 0),
+            flavor=self._flavors[position],
+            registrar=private.get("registrar"),
+            registrar_parameter=private.get("registrar_parameter"),
+            result_meta=private.get("result_meta"),
+            natural=NATURAL_KEY in private,
+            factory=private.get("factory"),
+        )
+
+    def locations(self) -> list[tuple[str, str, str, str]]:
+        """``(name, function, module_path, flavor)`` of every tool, in manifest order: what
+        ``binding`` says about where a tool lives, without building a binding per tool."""
+        return [
+            (name, private["function"], module_path, flavor)
+            for name, private, module_path, flavor in zip(
+                self._index, self._private, self._module_paths, self._flavors, strict=True
+            )
+        ]
+
+    def __repr__(self) -> str:
+        return f"<ToolRegistry {len(self)} tools from {self._origin}>"
+
+
+def _with_natural(
+    tools: list[dict[str, Any]], natural: dict[int, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """``tools`` with the natural output schemas (copied: the registry keeps its own) in place."""
+    for position, schema in natural.items():
+        tools[position]["outputSchema"] = marshal.loads(marshal.dumps(schema))
+    return tools
+
+
+def load_tools(
+    source: str | os.PathLike[str] | ModuleType, *, profile: str | None = None
+) -> ToolRegistry:
+    """Load the generated output at ``source``.
+
+    ``source`` is the output directory (or its ``__init__.py`` manifest), which need not be
+    importable, or an imported output package / its dotted name, whose modules are then imported
+    as submodules. ``profile`` (``"openai-strict"``, ``"gemini"``, ``"claude"``) serves
+    ``tools/list`` through that client profile; a tool it cannot express fails the load.
+    """
+    registry = _load(source)
+    if profile is not None:
+        registry._serve_profile(profile)
+    return registry
+
+
+def _load(source: str | os.PathLike[str] | ModuleType) -> ToolRegistry:
+    collecting = gc.isenabled()
+    gc.disable()  # loading only allocates acyclic literals: collection passes would find nothing
+    try:
+        if isinstance(source, _ModuleType):
+            return _load_package(source)
+        path = os.fspath(source)
+        if os.path.basename(path) == "__init__.py" and os.path.isfile(path):
+            path = os.path.dirname(path) or "."
+        if os.path.isdir(path):
+            return _load_directory(path)
+        if path and all(part.isidentifier() for part in path.split(".")):
+            try:
+                package = importlib.import_module(path)
+            except ImportError as exc:
+                raise GeneratedModuleError(
+                    f"{path}: no such directory, and importing it as a package failed: {exc}"
+                ) from exc
+            return _load_package(package)
+        raise GeneratedModuleError(f"{path}: no such directory; run `mcp-codegen generate` first")
+    finally:
+        if collecting:
+            gc.enable()
+
+
+_PREFIX = "_mcp_codegen_generated"  #: module names never in sys.modules: they shadow nothing
+
+
+def read_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
+    """The checked manifest of the output directory ``directory``; no module is loaded."""
+    if not os.path.isdir(path := os.path.abspath(directory)):
+        raise GeneratedModuleError(f"{path}: no such directory; run `mcp-codegen generate` first")
+    return _directory_manifest(path)
+
+
+def _directory_manifest(directory: str) -> dict[str, Any]:
+    manifest_path = os.path.join(directory, "__init__.py")
+    if not os.path.isfile(manifest_path):
+        raise GeneratedModuleError(
+            f"{manifest_path}: manifest not found; is {directory} a generated output directory?"
+        )
+    manifest = _exec_file(_PREFIX, manifest_path)
+    _check_manifest(manifest, manifest_path)
+    return manifest
+
+
+def _load_directory(directory: str) -> ToolRegistry:
+    directory = os.path.abspath(directory)
+    manifest_path = os.path.join(directory, "__init__.py")
+    manifest = _directory_manifest(directory)
+
+    def read(relative: str) -> dict[str, Any]:
+        dotted = relative.removesuffix(".py").replace("/", ".")
+        return _exec_file(f"{_PREFIX}.{dotted}", os.path.join(directory, *relative.split("/")))
+
+    return _build(directory, manifest, manifest_path, read, owned=True)
+
+
+def _load_package(package: ModuleType) -> ToolRegistry:
+    manifest = vars(package)
+    manifest_path = getattr(package, "__file__", None) or package.__name__
+    _check_manifest(manifest, manifest_path)
+
+    def read(relative: str) -> dict[str, Any]:
+        dotted = relative.removesuffix(".py").replace("/", ".")
+        try:
+            return vars(importlib.import_module(f"{package.__name__}.{dotted}"))
+        except ImportError as exc:
+            raise GeneratedModuleError(f"{manifest_path}: cannot import {relative}: {exc}") from exc
+
+    return _build(package.__name__, manifest, manifest_path, read, owned=False)
+
+
+def _exec_file(name: str, path: str) -> dict[str, Any]:
+    """Run a generated file and return its globals, using its cached ``.pyc`` when valid."""
+    loader = SourceFileLoader(name, path)
+    try:
+        code = loader.get_code(name)
+    except OSError as exc:
+        raise GeneratedModuleError(f"{path}: cannot read: {exc}") from exc
+    except SyntaxError as exc:
+        raise GeneratedModuleError(f"{path}:{exc.lineno}: not a valid generated module") from exc
+    namespace: dict[str, Any] = {"__name__": name, "__file__": path, "__builtins__": {}}
+    try:
+        exec(code, namespace)  # generated modules hold literal assignments only
+    except Exception as exc:
+        raise GeneratedModuleError(f"{path}: not a literal-only generated module: {exc!r}") from exc
+    return namespace
+
+
+def _check_manifest(manifest: dict[str, Any], path: str) -> None:
+    version = manifest.get("FORMAT")
+    if version not in SUPPORTED_FORMATS:
+        raise GeneratedModuleError(
+            f"{path}: generated format {version!r} is not supported (this runtime reads formats "
+            f"{', '.join(map(str, SUPPORTED_FORMATS))}); regenerate the schemas with this version "
+            "of mcp-codegen"
+        )
+    if (problem := protocols_problem(manifest.get("PROTOCOLS", FORMAT1_PROTOCOLS))) is not None:
+        raise GeneratedModuleError(f"{path}: {problem}")
+    modules = manifest.get("MODULES")
+    if not isinstance(modules, tuple | list) or not all(isinstance(m, str) for m in modules):
+        raise GeneratedModuleError(f"{path}: MODULES must be a tuple of relative paths")
+    if not isinstance(manifest.get("TOOL_COUNT"), int):
+        raise GeneratedModuleError(f"{path}: TOOL_COUNT must be an integer")
+    _check_flavor(manifest.get("FLAVOR", "clean"), path)
+
+
+def _check_flavor(flavor: object, path: str) -> str:
+    if not isinstance(flavor, str) or flavor not in FLAVORS:
+        raise GeneratedModuleError(
+            f"{path}: FLAVOR {flavor!r} is not one this runtime serves ({', '.join(FLAVORS)}); "
+            "regenerate the schemas with this version of mcp-codegen"
+        )
+    return flavor
+
+
+def _build(
+    origin: str,
+    manifest: dict[str, Any],
+    manifest_path: str,
+    read: Callable[[str], dict[str, Any]],
+    *,
+    owned: bool,
+) -> ToolRegistry:
+    """Collect and check the tools; ``owned``: nobody else holds the module data."""
+    tools: list[dict[str, Any]] = []
+    private: list[dict[str, Any]] = []
+    module_paths: list[str] = []
+    flavors: list[str] = []
+    seen: dict[str, str] = {}
+    for relative in manifest["MODULES"]:
+        namespace = read(relative)
+        if namespace.get("FORMAT") not in SUPPORTED_FORMATS:
+            raise GeneratedModuleError(
+                f"{relative}: generated format {namespace.get('FORMAT')!r} is not supported"
+            )
+        flavor = _check_flavor(namespace.get("FLAVOR", manifest.get("FLAVOR", "clean")), relative)
+        module_tools = namespace.get("TOOLS")
+        if not isinstance(module_tools, tuple | list):
+            raise GeneratedModuleError(f"{relative}: TOOLS must be a tuple of tool dicts")
+        for tool in module_tools:
+            name = _check_tool(tool, relative)
+            if name in seen:
+                raise GeneratedModuleError(
+                    f"{relative}: duplicate tool name {name!r} (also in {seen[name]})"
+                )
+            seen[name] = relative
+            if owned:  # our private exec namespace: strip the key in place
+                private.append(tool.pop(_PRIVATE_KEY))
+                tools.append(tool)
+            else:  # an imported module's data, which others may read: copy
+                tools.append({key: value for key, value in tool.items() if key != _PRIVATE_KEY})
+                private.append(tool[_PRIVATE_KEY])
+            module_paths.append(relative)
+            flavors.append(flavor)
+    if len(tools) != manifest["TOOL_COUNT"]:
+        raise GeneratedModuleError(
+            f"{manifest_path}: TOOL_COUNT is {manifest['TOOL_COUNT']} but the modules hold "
+            f"{len(tools)} tools; the generated files are out of step, regenerate them"
+        )
+    return ToolRegistry(
+        origin=origin,
+        manifest={key: manifest[key] for key in manifest if key.isupper()},
+        tools=tools,
+        private=private,
+        module_paths=module_paths,
+        flavors=flavors,
+        owned=owned,
+    )
+
+
+def _check_tool(tool: object, relative: str) -> str:
+    if not isinstance(tool, dict):
+        raise GeneratedModuleError(f"{relative}: every TOOLS entry must be a dict")
+    name = tool.get("name")
+    if not isinstance(name, str) or not name:
+        raise GeneratedModuleError(f"{relative}: a tool has no name")
+    if not isinstance(tool.get("inputSchema"), dict):
+        raise GeneratedModuleError(f"{relative}: tool {name!r} has no inputSchema dict")
+    private = tool.get(_PRIVATE_KEY)
+    if not isinstance(private, dict) or ":" not in str(private.get("function", "")):
+        raise GeneratedModuleError(
+            f"{relative}: tool {name!r} lacks x-codegen.function ('module:qualname')"
+        )
+    box = private.get("box")
+    if box is not None and not (isinstance(box, dict) and isinstance(box.get("field"), str)):
+        raise GeneratedModuleError(f"{relative}: tool {name!r} has a malformed x-codegen.box")
+    registrar = private.get("registrar")
+    parameter = private.get("registrar_parameter")
+    if (registrar is None) != (parameter is None) or (
+        registrar is not None
+        and not (
+            isinstance(registrar, str)
+            and ":" in registrar
+            and isinstance(parameter, str)
+            and parameter.isidentifier()
+        )
+    ):
+        raise GeneratedModuleError(
+            f"{relative}: tool {name!r} needs both x-codegen.registrar ('module:function') and "
+            "x-codegen.registrar_parameter (a parameter name), or neither"
+        )
+    factory = private.get("factory")
+    if factory is not None and not (isinstance(factory, str) and ":" in factory):
+        raise GeneratedModuleError(
+            f"{relative}: tool {name!r} has a malformed x-codegen.registration.factory_calls (a factory call "
+            "'module:function(arguments)')"
+        )
+    if (problem := natural_problem(tool, private)) is not None:
+        raise GeneratedModuleError(f"{relative}: tool {name!r} {problem}")
+    result_meta = private.get("result_meta")
+    if result_meta is not None and not isinstance(result_meta, dict):
+        raise GeneratedModuleError(
+            f"{relative}: tool {name!r} has a malformed x-codegen.result_meta"
+        )
+    return name

@@ -1,0 +1,1 @@
+"""The stdio transport and the fast path that answers a session's opening before the SDK loads."""
