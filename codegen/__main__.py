@@ -1,6 +1,6 @@
 import sys
 
-from codegen.build.workers.prestart import start_early
+from codegen.generator.workers.prestart import start_early
 
 start_early(sys.argv[1:])  # before the CLI's imports: the workers' start-up overlaps them
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from codegen.build.config import load_config
-from codegen.build.inspect.resolve import ResolveFailure, import_module, resolve_tool
-from codegen.build.scan.files import scan_file
-from codegen.build.schema import describe as schema
+from codegen.generator.config import load_config
+from codegen.generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
+from codegen.generator.scan.files import scan_file
+from codegen.generator.schema import describe as schema
 from codegen.shared.schema_transforms import Memo, clean
 from tests.support import REPO, Project
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.build.workers import prestart
+from codegen.generator.workers import prestart
 from tests.support import Project
 
 
@@ -96,7 +96,7 @@ def test_generate_adopts_the_early_workers_and_leaves_none(project: Project) -> 
 
 
 def _workers_in(root: Path) -> list[int]:
-    """Live ``codegen.build.workers.child`` processes whose working directory is ``root``."""
+    """Live ``codegen.generator.workers.child`` processes whose working directory is ``root``."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -106,7 +106,7 @@ def _workers_in(root: Path) -> list[int]:
             cwd = Path(os.readlink(entry / "cwd"))
         except OSError:
             continue
-        if b"codegen.build.workers.child" in command and cwd == root.resolve():
+        if b"codegen.generator.workers.child" in command and cwd == root.resolve():
             found.append(int(entry.name))
     return found
 

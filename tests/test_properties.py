@@ -22,10 +22,10 @@ from jsonschema import Draft202012Validator
 from pydantic import AnyUrl, BaseModel, EmailStr, HttpUrl, TypeAdapter
 from pydantic.fields import FieldInfo
 
-from codegen.build.config import load_config
-from codegen.build.discover import discover_sources
-from codegen.build.scan.files import scan
-from codegen.build.schema.describe import has_no_output_schema, is_injected
+from codegen.generator.config import load_config
+from codegen.generator.discover import discover_sources
+from codegen.generator.scan.files import scan
+from codegen.generator.schema.describe import has_no_output_schema, is_injected
 from codegen.shared.reader import read_tree
 from tests.support import REPO
 

@@ -22,7 +22,7 @@ from mcp.client._memory import InMemoryTransport
 from mcp.shared.exceptions import MCPError
 from mcp_types import methods
 
-from codegen.build.config import load_config
+from codegen.generator.config import load_config
 from codegen.runtime import load_tools
 from codegen.runtime.server import build_server
 from codegen.shared.reader import parse_literal_module

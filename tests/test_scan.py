@@ -5,8 +5,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from codegen.build.config import load_config
-from codegen.build.scan.files import scan_file
+from codegen.generator.config import load_config
+from codegen.generator.scan.files import scan_file
 
 BLOCKS = """
 from codegen.decorators import tool

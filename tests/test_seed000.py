@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from codegen.build.config import Config
-from codegen.build.pipeline import build
+from codegen.generator.config import Config
+from codegen.generator.pipeline import build
 from tests.support import REPO
 
 FIXTURES = REPO / "tests" / "fixtures" / "seed000"

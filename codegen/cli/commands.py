@@ -9,15 +9,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codegen import __version__
-from codegen.build.workers.prestart import command_index, start_early
-from codegen.build.workers.prestart import discard as discard_early
+from codegen.generator.workers.prestart import command_index, start_early
+from codegen.generator.workers.prestart import discard as discard_early
 from codegen.profiles import PROFILES
 from codegen.shared.diagnostics import CodegenError, Diagnostic, ExitCode
 from codegen.shared.protocols import KNOWN_REVISIONS
 
 if TYPE_CHECKING:
-    from codegen.build.config import Config
-    from codegen.build.pipeline import BuildResult
+    from codegen.generator.config import Config
+    from codegen.generator.pipeline import BuildResult
 
 
 def _print_diagnostics(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) -> None:
@@ -26,13 +26,13 @@ def _print_diagnostics(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) -
 
 
 def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from codegen.build.config import load_config
+    from codegen.generator.config import load_config
 
     return load_config(args.config)
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from codegen.build.pipeline import generate
+    from codegen.generator.pipeline import generate
 
     config = _load(args)
     result, report = generate(config, use_cache=not args.no_cache)
@@ -56,7 +56,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from codegen.build.pipeline import check
+    from codegen.generator.pipeline import check
 
     config = _load(args)
     result, report = check(config, use_cache=not args.no_cache)
@@ -87,7 +87,7 @@ def _vary_hash_seed(args: argparse.Namespace, config: Config, result: BuildResul
     """``--vary-hash-seed``: warn about values that change with the hash seed (exit code kept)."""
     if not args.vary_hash_seed:
         return
-    from codegen.build.hash_seeds import vary_hash_seed
+    from codegen.generator.hash_seeds import vary_hash_seed
 
     warnings = vary_hash_seed(config, result)
     _print_diagnostics(warnings)
@@ -129,7 +129,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from codegen.build.lint import lint, render_json, render_text
+    from codegen.generator.lint import lint, render_json, render_text
     from codegen.shared.reader import GeneratedModuleError
 
     config = _load(args)
@@ -151,7 +151,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from codegen.build.verify import run
+    from codegen.generator.verify import run
 
     config = _load(args)
     output = Path(args.output).resolve() if args.output else config.output

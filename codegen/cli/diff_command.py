@@ -9,7 +9,6 @@ import re
 import sys
 from pathlib import Path
 
-from codegen.build.config import Config, load_config
 from codegen.diff.renderers import (
     render_github,
     render_json,
@@ -27,6 +26,7 @@ from codegen.diff.revisions import (
     resolve_commit,
     toplevel,
 )
+from codegen.generator.config import Config, load_config
 from codegen.shared.diagnostics import CodegenError, Diagnostic, ExitCode
 
 __all__ = ["render", "run"]

@@ -55,7 +55,7 @@ def main(argv: list[str]) -> int:
     if not colon or not module_name or not attribute:
         return _fail(f"TARGET must be module:function or module:object, not {options.target!r}")
 
-    from codegen.runtime._load.registry import GeneratedModuleError
+    from codegen.runtime import GeneratedModuleError
     from codegen.runtime.hook import GeneratedSchemaError, use_generated
 
     if "" not in sys.path and os.getcwd() not in sys.path:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-JSON = Any  # None, bool, int, float, str, list, tuple or dict
+from codegen.shared.json_values import ABSENT, JSON
 
 
 class Severity(Enum):
@@ -174,23 +174,6 @@ def show(value: JSON, limit: int = 80) -> str:
         return "absent"
     text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=list)
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-class _Absent:
-    """Marks a keyword missing on one side (distinct from a JSON ``null``)."""
-
-    _instance: _Absent | None = None
-
-    def __new__(cls) -> _Absent:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "ABSENT"
-
-
-ABSENT: Any = _Absent()
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from codegen.diff.revisions import Side, ToolEntry
 from codegen.profiles.budget import BYTES_PER_TOKEN, payload_bytes, token_counter, wire_bytes
-from codegen.shared.reader import WIRE_EXCLUDED
+from codegen.shared.format import PRIVATE_KEY
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class SizeReport:
 
 
 def _wire(entry: ToolEntry) -> dict[str, object]:
-    return {key: value for key, value in entry.tool.items() if key not in WIRE_EXCLUDED}
+    return {key: value for key, value in entry.tool.items() if key != PRIVATE_KEY}
 
 
 def size_report(base: Side, head: Side, tokenizer: str = BYTES_PER_TOKEN) -> SizeReport:

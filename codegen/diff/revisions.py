@@ -13,8 +13,8 @@ from pathlib import Path, PurePosixPath
 
 from codegen.diff.changes import JSON
 from codegen.shared.diagnostics import CodegenError, Diagnostic
-from codegen.shared.format import HEADER_PREFIX, MANIFEST
-from codegen.shared.reader import GeneratedModuleError, parse_literal_module
+from codegen.shared.format import MANIFEST, PRIVATE_KEY, GeneratedModuleError, is_generated
+from codegen.shared.reader import existing_generated, parse_literal_module
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def _tools_of(
         if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
             problems.append(Diagnostic(display_path, 1, 1, "a TOOLS entry has no string 'name'"))
             continue
-        meta = tool.get("x-codegen")
+        meta = tool.get(PRIVATE_KEY)
         line = meta.get("line") if isinstance(meta, dict) else None
         entries.append(
             ToolEntry(
@@ -141,10 +141,6 @@ def read_directory(output: Path, label: str | None = None) -> Side:
         manifest = parse_module(manifest_file.read_text(encoding="utf-8"), str(manifest_file))
         names = _listed_modules(manifest, str(manifest_file))
     else:
-        from codegen.build.write.output import (
-            existing_generated,  # reads each file's first line only
-        )
-
         names = sorted(existing_generated(output))
 
     def texts() -> Iterable[tuple[str, str, str]]:
@@ -161,10 +157,6 @@ def read_directory(output: Path, label: str | None = None) -> Side:
             yield name, str(path), path.read_text(encoding="utf-8")
 
     return _assemble(label, manifest, texts())
-
-
-def _is_generated(text: str) -> bool:
-    return text.startswith(HEADER_PREFIX)
 
 
 # --- git -------------------------------------------------------------------------------------
@@ -307,7 +299,7 @@ def read_revision(repo: Path, revision: str, output_rel: str, label: str | None 
                     )
                 continue
             text = blob.decode("utf-8")
-            if manifest is None and not _is_generated(text):
+            if manifest is None and not is_generated(text):
                 continue
             yield name, f"{revision}:{path}", text
 

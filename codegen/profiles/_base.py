@@ -7,6 +7,9 @@ tool dict, and ``report`` records what the transform changed or lost at which po
 
 from __future__ import annotations
 
+from codegen.shared.annotations import SCHEMA_ANNOTATIONS
+from codegen.shared.json_pointer import escape
+from codegen.shared.json_pointer import tokens as pointer_tokens
 from codegen.shared.schema_transforms import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_VALUED
 
 TYPE_CHECKING = False
@@ -98,11 +101,6 @@ class Profile:
 
     def __repr__(self) -> str:
         return f"<Profile {self.name}: {', '.join(t.__name__ for t in self.transforms)}>"
-
-
-def escape(key: str) -> str:
-    """One RFC 6901 reference token."""
-    return key.replace("~", "~0").replace("/", "~1")
 
 
 def children(node: Schema, at: str, fn: Callable[[Schema, str], Schema]) -> Schema:
@@ -199,33 +197,9 @@ def strip_keywords(
     return strip_unsupported
 
 
-#: Keywords that describe or document but never reject a value: dropping one is a ``lost``
-#: finding, dropping any other keyword is ``loosened``.
-ANNOTATIONS = frozenset(
-    {
-        "title",
-        "description",
-        "default",
-        "examples",
-        "example",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-        "$comment",
-        "$schema",
-        "$id",
-        "$anchor",
-        "discriminator",
-        "contentMediaType",
-        "contentEncoding",
-        "propertyOrdering",
-    }
-)
-
-
 def drop_kind(keyword: str) -> str:
     """The finding kind for dropping ``keyword``."""
-    return "lost" if keyword in ANNOTATIONS or keyword.startswith("x-") else "loosened"
+    return "lost" if keyword in SCHEMA_ANNOTATIONS or keyword.startswith("x-") else "loosened"
 
 
 def argument_path(pointer: str, at: str) -> tuple[str, ...] | None:
@@ -233,7 +207,7 @@ def argument_path(pointer: str, at: str) -> tuple[str, ...] | None:
 
     None for a pointer inside ``$defs`` (a definition applies wherever it is referenced).
     """
-    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer[len(at) :].split("/")[1:]]
+    tokens = pointer_tokens(pointer[len(at) :])
     path: list[str] = []
     index = 0
     while index < len(tokens):

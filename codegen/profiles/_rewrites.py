@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from codegen.profiles._base import Report, escape, rewrite, without
+from codegen.shared.json_pointer import definition_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ def unravel_ref_siblings(schema: Schema, at: str, report: Report) -> Schema:
         ref = node.get("$ref")
         if not isinstance(ref, str) or len(node) == 1 or not ref.startswith("#/$defs/"):
             return node
-        name = ref[len("#/$defs/") :].replace("~1", "/").replace("~0", "~")
+        name = definition_name(ref, ("#/$defs/",)) or ""
         if not isinstance(defs.get(name), dict):
             return node
         report.note(

@@ -21,6 +21,7 @@ from codegen.profiles._base import (
     without,
 )
 from codegen.profiles._rewrites import merge_all_of, one_of_to_any_of
+from codegen.shared.json_pointer import definition_name
 from codegen.shared.schema_transforms import recursive_definitions
 
 TYPE_CHECKING = False
@@ -72,7 +73,7 @@ def inline_all_refs(schema: Schema, at: str, report: Report) -> Schema:
     def expand(node: Schema, where: str) -> Schema:
         ref = node.get("$ref")
         if isinstance(ref, str):
-            name = ref.removeprefix("#/$defs/").replace("~1", "/").replace("~0", "~")
+            name = definition_name(ref, ("#/$defs/",)) or ref
             if name in recursive or name not in defs:
                 why = "is recursive" if name in recursive else "cannot be resolved"
                 report.note(

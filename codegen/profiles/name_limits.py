@@ -2,7 +2,7 @@
 
 Each broken limit is a ``warning`` finding whose ``transform`` names the rule (``spec_name``,
 ``model_name``, ``name_budget``); ``mcp-codegen lint --strict`` fails on it, and ``generate``
-prints it at the tool's source (``codegen.build.assemble.finalize``). The spec says names SHOULD match, and the
+prints it at the tool's source (``codegen.generator.assemble.finalize``). The spec says names SHOULD match, and the
 frameworks serve other names, so none of these limits stops generation: only a name that cannot
 be served at all is an error (``unservable_name``).
 """

@@ -107,7 +107,7 @@ def registered_functions(server: Any, framework: str) -> dict[str, Any]:
 
 def factory_functions(text: str) -> dict[str, Any]:
     """``"module:qualname"`` -> function, for every tool the server of factory call ``text``
-    registers: how a server of the generated modules reaches a tool whose ``x-codegen.registration.factory_calls``
+    registers: how a server of the generated modules reaches a tool whose ``x-codegen.factory``
     is ``text`` (its ``x-codegen.function`` is the key)."""
     return factory_server(text)[1]
 

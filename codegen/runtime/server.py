@@ -158,7 +158,7 @@ async def serve_stdio(
 ) -> None:
     """Serve one client over this process's stdin/stdout until it closes stdin.
 
-    ``handover``: the fast path's session, which this door continues (``_fastpath``).
+    ``handover``: the fast path's session, which this door continues (``_stdio.fastpath``).
     """
     from codegen.runtime._stdio.transport import stdio_transport
 
@@ -398,10 +398,10 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m codegen.ru
         return run
 
     if options.transport == "stdio" and not _fast_path_disabled(options):
-        from codegen.runtime import _fastpath
+        from codegen.runtime._stdio import fastpath
 
         try:
-            return _fastpath.serve(
+            return fastpath.serve(
                 registry,
                 name=options.name,
                 max_message_bytes=options.max_message_bytes,

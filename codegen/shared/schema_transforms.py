@@ -7,6 +7,8 @@ never touched, and a property that happens to be named ``title`` is a property, 
 
 from __future__ import annotations
 
+from codegen.shared.json_pointer import definition_name
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs milliseconds; the runtime imports this module to serve profiles
     from collections.abc import Callable
@@ -125,18 +127,14 @@ def drop_schema_keyword(schema: Schema) -> Schema:
     return walk(schema)
 
 
-def _ref_name(ref: str) -> str | None:
-    for prefix in ("#/$defs/", "#/definitions/"):
-        if ref.startswith(prefix):
-            return ref[len(prefix) :].replace("~1", "/").replace("~0", "~")
-    return None
-
-
 def referenced_definitions(node: Any, found: set[str]) -> set[str]:
     """Add to ``found`` the names of the local definitions (``#/$defs/...``) that ``node``
     refers to anywhere in its schema positions; returns ``found``."""
     if isinstance(node, dict):
-        if isinstance(node.get("$ref"), str) and (name := _ref_name(node["$ref"])) is not None:
+        if (
+            isinstance(node.get("$ref"), str)
+            and (name := definition_name(node["$ref"])) is not None
+        ):
             found.add(name)
         map_subschemas(node, lambda sub: (referenced_definitions(sub, found), sub)[1])
     return found
@@ -202,7 +200,7 @@ def inline_refs(schema: Schema, memo: Memo | None = None) -> Schema:
 
     def expand(node: Schema) -> Schema:
         ref = node.get("$ref")
-        if isinstance(ref, str) and (name := _ref_name(ref)) is not None:
+        if isinstance(ref, str) and (name := definition_name(ref)) is not None:
             if name not in defs:
                 missing.append(ref)
             elif name not in keep:
@@ -216,7 +214,7 @@ def inline_refs(schema: Schema, memo: Memo | None = None) -> Schema:
 
     root = {k: v for k, v in schema.items() if k not in ("$defs", "definitions")}
     root_ref = root.get("$ref")
-    if isinstance(root_ref, str) and (name := _ref_name(root_ref)) in defs:
+    if isinstance(root_ref, str) and (name := definition_name(root_ref)) in defs:
         root = {**defs[name], **{k: v for k, v in root.items() if k != "$ref"}}
     root = expand(root)
     if missing:

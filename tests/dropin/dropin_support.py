@@ -13,8 +13,8 @@ from typing import Any
 
 import anyio
 
-from codegen.build.config import load_config
-from codegen.build.pipeline import generate
+from codegen.generator.config import load_config
+from codegen.generator.pipeline import generate
 from codegen.shared.reader import read_tree, wire_tools
 from tests.support import REPO
 
@@ -107,6 +107,6 @@ def fastmcp_client_tools(server: Any) -> dict[str, dict[str, Any]]:
 
 def differences(theirs: dict[str, Any], ours: dict[str, Any]) -> str:
     """A readable account of how two tool dicts differ (for assertion messages)."""
-    from codegen.build.verify import compare_tools
+    from codegen.generator.verify import compare_tools
 
     return "\n".join(str(m) for m in compare_tools([theirs], [ours]))

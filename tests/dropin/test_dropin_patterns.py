@@ -24,7 +24,7 @@ from dropin_support import (
     sdk_client_tools,
 )
 
-from codegen.build.config import load_config
+from codegen.generator.config import load_config
 from codegen.registration.factory_calls import parse_factory_call
 from codegen.shared.diagnostics import CodegenError
 from tests.support import Project
@@ -156,7 +156,7 @@ def test_factory_tools_record_the_call(patterns: dict[str, dict[str, Any]], pack
 def test_verify_passes_against_the_server_and_the_same_factory_call(
     patterns: dict[str, dict[str, Any]], package: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from codegen.build.verify import run
+    from codegen.generator.verify import run
 
     fixtures = PUBLISHED.parent
     for target, output in [

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from dropin_support import PUBLISHED, build_flavor
 
-from codegen.build.verify import ABSENT, Mismatch, compare_tools
+from codegen.generator.verify import ABSENT, Mismatch, compare_tools
 from tests.support import run_codegen
 
 pytestmark = pytest.mark.slow

@@ -22,8 +22,8 @@ from typing import Any
 import anyio
 import jsonschema
 
-from codegen.build.config import load_config
-from codegen.build.pipeline import generate
+from codegen.generator.config import load_config
+from codegen.generator.pipeline import generate
 from tests.runtime.runtime_support import resolve_earlier_results
 from tests.support import REPO
 

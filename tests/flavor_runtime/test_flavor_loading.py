@@ -24,7 +24,7 @@ from codegen.runtime import GeneratedModuleError, load_tools
 from codegen.runtime._call.invoke import ToolCaller
 from tests.support import REPO
 
-#: Never imported to load or list tools (codegen.build.flavors belongs to the first call too).
+#: Never imported to load or list tools (codegen.generator.flavors belongs to the first call too).
 HEAVY = ("pydantic", "pydantic_core", "jsonschema", "mcp", "mcp_types", "fastmcp", "anyio")
 
 
@@ -54,7 +54,7 @@ def test_loading_and_listing_flavored_outputs_imports_only_the_standard_library(
     loaded = ast.literal_eval(completed.stdout)
     assert [name for name in loaded if name.split(".")[0] in HEAVY] == []
     assert [
-        name for name in loaded if name.startswith(("published", "codegen.build.flavors"))
+        name for name in loaded if name.startswith(("published", "codegen.generator.flavors"))
     ] == []
 
 
@@ -299,9 +299,9 @@ def test_registration_functions_that_cannot_deliver_are_tool_errors(
         ({"result_meta": ["wrap"]}, "malformed x-codegen.result_meta"),
         (
             {"factory": ["pkg.mod:create_server()"]},
-            "malformed x-codegen.registration.factory_calls",
+            "malformed x-codegen.factory",
         ),
-        ({"factory": "create_server()"}, "malformed x-codegen.registration.factory_calls"),
+        ({"factory": "create_server()"}, "malformed x-codegen.factory"),
     ],
 )
 def test_malformed_flavor_keys_are_refused_at_load(

@@ -1,6 +1,6 @@
-"""All-or-nothing replacement of the output directory (codegen/build/write/output.py), kill -9 included.
+"""All-or-nothing replacement of the output directory (codegen/generator/write/output.py), kill -9 included.
 
-The kill loops run ``write_driver.py``, a child process that calls ``codegen.build.write.output.apply`` (what
+The kill loops run ``write_driver.py``, a child process that calls ``codegen.generator.write.output.apply`` (what
 ``generate`` calls once the build succeeded) on a wide tree, and SIGKILL it at random moments.
 After every kill the output directory must equal the complete previous tree or the complete new
 one, byte for byte; the real CLI then regenerates, and ``check`` is clean.
@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.build.model import RenderedFile
-from codegen.build.write import output as write
+from codegen.generator.model import RenderedFile
+from codegen.generator.write import output as write
 from codegen.shared.diagnostics import CodegenError
 from codegen.shared.format import HEADER_PREFIX
 from tests.support import Project, codegen_env

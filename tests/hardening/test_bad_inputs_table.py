@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import tests.test_bad_input as core_cases
-from codegen.build.write import output as write
+from codegen.generator.write import output as write
 from tests.support import REPO, Project, codegen_env
 
 TABLE = REPO / "docs" / "bad-inputs.md"

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-import codegen.build.pipeline
-from codegen.build.config import load_config
+import codegen.generator.pipeline
+from codegen.generator.config import load_config
 from tests.support import REPO
 
 EXAMPLE = REPO / "examples"
@@ -81,7 +81,7 @@ def test_output_does_not_depend_on_discovery_order(
     root = tmp_path / "proj"
     copy_example(root, creation)  # type: ignore[arg-type]
     (root / "pyproject.toml").write_text(f"[tool.mcp-codegen]\nsources = {sources}\n{CONFIG}")
-    discover = codegen.build.pipeline.discover_sources
+    discover = codegen.generator.pipeline.discover_sources
     seen: list[list[str]] = []
 
     def discover_in_another_order(config):  # type: ignore[no-untyped-def]
@@ -90,12 +90,12 @@ def test_output_does_not_depend_on_discovery_order(
         seen.append([p.name for p in files])
         return files, problems
 
-    monkeypatch.setattr(codegen.build.pipeline, "discover_sources", discover_in_another_order)
-    result = codegen.build.pipeline.build(load_config(root / "pyproject.toml"))
+    monkeypatch.setattr(codegen.generator.pipeline, "discover_sources", discover_in_another_order)
+    result = codegen.generator.pipeline.build(load_config(root / "pyproject.toml"))
 
     assert not result.errors, "\n".join(map(str, result.errors))
     assert seen, (
-        "the build did not discover sources through codegen.build.pipeline.discover_sources"
+        "the build did not discover sources through codegen.generator.pipeline.discover_sources"
     )
     if variant != "sorted":
         assert seen[0] != sorted(seen[0]), "this variant must feed the build another order"

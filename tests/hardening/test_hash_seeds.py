@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from codegen.build.hash_seeds import changed_pointers, compare_builds
-from codegen.build.model import (
+from codegen.generator.hash_seeds import changed_pointers, compare_builds
+from codegen.generator.model import (
     ModuleDefinition,
     Position,
     ScannedModule,
@@ -28,8 +28,8 @@ from codegen.build.model import (
     ScannedTool,
     ToolDefinition,
 )
-from codegen.build.pipeline import BuildResult
-from codegen.build.workers.prestart import worker_environment
+from codegen.generator.pipeline import BuildResult
+from codegen.generator.workers.prestart import worker_environment
 from codegen.shared.diagnostics import Diagnostic
 from codegen.shared.reader import parse_literal_module
 from tests.support import REPO, Project, codegen_env, run_codegen
@@ -94,7 +94,7 @@ def test_check_no_cache_agrees_with_generate_under_any_caller_seed(
 
 
 def test_a_rebuild_without_early_workers_gives_the_same_tools(clean_project: Path) -> None:
-    """A stored build that no longer matches: the workers start late (not in codegen.build.workers.prestart)."""
+    """A stored build that no longer matches: the workers start late (not in codegen.generator.workers.prestart)."""
     before = _tools(clean_project, "hashseed_tools/catalog.py")
     source = clean_project / "hashseed_tools" / "catalog.py"
     original = source.read_text(encoding="utf-8")

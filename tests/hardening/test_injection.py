@@ -1,6 +1,6 @@
 """Injection-proof rendering: hostile text in every rendered value still yields a literal module.
 
-Unit level (1,000 examples a property, fixed seed): ``codegen.build.render.literal`` and the real templates via
+Unit level (1,000 examples a property, fixed seed): ``codegen.generator.render.literal`` and the real templates via
 ``render_module`` / ``render_manifest`` on definitions built in memory. End to end (fewer
 examples): tool sources with hostile docstrings, titles, descriptions, defaults, Literal and Enum
 values and ``Field(pattern=...)`` go through the real CLI.
@@ -24,17 +24,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codegen.build.config import Config
-from codegen.build.model import (
+from codegen.generator.config import Config
+from codegen.generator.model import (
     ModuleDefinition,
     Position,
     RenderedFile,
     ScannedModule,
     ToolDefinition,
 )
-from codegen.build.render.literal import comment_text, python_literal, string_literal
-from codegen.build.render.modules import render_manifest, render_module
-from codegen.build.write.output import builds_literals_only
+from codegen.generator.render.literal import comment_text, python_literal, string_literal
+from codegen.generator.render.modules import render_manifest, render_module
+from codegen.generator.write.output import builds_literals_only
 from codegen.shared.reader import parse_literal_module
 from tests.support import Project
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.build.write.output import builds_literals_only, verify_literal_module
+from codegen.generator.write.output import builds_literals_only, verify_literal_module
 from codegen.shared.reader import GeneratedModuleError
 from tests.support import REPO
 

@@ -135,7 +135,7 @@ def errors_of(stderr: str, package: Path) -> list[tuple[str, int, str]]:
 
 def served_tools(run: dict[str, Any], project: Path) -> tuple[str, list[str]]:
     """The framework and tool names the real server serves (imported in a child process)."""
-    from codegen.build.verify import their_tools
+    from codegen.generator.verify import their_tools
 
     framework, tools = their_tools(run["against"], project, (), 180.0)
     return framework, sorted(tool["name"] for tool in tools)

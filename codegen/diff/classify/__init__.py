@@ -17,7 +17,13 @@ One module per concern, imported one way (``tests/test_import_cycles.py`` checks
 
 from __future__ import annotations
 
-from codegen.diff.classify.keywords import ANNOTATIONS, HANDLED, STRUCTURAL, Direction, Effect
+from codegen.diff.classify.keywords import (
+    HANDLED,
+    SCHEMA_ANNOTATIONS,
+    STRUCTURAL,
+    Direction,
+    Effect,
+)
 from codegen.diff.classify.sides import diff_sides
 from codegen.diff.classify.tools import HINT_DEFAULTS, TOOL_FIELDS_COMPARED, compare_tools
 from codegen.diff.classify.typesets import ALL_TYPES, TypeSet, show_types
@@ -25,9 +31,9 @@ from codegen.shared.json_values import json_equal, json_type, value_key
 
 __all__ = [
     "ALL_TYPES",
-    "ANNOTATIONS",
     "HANDLED",
     "HINT_DEFAULTS",
+    "SCHEMA_ANNOTATIONS",
     "STRUCTURAL",
     "TOOL_FIELDS_COMPARED",
     "Direction",

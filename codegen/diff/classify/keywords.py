@@ -6,32 +6,12 @@ import json
 from enum import Enum
 from fractions import Fraction
 from typing import Any
-from urllib.parse import unquote
 
 from codegen.diff.changes import JSON
+from codegen.shared.annotations import SCHEMA_ANNOTATIONS
 
 Schema = dict[str, Any]
 
-#: Keywords that never change which instances validate. Compared for review, not for compatibility.
-ANNOTATIONS = frozenset(
-    {
-        "title",
-        "description",
-        "default",
-        "examples",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-        "$comment",
-        "$schema",
-        "$id",
-        "$anchor",
-        "contentEncoding",
-        "contentMediaType",
-        "contentSchema",
-        "discriminator",
-    }
-)
 #: Structural keywords handled by the walk itself, not compared as values.
 STRUCTURAL = frozenset({"$defs", "definitions", "$ref"})
 LOWER_COUNTS = ("minLength", "minItems", "minProperties", "minContains")
@@ -78,16 +58,6 @@ class Effect(Enum):
     BOTH = "both"  # some instances gained and some lost
 
 
-def escape(token: str) -> str:
-    """A JSON pointer token."""
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-def unescape(token: str) -> str:
-    """The key a JSON pointer token (possibly URI-encoded, in a ``$ref``) names."""
-    return unquote(token).replace("~1", "/").replace("~0", "~")
-
-
 def as_schema(node: JSON) -> Schema:
     """Boolean schemas as dicts: ``true`` accepts everything, ``false`` nothing."""
     if node is True:
@@ -109,7 +79,7 @@ def is_closed(value: JSON) -> bool:
 
 def assertions(schema: Schema) -> Schema:
     """The keywords of ``schema`` that are not annotations."""
-    return {k: v for k, v in schema.items() if k not in ANNOTATIONS}
+    return {k: v for k, v in schema.items() if k not in SCHEMA_ANNOTATIONS}
 
 
 def schema_key(schema: Schema) -> str:

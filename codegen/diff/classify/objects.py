@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from codegen.diff.changes import ABSENT, ChangeKind
 from codegen.diff.classify.context import WalkContext
-from codegen.diff.classify.keywords import Direction, Effect, dict_of, escape, is_closed, names_of
+from codegen.diff.classify.keywords import Direction, Effect, dict_of, is_closed, names_of
 from codegen.diff.classify.refs import Node
+from codegen.shared.json_pointer import escape
 
 K = ChangeKind
 

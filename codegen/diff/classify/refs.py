@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from codegen.diff.changes import JSON
-from codegen.diff.classify.keywords import ANNOTATIONS, Schema, as_schema, assertions, unescape
+from codegen.diff.classify.keywords import Schema, as_schema, assertions
+from codegen.shared.annotations import SCHEMA_ANNOTATIONS
+from codegen.shared.json_pointer import escape, fragment_tokens
 
 
 @dataclass
@@ -17,21 +19,18 @@ class Doc:
 
     def resolve(self, ref: str) -> tuple[JSON, str] | None:
         """The target of a local ``$ref`` and its pointer, or None when it cannot be resolved."""
-        if not ref.startswith("#"):
-            return None
-        fragment = ref[1:]
-        if fragment and not fragment.startswith("/"):
-            return None  # $anchor references are not produced by the generator
+        found = fragment_tokens(ref)
+        if found is None:
+            return None  # another document, or an $anchor (the generator writes neither)
         node = self.root
-        for token in fragment.split("/")[1:] if fragment else []:
-            token = unescape(token)
+        for token in found:
             if isinstance(node, dict) and token in node:
                 node = node[token]
             elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
                 node = node[int(token)]
             else:
                 return None
-        return node, self.base + fragment
+        return node, self.base + "".join(f"/{escape(token)}" for token in found)
 
 
 @dataclass
@@ -52,8 +51,8 @@ def resolve(raw: JSON, pointer: str, doc: Doc) -> Node:
     win over the target's (they describe this use of the definition).
     """
     schema = as_schema(raw)
-    ann_pointers = {key: pointer for key in schema if key in ANNOTATIONS}
-    annotations: Schema = {key: schema[key] for key in schema if key in ANNOTATIONS}
+    ann_pointers = {key: pointer for key in schema if key in SCHEMA_ANNOTATIONS}
+    annotations: Schema = {key: schema[key] for key in schema if key in SCHEMA_ANNOTATIONS}
     refs: list[str] = []
     overlay: Schema = {}
     for _ in range(64):  # longer chains of pure references are cycles
@@ -72,7 +71,7 @@ def resolve(raw: JSON, pointer: str, doc: Doc) -> Node:
         else:
             break
         for key in schema:
-            if key in ANNOTATIONS and key not in annotations:
+            if key in SCHEMA_ANNOTATIONS and key not in annotations:
                 annotations[key] = schema[key]
                 ann_pointers[key] = pointer
     merged = assertions(schema)

@@ -11,6 +11,7 @@ from codegen.diff.changes import JSON, Change, ChangeKind, make_change, show
 from codegen.diff.classify.keywords import dict_of
 from codegen.diff.classify.tools import compare_tools
 from codegen.diff.revisions import Side, ToolEntry
+from codegen.shared.format import PRIVATE_KEY
 
 K = ChangeKind
 
@@ -22,7 +23,7 @@ def _signature(tool: Mapping[str, JSON]) -> str:
 
 
 def _function(tool: Mapping[str, JSON]) -> str | None:
-    meta = tool.get("x-codegen")
+    meta = tool.get(PRIVATE_KEY)
     function = meta.get("function") if isinstance(meta, dict) else None
     return function if isinstance(function, str) else None
 
@@ -38,8 +39,8 @@ def _rename_score(old: Mapping[str, JSON], new: Mapping[str, JSON]) -> float:
     )
     if old_sig == new_sig and not trivial:
         return 0.99
-    body = {k: v for k, v in old.items() if k not in ("name", "x-codegen")}
-    other = {k: v for k, v in new.items() if k not in ("name", "x-codegen")}
+    body = {k: v for k, v in old.items() if k not in ("name", PRIVATE_KEY)}
+    other = {k: v for k, v in new.items() if k not in ("name", PRIVATE_KEY)}
     ratio = difflib.SequenceMatcher(
         None, json.dumps(body, sort_keys=True), json.dumps(other, sort_keys=True), autojunk=False
     ).ratio()

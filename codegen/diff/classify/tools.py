@@ -7,28 +7,24 @@ import json
 from collections.abc import Mapping
 
 from codegen.diff.changes import ABSENT, JSON, Change, ChangeKind, make_change
-from codegen.diff.classify.keywords import Direction, dict_of, escape
+from codegen.diff.classify.keywords import Direction, dict_of
 from codegen.diff.classify.refs import Doc
 from codegen.diff.classify.walk import Walk
+from codegen.shared.annotations import HINT_DEFAULTS
+from codegen.shared.format import PRIVATE_KEY
+from codegen.shared.json_pointer import escape
 from codegen.shared.json_values import same_value
 from codegen.shared.protocols import NATURAL_KEY
 
 K = ChangeKind
 
-#: readOnlyHint/destructiveHint defaults from the MCP spec (ToolAnnotations).
-HINT_DEFAULTS = {
-    "readOnlyHint": False,
-    "destructiveHint": True,
-    "idempotentHint": False,
-    "openWorldHint": True,
-}
 TOOL_FIELDS_COMPARED = frozenset(
-    {"name", "title", "description", "inputSchema", "outputSchema", "annotations", "x-codegen"}
+    {"name", "title", "description", "inputSchema", "outputSchema", "annotations", PRIVATE_KEY}
 )
 
 
 def _box(tool: Mapping[str, JSON]) -> str | None:
-    meta = tool.get("x-codegen")
+    meta = tool.get(PRIVATE_KEY)
     box = meta.get("box") if isinstance(meta, dict) else None
     field = box.get("field") if isinstance(box, dict) else None
     return field if isinstance(field, str) else None
@@ -37,7 +33,7 @@ def _box(tool: Mapping[str, JSON]) -> str | None:
 def _natural_box(tool: Mapping[str, JSON]) -> str | None:
     """The box a 2026-07-28 client sees: none when the tool has a natural variant (format 2),
     else the top-level box, which older modules served to every revision."""
-    meta = tool.get("x-codegen")
+    meta = tool.get(PRIVATE_KEY)
     if isinstance(meta, dict) and isinstance(meta.get(NATURAL_KEY), dict):
         return None
     return _box(tool)

@@ -6,7 +6,14 @@ from typing import Any
 
 from codegen.diff.changes import ABSENT, JSON, ChangeKind, Severity
 from codegen.diff.classify.context import WalkContext
-from codegen.diff.classify.keywords import ANNOTATIONS, STRUCTURAL, Direction, Schema, ref_of, short
+from codegen.diff.classify.keywords import (
+    SCHEMA_ANNOTATIONS,
+    STRUCTURAL,
+    Direction,
+    Schema,
+    ref_of,
+    short,
+)
 from codegen.diff.classify.refs import Doc, Node
 from codegen.diff.classify.typesets import lost, type_set
 from codegen.diff.classify.values import compare_types
@@ -34,7 +41,7 @@ def _branches(node: Node) -> tuple[list[tuple[JSON, str]], str | None]:
     single = {
         k: v
         for k, v in node.schema.items()
-        if k not in ANNOTATIONS and k not in STRUCTURAL - {"$ref"}
+        if k not in SCHEMA_ANNOTATIONS and k not in STRUCTURAL - {"$ref"}
     }
     return [(single, node.pointer)], None
 

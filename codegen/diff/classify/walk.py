@@ -17,7 +17,13 @@ from codegen.diff.classify.bounds import (
     compare_unique,
 )
 from codegen.diff.classify.context import WalkContext
-from codegen.diff.classify.keywords import ANNOTATIONS, HANDLED, STRUCTURAL, Schema, schema_key
+from codegen.diff.classify.keywords import (
+    HANDLED,
+    SCHEMA_ANNOTATIONS,
+    STRUCTURAL,
+    Schema,
+    schema_key,
+)
 from codegen.diff.classify.objects import (
     compare_items,
     compare_open_schema,
@@ -73,7 +79,7 @@ class Walk(WalkContext):
         self._compare_unhandled(old.schema, new.schema, new.pointer, label)
 
     def _compare_annotations(self, old: Node, new: Node, label: str) -> None:
-        for keyword in sorted(ANNOTATIONS):
+        for keyword in sorted(SCHEMA_ANNOTATIONS):
             before = old.schema.get(keyword, ABSENT)
             after = new.schema.get(keyword, ABSENT)
             if same_value(before, after):
@@ -92,7 +98,7 @@ class Walk(WalkContext):
 
     def _compare_unhandled(self, o: Schema, n: Schema, pointer: str, label: str) -> None:
         for keyword in sorted(set(o) | set(n)):
-            if keyword in HANDLED or keyword in ANNOTATIONS or keyword in STRUCTURAL:
+            if keyword in HANDLED or keyword in SCHEMA_ANNOTATIONS or keyword in STRUCTURAL:
                 continue
             if keyword.startswith("x-"):
                 continue  # vendor extensions never affect validation

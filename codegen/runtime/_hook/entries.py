@@ -9,23 +9,26 @@ kilobyte once; every further tool of the same file costs two dict lookups.
 from __future__ import annotations
 
 import gc
-import hashlib
 import os
-import re
 import sys
 import warnings
 from _thread import allocate_lock
 
-from codegen.runtime._load.registry import GeneratedModuleError, load_tools, read_manifest
+from codegen.runtime._load.registry import load_tools
+from codegen.shared.format import (
+    MANIFEST,
+    GeneratedModuleError,
+    recorded_digest,
+    regenerate_command,
+    source_digest,
+)
+from codegen.shared.reader import read_manifest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-_SHA_LINE = re.compile(rb'^SOURCE_SHA256 = "([0-9a-f]{64})"$', re.MULTILINE)
-_REGENERATE_LINE = re.compile(rb"^# Regenerate with: (.+)$", re.MULTILINE)
-_DEFAULT_REGENERATE = "nox -s codegen"
 #: the generated flavor that reproduces each framework's own listing
 FRAMEWORK_FLAVORS = {"mcp": "the official SDK", "fastmcp": "fastmcp"}
 
@@ -126,8 +129,8 @@ class GeneratedIndex:
 
     def _generated_digest(self, module_path: str) -> str | None:
         if module_path not in self._generated_sha:
-            found = _SHA_LINE.search(_head(os.path.join(self.directory, *module_path.split("/"))))
-            self._generated_sha[module_path] = found.group(1).decode() if found else None
+            path = os.path.join(self.directory, *module_path.split("/"))
+            self._generated_sha[module_path] = recorded_digest(_head(path))
         return self._generated_sha[module_path]
 
     def _source_digest(self, source: str) -> str | None:
@@ -138,8 +141,7 @@ class GeneratedIndex:
             except OSError:
                 self._source_sha[source] = None
             else:
-                folded = data.replace(b"\r\n", b"\n")  # as codegen.build.discover.source_sha256
-                self._source_sha[source] = hashlib.sha256(folded).hexdigest()
+                self._source_sha[source] = source_digest(data)
         return self._source_sha[source]
 
 
@@ -166,5 +168,4 @@ def _head(path: str) -> bytes:
 
 
 def _regenerate_command(directory: str) -> str:
-    found = _REGENERATE_LINE.search(_head(os.path.join(directory, "__init__.py")))
-    return found.group(1).decode().strip() if found else _DEFAULT_REGENERATE
+    return regenerate_command(_head(os.path.join(directory, MANIFEST)))

@@ -10,18 +10,23 @@ import gc
 import importlib
 import marshal
 import os
-import sys
-from importlib.machinery import SourceFileLoader
 
 from codegen.runtime._load.profiled import ProfileError, profiled_payload, restore
 from codegen.runtime._load.tool_binding import ToolBinding
+from codegen.shared.format import (
+    FORMAT,
+    PRIVATE_KEY,
+    GeneratedModuleError,
+    check_manifest,
+    check_module,
+    check_tool,
+)
 from codegen.shared.protocols import (
     FORMAT1_PROTOCOLS,
     NATURAL_KEY,
-    natural_problem,
-    protocols_problem,
     variant_for,
 )
+from codegen.shared.reader import exec_generated, read_manifest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs milliseconds to import; annotations are strings here anyway
@@ -30,17 +35,8 @@ if TYPE_CHECKING:  # typing costs milliseconds to import; annotations are string
     from typing import Any
 
 #: The newest generated-module format this runtime reads (docs/module-format.md).
-SUPPORTED_FORMAT = 2
-#: Every format it reads: format 1 predates ``PROTOCOLS`` and the natural output variant.
-SUPPORTED_FORMATS = (1, 2)
-#: The values of ``FLAVOR`` this runtime knows how to serve (docs/flavors.md).
-FLAVORS = ("clean", "mcp", "fastmcp")
-_PRIVATE_KEY = "x-codegen"
-_ModuleType = type(sys)
-
-
-class GeneratedModuleError(Exception):
-    """A generated module is missing, malformed, or inconsistent with its manifest."""
+SUPPORTED_FORMAT = FORMAT
+_ModuleType = type(os)
 
 
 class ToolRegistry:
@@ -306,35 +302,14 @@ def _load(source: str | os.PathLike[str] | ModuleType) -> ToolRegistry:
             gc.enable()
 
 
-_PREFIX = "_mcp_codegen_generated"  #: module names never in sys.modules: they shadow nothing
-
-
-def read_manifest(directory: str | os.PathLike[str]) -> dict[str, Any]:
-    """The checked manifest of the output directory ``directory``; no module is loaded."""
-    if not os.path.isdir(path := os.path.abspath(directory)):
-        raise GeneratedModuleError(f"{path}: no such directory; run `mcp-codegen generate` first")
-    return _directory_manifest(path)
-
-
-def _directory_manifest(directory: str) -> dict[str, Any]:
-    manifest_path = os.path.join(directory, "__init__.py")
-    if not os.path.isfile(manifest_path):
-        raise GeneratedModuleError(
-            f"{manifest_path}: manifest not found; is {directory} a generated output directory?"
-        )
-    manifest = _exec_file(_PREFIX, manifest_path)
-    _check_manifest(manifest, manifest_path)
-    return manifest
-
-
 def _load_directory(directory: str) -> ToolRegistry:
     directory = os.path.abspath(directory)
     manifest_path = os.path.join(directory, "__init__.py")
-    manifest = _directory_manifest(directory)
+    manifest = read_manifest(directory)
 
     def read(relative: str) -> dict[str, Any]:
         dotted = relative.removesuffix(".py").replace("/", ".")
-        return _exec_file(f"{_PREFIX}.{dotted}", os.path.join(directory, *relative.split("/")))
+        return exec_generated(os.path.join(directory, *relative.split("/")), dotted)
 
     return _build(directory, manifest, manifest_path, read, owned=True)
 
@@ -342,7 +317,7 @@ def _load_directory(directory: str) -> ToolRegistry:
 def _load_package(package: ModuleType) -> ToolRegistry:
     manifest = vars(package)
     manifest_path = getattr(package, "__file__", None) or package.__name__
-    _check_manifest(manifest, manifest_path)
+    check_manifest(manifest, manifest_path)
 
     def read(relative: str) -> dict[str, Any]:
         dotted = relative.removesuffix(".py").replace("/", ".")
@@ -352,50 +327,6 @@ def _load_package(package: ModuleType) -> ToolRegistry:
             raise GeneratedModuleError(f"{manifest_path}: cannot import {relative}: {exc}") from exc
 
     return _build(package.__name__, manifest, manifest_path, read, owned=False)
-
-
-def _exec_file(name: str, path: str) -> dict[str, Any]:
-    """Run a generated file and return its globals, using its cached ``.pyc`` when valid."""
-    loader = SourceFileLoader(name, path)
-    try:
-        code = loader.get_code(name)
-    except OSError as exc:
-        raise GeneratedModuleError(f"{path}: cannot read: {exc}") from exc
-    except SyntaxError as exc:
-        raise GeneratedModuleError(f"{path}:{exc.lineno}: not a valid generated module") from exc
-    namespace: dict[str, Any] = {"__name__": name, "__file__": path, "__builtins__": {}}
-    try:
-        exec(code, namespace)  # generated modules hold literal assignments only
-    except Exception as exc:
-        raise GeneratedModuleError(f"{path}: not a literal-only generated module: {exc!r}") from exc
-    return namespace
-
-
-def _check_manifest(manifest: dict[str, Any], path: str) -> None:
-    version = manifest.get("FORMAT")
-    if version not in SUPPORTED_FORMATS:
-        raise GeneratedModuleError(
-            f"{path}: generated format {version!r} is not supported (this runtime reads formats "
-            f"{', '.join(map(str, SUPPORTED_FORMATS))}); regenerate the schemas with this version "
-            "of mcp-codegen"
-        )
-    if (problem := protocols_problem(manifest.get("PROTOCOLS", FORMAT1_PROTOCOLS))) is not None:
-        raise GeneratedModuleError(f"{path}: {problem}")
-    modules = manifest.get("MODULES")
-    if not isinstance(modules, tuple | list) or not all(isinstance(m, str) for m in modules):
-        raise GeneratedModuleError(f"{path}: MODULES must be a tuple of relative paths")
-    if not isinstance(manifest.get("TOOL_COUNT"), int):
-        raise GeneratedModuleError(f"{path}: TOOL_COUNT must be an integer")
-    _check_flavor(manifest.get("FLAVOR", "clean"), path)
-
-
-def _check_flavor(flavor: object, path: str) -> str:
-    if not isinstance(flavor, str) or flavor not in FLAVORS:
-        raise GeneratedModuleError(
-            f"{path}: FLAVOR {flavor!r} is not one this runtime serves ({', '.join(FLAVORS)}); "
-            "regenerate the schemas with this version of mcp-codegen"
-        )
-    return flavor
 
 
 def _build(
@@ -414,27 +345,20 @@ def _build(
     seen: dict[str, str] = {}
     for relative in manifest["MODULES"]:
         namespace = read(relative)
-        if namespace.get("FORMAT") not in SUPPORTED_FORMATS:
-            raise GeneratedModuleError(
-                f"{relative}: generated format {namespace.get('FORMAT')!r} is not supported"
-            )
-        flavor = _check_flavor(namespace.get("FLAVOR", manifest.get("FLAVOR", "clean")), relative)
-        module_tools = namespace.get("TOOLS")
-        if not isinstance(module_tools, tuple | list):
-            raise GeneratedModuleError(f"{relative}: TOOLS must be a tuple of tool dicts")
-        for tool in module_tools:
-            name = _check_tool(tool, relative)
+        flavor = check_module(namespace, manifest, relative)
+        for tool in namespace["TOOLS"]:
+            name = check_tool(tool, relative)
             if name in seen:
                 raise GeneratedModuleError(
                     f"{relative}: duplicate tool name {name!r} (also in {seen[name]})"
                 )
             seen[name] = relative
             if owned:  # our private exec namespace: strip the key in place
-                private.append(tool.pop(_PRIVATE_KEY))
+                private.append(tool.pop(PRIVATE_KEY))
                 tools.append(tool)
             else:  # an imported module's data, which others may read: copy
-                tools.append({key: value for key, value in tool.items() if key != _PRIVATE_KEY})
-                private.append(tool[_PRIVATE_KEY])
+                tools.append({key: value for key, value in tool.items() if key != PRIVATE_KEY})
+                private.append(tool[PRIVATE_KEY])
             module_paths.append(relative)
             flavors.append(flavor)
     if len(tools) != manifest["TOOL_COUNT"]:
@@ -451,50 +375,3 @@ def _build(
         flavors=flavors,
         owned=owned,
     )
-
-
-def _check_tool(tool: object, relative: str) -> str:
-    if not isinstance(tool, dict):
-        raise GeneratedModuleError(f"{relative}: every TOOLS entry must be a dict")
-    name = tool.get("name")
-    if not isinstance(name, str) or not name:
-        raise GeneratedModuleError(f"{relative}: a tool has no name")
-    if not isinstance(tool.get("inputSchema"), dict):
-        raise GeneratedModuleError(f"{relative}: tool {name!r} has no inputSchema dict")
-    private = tool.get(_PRIVATE_KEY)
-    if not isinstance(private, dict) or ":" not in str(private.get("function", "")):
-        raise GeneratedModuleError(
-            f"{relative}: tool {name!r} lacks x-codegen.function ('module:qualname')"
-        )
-    box = private.get("box")
-    if box is not None and not (isinstance(box, dict) and isinstance(box.get("field"), str)):
-        raise GeneratedModuleError(f"{relative}: tool {name!r} has a malformed x-codegen.box")
-    registrar = private.get("registrar")
-    parameter = private.get("registrar_parameter")
-    if (registrar is None) != (parameter is None) or (
-        registrar is not None
-        and not (
-            isinstance(registrar, str)
-            and ":" in registrar
-            and isinstance(parameter, str)
-            and parameter.isidentifier()
-        )
-    ):
-        raise GeneratedModuleError(
-            f"{relative}: tool {name!r} needs both x-codegen.registrar ('module:function') and "
-            "x-codegen.registrar_parameter (a parameter name), or neither"
-        )
-    factory = private.get("factory")
-    if factory is not None and not (isinstance(factory, str) and ":" in factory):
-        raise GeneratedModuleError(
-            f"{relative}: tool {name!r} has a malformed x-codegen.registration.factory_calls (a factory call "
-            "'module:function(arguments)')"
-        )
-    if (problem := natural_problem(tool, private)) is not None:
-        raise GeneratedModuleError(f"{relative}: tool {name!r} {problem}")
-    result_meta = private.get("result_meta")
-    if result_meta is not None and not isinstance(result_meta, dict):
-        raise GeneratedModuleError(
-            f"{relative}: tool {name!r} has a malformed x-codegen.result_meta"
-        )
-    return name

@@ -1,0 +1,1 @@
+"""Stage 3 (parent): final MCP tool definitions from raw schemas, and the checks on them."""

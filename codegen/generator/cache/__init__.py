@@ -1,0 +1,1 @@
+"""The build cache (parent)."""

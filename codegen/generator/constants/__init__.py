@@ -1,0 +1,1 @@
+"""Constant expressions evaluated from source alone: decorator arguments (worker; no user code runs)."""

@@ -1,0 +1,118 @@
+"""Which files are tool sources, and what they are called when imported (standard library only).
+
+Kept apart from ``scan`` so that a build-cache hit never has to import libcst.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from codegen.generator.config import Config
+from codegen.generator.model import SourceFile
+from codegen.shared.diagnostics import Diagnostic
+from codegen.shared.format import source_digest
+
+_SKIPPED_DIRS = {"__pycache__", "node_modules", ".git", ".nox", ".venv", "venv", ".tox"}
+
+
+def discover_sources(config: Config) -> tuple[list[Path], list[Diagnostic]]:
+    """Expand ``sources`` into a sorted list of ``.py`` files (the output directory is excluded)."""
+    files: set[Path] = set()
+    problems: list[Diagnostic] = []
+    for source in config.sources:
+        if source.is_file():
+            if source.suffix == ".py":
+                files.add(source)
+            else:
+                problems.append(
+                    Diagnostic(
+                        str(source), 0, 0, "source is not a .py file; list .py files or dirs"
+                    )
+                )
+        elif source.is_dir():
+            for path in source.rglob("*.py"):
+                relative_parts = path.relative_to(source).parts[:-1]
+                if any(p in _SKIPPED_DIRS or p.startswith(".") for p in relative_parts):
+                    continue
+                if config.output == path or config.output in path.parents:
+                    continue
+                files.add(path)
+        else:
+            problems.append(
+                Diagnostic(
+                    str(config.config_file),
+                    0,
+                    0,
+                    f"source {config.relative(source)!r} does not exist; fix `sources` in "
+                    "[tool.mcp-codegen]",
+                )
+            )
+    return sorted(files, key=lambda p: config.relative(p)), problems
+
+
+def module_name_for(path: Path) -> tuple[str, Path]:
+    """Dotted import name of ``path`` and the directory that must be on ``sys.path``.
+
+    Walks up while the parent directory is a package (has ``__init__.py``), as pytest's
+    ``prepend`` import mode does; a ``src/`` layout therefore resolves to its packages.
+    """
+    parts = [] if path.name == "__init__.py" else [path.stem]
+    directory = path.parent
+    while (directory / "__init__.py").is_file():
+        parts.insert(0, directory.name)
+        directory = directory.parent
+    return ".".join(parts), directory
+
+
+def read_sources(files: list[Path], config: Config) -> tuple[dict[Path, bytes], list[Diagnostic]]:
+    """Every source's bytes, read once (the build cache's key and the scan share them)."""
+    contents: dict[Path, bytes] = {}
+    problems = []
+    for path in files:
+        try:
+            contents[path] = path.read_bytes()
+        except OSError as exc:
+            problems.append(
+                Diagnostic(config.relative(path), 0, 0, f"cannot read the source: {exc.strerror}")
+            )
+    return contents, problems
+
+
+def load_source(path: Path, config: Config, data: bytes | None = None) -> SourceFile:
+    """A source file with its bytes (read now unless given), hash and import name."""
+    if data is None:
+        data = path.read_bytes()
+    module, import_root = module_name_for(path)
+    return SourceFile(
+        path=str(path),
+        relative_path=config.relative(path),
+        module=module,
+        import_root=str(import_root),
+        sha256=source_digest(data),
+        data=data,
+    )
+
+
+def decorator_words(patterns: Sequence[str]) -> tuple[str, ...]:
+    """Plain words that a file must contain to possibly match (a cheap pre-filter)."""
+    words = []
+    for pattern in patterns:
+        last = pattern.rsplit(".", 1)[-1]
+        if any(ch in last for ch in "*?["):
+            return ()
+        words.append(last)
+    return tuple(words)
+
+
+def may_define_tools(source: SourceFile, patterns: Sequence[str]) -> bool:
+    """False only when the file cannot contain a matching decorator or ``add_tool`` call (no
+    ``@`` and no ``.add_tool(``, or no name)."""
+    words = decorator_words(patterns)
+    if not words:
+        return True
+    try:
+        text = source.data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True  # the scanner reports it with a position
+    return ("@" in text or ".add_tool(" in text) and any(word in text for word in words)

@@ -1,0 +1,1 @@
+"""Stage 2a (worker): import a tool module and resolve each tool's type hints."""

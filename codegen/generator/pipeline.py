@@ -1,0 +1,225 @@
+"""The one module that knows the stage order: sources -> scan -> inspect -> assemble -> render ->
+write.
+
+Stages overlap in time but not in data: worker processes scan and inspect the sources (each in
+that order), while this process assembles and renders each inspected module as it arrives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from codegen.generator.cache.store import BuildCache
+from codegen.generator.config import Config
+from codegen.generator.discover import discover_sources, load_source, may_define_tools, read_sources
+from codegen.generator.model import (
+    InspectedModule,
+    ModuleDefinition,
+    RenderedFile,
+    ScannedModule,
+    ToolDefinition,
+    WriteReport,
+)
+from codegen.generator.workers.prestart import WORKER_HASH_SEED
+from codegen.generator.write.output import apply, compare, target_problems, verify_literal_module
+from codegen.shared.diagnostics import Diagnostic
+from codegen.shared.reader import GeneratedModuleError
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    files: tuple[RenderedFile, ...] = ()
+    tool_count: int = 0
+    #: The assembled modules (not kept by the build cache: a cached build has only its files).
+    definitions: tuple[ModuleDefinition, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = field(default=())
+    #: Every file was rendered and checked to be a literal-only module by this build (a build
+    #: taken from the cache was not, so writing it checks again).
+    verified: bool = False
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity == "error")
+
+    @property
+    def warnings(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity == "warning")
+
+
+def _has_errors(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> bool:
+    return any(d.severity == "error" for d in diagnostics)
+
+
+def _sorted(diagnostics: list[Diagnostic]) -> tuple[Diagnostic, ...]:
+    return tuple(sorted(set(diagnostics)))
+
+
+def build(
+    config: Config, *, use_cache: bool = True, hash_seed: str = WORKER_HASH_SEED
+) -> BuildResult:
+    """Run every stage up to rendering, in memory. Returns diagnostics instead of raising.
+
+    With ``use_cache``, an unchanged project (see ``codegen.generator.cache.store``) reuses the last build.
+    ``hash_seed`` is the workers' ``PYTHONHASHSEED`` (another one only to probe for changes).
+    """
+    diagnostics: list[Diagnostic] = []
+    files, problems = discover_sources(config)
+    contents, unreadable = read_sources(files, config)
+    diagnostics.extend([*problems, *unreadable])
+    stored = use_cache and hash_seed == WORKER_HASH_SEED and not diagnostics
+    cache = BuildCache(config, contents) if stored else None
+    if cache is not None and (cached := cache.load()) is not None:
+        return _with_target_checks(replace(cached, verified=False), config)
+    # Imported here, not at the top: a cache hit must not pay for jinja2 or the worker machinery.
+    from codegen.generator.assemble.finalize import assemble_module, duplicate_names
+    from codegen.generator.assemble.stability import leaked_state
+    from codegen.generator.render.modules import render_manifest, render_module
+    from codegen.generator.workers.pool import InspectSession
+
+    sources = [
+        source
+        for path, data in contents.items()
+        if may_define_tools(source := load_source(path, config, data), config.decorators)
+    ]
+    built: dict[str, tuple[ModuleDefinition, RenderedFile | None]] = {}
+
+    def record_scan(module: ScannedModule) -> None:
+        diagnostics.extend(module.diagnostics)
+
+    def assemble_and_render(inspected: InspectedModule) -> None:
+        definition, problems = assemble_module(inspected, config)
+        problems.extend(leaked_state(definition, config))
+        diagnostics.extend(problems)
+        rendered = None
+        if definition.tools and not _has_errors(problems):
+            rendered = render_module(definition, config)
+            diagnostics.extend(_unsafe(rendered))  # checked now, while the workers still run
+        built[inspected.module.relative_path] = (definition, rendered)
+
+    # Workers scan each source, then import and inspect it; modules are assembled and rendered
+    # here as they arrive.
+    session = InspectSession(
+        config, on_scanned=record_scan, on_result=assemble_and_render, hash_seed=hash_seed
+    )
+    try:
+        session.run(sources)
+    finally:
+        session.close()
+    scanned = [m for s in sources if (m := session.scanned.get(s.relative_path)) is not None]
+
+    diagnostics.extend(duplicate_names(scanned))
+    diagnostics.extend(_unused_factories(config, scanned))
+    if not scanned and not _has_errors(diagnostics):
+        diagnostics.append(
+            Diagnostic(
+                config.relative(config.config_file),
+                0,
+                0,
+                f"the sources ({len(files)} .py files) define no tools decorated with any of "
+                f"{', '.join(config.decorators)}; check `sources` and `decorators` in "
+                "[tool.mcp-codegen]",
+            )
+        )
+    if _has_errors(diagnostics):
+        return BuildResult(diagnostics=_sorted(diagnostics))
+    done = [built[m.relative_path] for m in scanned if m.relative_path in built]
+    if clashes := _factory_name_clashes([definition for definition, _ in done]):
+        return BuildResult(diagnostics=_sorted([*diagnostics, *clashes]))
+    tool_count = sum(len(definition.tools) for definition, _ in done)
+    modules = [rendered for _, rendered in done if rendered is not None]
+    manifest = render_manifest(modules, tool_count, config)
+    if problems := _unsafe(manifest):
+        return BuildResult(diagnostics=_sorted([*diagnostics, *problems]))
+    result = BuildResult(
+        files=(*modules, manifest),
+        tool_count=tool_count,
+        definitions=tuple(definition for definition, _ in done),
+        diagnostics=_sorted(diagnostics),
+        verified=True,
+    )
+    if cache is not None:
+        cache.store(replace(result, definitions=()), session.dependencies())
+    return _with_target_checks(result, config)
+
+
+def _unused_factories(config: Config, scanned: list[ScannedModule]) -> list[Diagnostic]:
+    """A ``factories`` entry that defines none of the scanned tools is a mistake in the config."""
+    used = {tool.factory for module in scanned for tool in module.tools}
+    return [
+        Diagnostic(
+            config.relative(config.config_file),
+            0,
+            0,
+            f"factories: {call} defines no tool found in `sources` (no tool decorator inside "
+            "that function); add the factory's file to `sources`, or remove the entry",
+        )
+        for call in config.factories
+        if call.strip() not in used
+    ]
+
+
+def _factory_name_clashes(definitions: list[ModuleDefinition]) -> list[Diagnostic]:
+    """Names chosen by factory servers are known only after the build: they must be unique too
+    (``duplicate_names`` checks the names written in source before)."""
+    seen: dict[str, tuple[ModuleDefinition, ToolDefinition]] = {}
+    clashes = []
+    for definition in definitions:
+        for tool in definition.tools:
+            other = seen.setdefault(tool.name, (definition, tool))
+            if other[1] is tool or (
+                "factory" not in tool.extra and "factory" not in other[1].extra
+            ):
+                continue
+            where = other[0].source.relative_path
+            clashes.append(
+                Diagnostic(
+                    definition.source.relative_path,
+                    tool.position.line,
+                    tool.position.column,
+                    f"duplicate tool name {tool.name!r}: also generated at {where}:"
+                    f"{other[1].position.line}:{other[1].position.column}; change the factory's "
+                    "arguments in `factories` or one of the names",
+                )
+            )
+    return clashes
+
+
+def _unsafe(file: RenderedFile) -> list[Diagnostic]:
+    """The last line of defence: a rendered module must be literal assignments only."""
+    try:
+        verify_literal_module(file.content, file.relative_path)
+    except GeneratedModuleError as exc:
+        return [
+            Diagnostic(
+                file.relative_path,
+                exc.line,
+                exc.column,
+                f"internal error: the rendered module is not literal-only ({exc.message}); "
+                "nothing was written; please report this",
+            )
+        ]
+    return []
+
+
+def _with_target_checks(result: BuildResult, config: Config) -> BuildResult:
+    """Add problems with the output directory as it is now (never cached: the disk changes)."""
+    problems = target_problems(list(result.files), config.output, config.relative(config.output))
+    if not problems:
+        return result
+    return replace(result, diagnostics=_sorted([*result.diagnostics, *problems]))
+
+
+def generate(config: Config, *, use_cache: bool = True) -> tuple[BuildResult, WriteReport | None]:
+    """Build, then write only if the whole build succeeded."""
+    result = build(config, use_cache=use_cache)
+    if result.errors:
+        return result, None
+    return result, apply(list(result.files), config.output, verify=not result.verified)
+
+
+def check(config: Config, *, use_cache: bool = True) -> tuple[BuildResult, WriteReport | None]:
+    """Build and compare with the output directory; writes nothing (but the build cache)."""
+    result = build(config, use_cache=use_cache)
+    if result.errors:
+        return result, None
+    return result, compare(list(result.files), config.output)

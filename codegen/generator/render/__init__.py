@@ -1,0 +1,1 @@
+"""Stage 4 (parent): generated modules rendered in memory."""

@@ -1,0 +1,101 @@
+"""Stage 4: render generated modules in memory with jinja2.
+
+Every value reaches the text through a literal-safe filter (``codegen.generator.render.literal``); the write stage
+parses each file before it replaces anything on disk.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import jinja2
+
+from codegen import __version__
+from codegen.generator.config import Config
+from codegen.generator.model import ModuleDefinition, RenderedFile, ToolDefinition
+from codegen.generator.render.literal import comment_text, python_literal
+from codegen.shared.format import FORMAT, MANIFEST, PRIVATE_KEY, module_path
+
+
+def _template_dir() -> Path:
+    here = Path(__file__).resolve().parents[2]  # codegen/
+    for candidate in (here / "templates", here.parent / "templates"):  # wheel, then source tree
+        if (candidate / "module.py.jinja").is_file():
+            return candidate
+    raise FileNotFoundError("mcp-codegen templates are missing from the installation")
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(_template_dir()),
+        autoescape=False,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["literal"] = lambda value: _Rendered(python_literal(value))
+    env.filters["comment"] = lambda value: _Rendered(comment_text(str(value)))
+    # Values reach the output only through the filters above: a bare ``{{ x }}`` is a bug.
+    env.finalize = _require_filtered
+    return env
+
+
+class _Rendered(str):
+    """Marks strings that passed through a literal-safe filter."""
+
+
+def _require_filtered(value: object) -> object:
+    if not isinstance(value, _Rendered):
+        raise TypeError(f"template value {value!r:.60} was not passed through |literal or |comment")
+    return value
+
+
+def _tool_entry(tool: ToolDefinition) -> dict[str, object]:
+    return {
+        **tool.wire,
+        PRIVATE_KEY: {
+            "function": tool.function,
+            "box": {"field": tool.box_field} if tool.box_field else None,
+            "line": tool.position.line,
+            "column": tool.position.column,
+            **tool.extra,
+        },
+    }
+
+
+def _render(template: str, **context: object) -> str:
+    return _environment().get_template(template).render(**context)
+
+
+def render_module(definition: ModuleDefinition, config: Config) -> RenderedFile:
+    source = definition.source
+    content = _render(
+        "module.py.jinja",
+        format=FORMAT,
+        generator_version=__version__,
+        source_path=source.relative_path,
+        source_sha256=source.sha256,
+        source_module=source.module,
+        flavor=config.flavor,
+        protocols=config.protocols,
+        regenerate_command=config.regenerate_command,
+        tools=tuple(_tool_entry(t) for t in definition.tools),
+    )
+    return RenderedFile(module_path(source.module), content)
+
+
+def render_manifest(modules: list[RenderedFile], tool_count: int, config: Config) -> RenderedFile:
+    paths = tuple(sorted(m.relative_path for m in modules))
+    content = _render(
+        "manifest.py.jinja",
+        format=FORMAT,
+        generator_version=__version__,
+        schema_set_version=config.version,
+        flavor=config.flavor,
+        protocols=config.protocols,
+        regenerate_command=config.regenerate_command,
+        modules=paths,
+        tool_count=tool_count,
+    )
+    return RenderedFile(MANIFEST, content)

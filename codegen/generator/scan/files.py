@@ -1,0 +1,113 @@
+"""Stage 1: find tool functions in source with libcst. No user code runs here.
+
+The entry points; the walk is ``codegen.generator.scan.visitor``, the trees' helpers ``codegen.generator.scan.syntax``,
+decorator options and their messages ``codegen.generator.scan.options``.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+import libcst as cst
+
+from codegen.generator.config import Config
+from codegen.generator.discover import load_source, may_define_tools
+from codegen.generator.model import ScannedModule, SourceFile
+from codegen.generator.scan.options import (
+    ANNOTATION_KEYS,
+    ANNOTATIONS_AS_WRITTEN,
+    SHORTHAND_ANNOTATIONS,
+)
+from codegen.generator.scan.syntax import PositionIndex, import_aliases
+from codegen.generator.scan.visitor import ToolVisitor
+from codegen.shared.diagnostics import Diagnostic
+
+__all__ = [
+    "ANNOTATIONS_AS_WRITTEN",
+    "ANNOTATION_KEYS",
+    "SHORTHAND_ANNOTATIONS",
+    "scan",
+    "scan_file",
+    "scan_source",
+]
+
+
+def scan_source(
+    source: SourceFile, patterns: Sequence[str], factories: Mapping[str, str] | None = None
+) -> ScannedModule | None:
+    """Scan one source file; ``None`` when it defines no tools. Problems come back as diagnostics.
+
+    ``factories`` maps the qualnames of this module's configured factory functions to their
+    calls: tools defined inside them take what the factory's server registers.
+    """
+    relative = source.relative_path
+    data = source.data
+    base = source.location()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return ScannedModule(
+            **base,
+            tools=(),
+            diagnostics=(
+                Diagnostic(
+                    relative,
+                    line,
+                    column,
+                    f"source is not valid UTF-8 ({exc.reason}); save the file as UTF-8",
+                ),
+            ),
+        )
+    try:
+        # CPython's parser first: its syntax error positions are the ones users know.
+        positions = PositionIndex(ast.parse(data, filename=relative), data)
+    except (SyntaxError, ValueError) as exc:
+        line, column = getattr(exc, "lineno", 1) or 1, getattr(exc, "offset", 1) or 1
+        message = getattr(exc, "msg", str(exc))
+        return ScannedModule(
+            **base,
+            tools=(),
+            diagnostics=(
+                Diagnostic(relative, line, column, f"syntax error: {message}; fix the source"),
+            ),
+        )
+    try:
+        tree = cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        return ScannedModule(
+            **base,
+            tools=(),
+            diagnostics=(
+                Diagnostic(
+                    relative,
+                    exc.raw_line,
+                    exc.raw_column + 1,
+                    f"syntax error: {exc.message}; fix the source",
+                ),
+            ),
+        )
+    visitor = ToolVisitor(
+        source, patterns, tree, import_aliases(tree), positions, dict(factories or {})
+    )
+    visitor.walk(tree.body)
+    visitor.finish()
+    if not visitor.tools and not visitor.diagnostics:
+        return None
+    return ScannedModule(**base, tools=tuple(visitor.tools), diagnostics=tuple(visitor.diagnostics))
+
+
+def scan_file(path: Path, config: Config) -> ScannedModule | None:
+    """Read and scan one file (``scan_source`` is what the generator's workers run)."""
+    source = load_source(path, config)
+    if not may_define_tools(source, config.decorators):
+        return None
+    return scan_source(source, config.decorators)
+
+
+def scan(files: Iterable[Path], config: Config) -> list[ScannedModule]:
+    """Scan every file; modules without tools are left out."""
+    return [m for path in files if (m := scan_file(path, config)) is not None]

@@ -1,0 +1,1 @@
+"""Stage 2b (worker): JSON Schemas from resolved types with pydantic ``TypeAdapter``."""

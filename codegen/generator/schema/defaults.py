@@ -1,0 +1,116 @@
+"""Default values of optional parameters as JSON: checked against their own type and serialised
+as pydantic serialises that type, with a positioned diagnostic for each one that cannot be."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pydantic
+import pydantic_core
+from pydantic import TypeAdapter
+from typing_extensions import TypedDict
+
+from codegen.generator.inspection.resolve import ResolveFailure
+from codegen.generator.model import JSON
+from codegen.generator.schema.hints import union_members
+from codegen.generator.schema.inputs import InputPlan
+from codegen.shared.diagnostics import Diagnostic
+
+
+def _json_defaults(
+    adapter: TypeAdapter[Any], defaults: dict[str, Any], positions: dict[str, Any], path: str
+) -> dict[str, JSON]:
+    """All defaults as JSON in one pass, serialised as pydantic serialises each parameter type."""
+    try:
+        dumped = adapter.dump_python(defaults, mode="json")
+        json.dumps(dumped, allow_nan=False)
+        return {name: _set_in_order(defaults[name], value) for name, value in dumped.items()}
+    except (pydantic_core.PydanticSerializationError, ValueError, TypeError):
+        pass
+    problems = []
+    for name, value in defaults.items():  # find the culprit(s) for a precise message
+        try:
+            json.dumps(pydantic_core.to_jsonable_python(value), allow_nan=False)
+        except (pydantic_core.PydanticSerializationError, ValueError, TypeError) as exc:
+            pos = positions[name]
+            problems.append(
+                Diagnostic(
+                    path,
+                    pos.line,
+                    pos.column,
+                    f"default of {name!r} ({value!r:.60}) cannot be serialised "
+                    f"as JSON ({exc}); use a JSON-compatible default",
+                )
+            )
+    if not problems:
+        first = next(iter(defaults))
+        pos = positions[first]
+        problems.append(
+            Diagnostic(
+                path,
+                pos.line,
+                pos.column,
+                "the defaults cannot be serialised as JSON; use JSON-compatible defaults",
+            )
+        )
+    raise ResolveFailure(problems)
+
+
+def _set_in_order(value: Any, dumped: JSON) -> JSON:
+    """A set default as a sorted list: pydantic lists it in iteration order, which follows the
+    hash seed of whatever process serialises it."""
+    if isinstance(value, set | frozenset) and isinstance(dumped, list):
+        return sorted(dumped, key=lambda item: json.dumps(item, sort_keys=True))
+    return dumped
+
+
+def _plain_json_default(value: Any, annotation: Any) -> bool:
+    """``None`` for an optional type, or a str/int/bool/float default of exactly that type."""
+    if value is None:
+        return type(None) in union_members(annotation)
+    kind = type(value)
+    if kind is float and not math.isfinite(value):
+        return False
+    return kind in (str, int, bool, float) and annotation is kind
+
+
+def input_defaults(plan: InputPlan, path: str) -> dict[str, JSON]:
+    """The defaults as JSON; those that are not plain JSON are validated against their type."""
+    json_defaults: dict[str, JSON] = {
+        name: value
+        for name, value in plan.defaults.items()
+        if _plain_json_default(value, plan.annotations[name])
+    }
+    checked = {name: value for name, value in plan.defaults.items() if name not in json_defaults}
+    if not checked:
+        return json_defaults
+    # Validated through a TypedDict of just these fields: the same field types, so the same errors
+    # and the same JSON, without building a validator for every parameter.
+    subset = TypedDict(  # type: ignore[operator]
+        f"{plan.arguments.__name__}Defaults", {name: plan.fields[name] for name in checked}
+    )
+    adapter = TypeAdapter(subset)
+    problems = []
+    try:
+        adapter.validate_python(checked)
+    except pydantic.ValidationError as exc:
+        for error in exc.errors():
+            if error["type"] == "missing" or not error["loc"]:
+                continue
+            name = str(error["loc"][0])
+            pos = plan.positions[name]
+            problems.append(
+                Diagnostic(
+                    path,
+                    pos.line,
+                    pos.column,
+                    f"default of {name!r} violates its own type: {error['msg']}; fix the "
+                    "default or the annotation",
+                )
+            )
+    if problems:
+        raise ResolveFailure(problems)
+    json_defaults.update(_json_defaults(adapter, checked, plan.positions, path))
+    return json_defaults

@@ -1,0 +1,1 @@
+"""Worker processes: started early by the parent, fed sources, their results read back."""

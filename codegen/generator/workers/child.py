@@ -1,0 +1,255 @@
+"""The child process that scans sources and imports user code: ``python -m codegen.generator.workers.child``.
+
+Each source is scanned (libcst; no user code) and then, when it defines tools, imported and
+inspected. Scanning here rather than in the generator spreads the parse over the workers, and
+every source is scanned before its own module is imported.
+
+Protocol (pickles, each prefixed by an 8-byte big-endian length), keyed by the source's relative
+path:
+- in, on stdin: a settings dict, then one ``SourceFile`` per message, then ``None``;
+- out, on the original stdout: ``("ready",)``, then per source ``("start", path)``,
+  ``("scanned", path, ScannedModule | None)``, ``("progress", path)`` while it works and
+  ``("done", path, tools, diagnostics)``; at the end ``("dependencies", files)`` and
+  ``("finished",)``.
+
+The original stdout and stdin are moved out of reach first: anything user code prints, even from
+C, lands on stderr, and a module that reads stdin at import gets EOF instead of hanging.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import struct
+import sys
+import time
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from codegen.generator.model import InspectedTool, ScannedModule, ScannedTool, SourceFile
+from codegen.shared.diagnostics import Diagnostic
+
+
+def write_message(stream: BinaryIO, message: object) -> None:
+    payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(struct.pack(">Q", len(payload)) + payload)
+    stream.flush()
+
+
+def read_message(stream: BinaryIO) -> Any:
+    header = stream.read(8)
+    if len(header) < 8:
+        raise EOFError
+    (size,) = struct.unpack(">Q", header)
+    return pickle.loads(stream.read(size))
+
+
+def _inspect_module(
+    module: ScannedModule,
+    injected: frozenset[str],
+    permissive_fallback: bool,
+    events: BinaryIO,
+    flavor: str = "clean",
+) -> tuple[list[InspectedTool], list[Diagnostic]]:
+    from codegen.generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
+    from codegen.generator.schema.describe import describe_module, inspect_tool
+
+    try:
+        loaded = import_module(module)
+    except ResolveFailure as failure:
+        return [], failure.diagnostics
+    tools, diagnostics = [], []
+    resolved_tools = []
+    made = [tool for tool in module.tools if tool.factory is not None]
+    if made:  # defined inside a configured factory: as the factory's server lists them
+        from codegen.generator.flavors.factories import build_factory_tools
+
+        tools, diagnostics = build_factory_tools(flavor, module, made)
+    for tool in module.tools:
+        if tool.factory is not None:
+            continue
+        _progress(events, module.relative_path)
+        try:
+            resolved_tools.append((tool, resolve_tool(module, loaded, tool)))
+        except ResolveFailure as failure:
+            diagnostics.extend(failure.diagnostics)
+        except Exception as exc:
+            diagnostics.append(_cannot_build(module, tool, exc))
+    if flavor != "clean":  # flavors "mcp"/"fastmcp": the framework describes them, all at once
+        framework_tools = [resolved for _, resolved in resolved_tools]
+        if framework_tools:
+            tools.extend(_framework_module(module, framework_tools, injected, flavor, diagnostics))
+        return tools, diagnostics
+    try:
+        batch = describe_module(module, [resolved for _, resolved in resolved_tools], injected)
+    except Exception:  # each tool is then described on its own, with its own diagnostics
+        batch = None
+    for tool, resolved in resolved_tools:
+        _progress(events, module.relative_path)
+        try:
+            tools.append(inspect_tool(module, resolved, injected, permissive_fallback, batch))
+        except ResolveFailure as failure:
+            diagnostics.extend(failure.diagnostics)
+        except Exception as exc:
+            diagnostics.append(_cannot_build(module, tool, exc))
+    return tools, diagnostics
+
+
+_PROGRESS_EVERY_S = 0.1
+_last_progress = 0.0
+
+
+def _progress(events: BinaryIO, key: str) -> None:
+    """Tell the generator this worker is alive (what ``import_timeout`` measures), at most every
+    ``_PROGRESS_EVERY_S``: a message per tool would cost more than some tools do."""
+    global _last_progress
+    now = time.monotonic()
+    if now - _last_progress >= _PROGRESS_EVERY_S:
+        _last_progress = now
+        write_message(events, ("progress", key))
+
+
+def _cannot_build(module: ScannedModule, tool: ScannedTool, exc: Exception) -> Diagnostic:
+    if isinstance(exc, RecursionError):
+        message = f"the types of {tool.name!r} nest too deeply to describe"
+    else:
+        message = f"cannot build the schema of {tool.name!r}: {type(exc).__name__}: {exc}"
+    return Diagnostic(module.relative_path, tool.position.line, tool.position.column, message)
+
+
+def _framework_module(
+    module: ScannedModule,
+    resolved: list[Any],
+    injected: frozenset[str],
+    flavor: str,
+    diagnostics: list[Diagnostic],
+) -> list[InspectedTool]:
+    """Flavors "mcp"/"fastmcp": the framework's own tools/list entry for each tool."""
+    from codegen.generator.flavors import build_module_tools
+
+    try:
+        built, problems = build_module_tools(flavor, module, resolved, injected)
+    except ImportError as exc:
+        diagnostics.append(Diagnostic(module.relative_path, 1, 1, str(exc)))
+        return []
+    except Exception as exc:
+        diagnostics.append(
+            Diagnostic(
+                module.relative_path,
+                1,
+                1,
+                f"flavor {flavor!r} could not list the tools of {module.module}: "
+                f"{type(exc).__name__}: {exc}",
+            )
+        )
+        return []
+    diagnostics.extend(problems)
+    return [
+        InspectedTool(
+            name=name,
+            input_schema=None,
+            output_schema=None,
+            description=None,
+            parameter_descriptions={},
+            flavored=flavored,
+        )
+        for name, flavored in built.items()
+    ]
+
+
+def _preload(flavor: str) -> None:
+    """Import the flavor's framework while the parent is still scanning (it costs ~1 s)."""
+    if flavor == "clean":
+        return
+    try:
+        from codegen.generator.flavors import build_module_tools  # noqa: F401
+
+        if flavor == "mcp":
+            from codegen.generator.flavors.mcp import new_server
+        else:
+            from codegen.generator.flavors.fastmcp import new_server
+        new_server()
+    except Exception:  # reported per module, with a position, when the module is built
+        pass
+
+
+def _scan(
+    source: SourceFile, decorators: list[str], factories: dict[str, dict[str, str]]
+) -> ScannedModule | None:
+    """``scan_source``, with a failure of the parser itself reported at the file."""
+    from codegen.generator.scan.files import scan_source
+
+    try:
+        return scan_source(source, decorators, factories.get(source.module))
+    except RecursionError:
+        message = "the source nests too deeply to parse; split the deepest expression"
+    except Exception as exc:
+        message = f"cannot scan the source: {type(exc).__name__}: {exc}"
+    return ScannedModule.failed(source, message)
+
+
+def _factories(calls: list[str]) -> dict[str, dict[str, str]]:
+    """module -> {factory qualname: call as configured} (the config validated each call)."""
+    from codegen.registration.factory_calls import parse_factory_call
+
+    found: dict[str, dict[str, str]] = {}
+    for text in calls:
+        call = parse_factory_call(text)
+        found.setdefault(call.module, {})[call.qualname] = call.text
+    return found
+
+
+def main() -> None:
+    events = os.fdopen(os.dup(1), "wb")
+    requests = os.fdopen(os.dup(0), "rb")
+    os.dup2(2, 1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    # The libraries first, before the settings arrive: a worker started early (codegen.generator.workers.prestart)
+    # imports them while the generator is still reading its configuration. Installed libraries
+    # load before the project's directories go on sys.path.
+    import codegen.generator.scan.files
+    import codegen.generator.schema.describe  # noqa: F401
+    from codegen.generator.inspection.resolve import guard_output_package
+
+    settings = read_message(requests)
+    for entry in reversed(settings["sys_path"]):
+        if entry not in sys.path:
+            sys.path.insert(0, entry)
+    injected = frozenset(settings["injected"])
+    if settings.get("output"):
+        guard_output_package(Path(settings["output"]))
+    _preload(settings.get("flavor", "clean"))
+    factories = _factories(settings.get("factories", []))
+    write_message(events, ("ready",))
+    while (source := read_message(requests)) is not None:
+        key = source.relative_path
+        write_message(events, ("start", key))
+        module = _scan(source, settings["decorators"], factories)
+        write_message(events, ("scanned", key, module))
+        tools: list[InspectedTool] = []
+        diagnostics: list[Diagnostic] = []
+        if module is not None and module.inspectable:
+            tools, diagnostics = _inspect_module(
+                module,
+                injected,
+                settings["permissive_fallback"],
+                events,
+                settings.get("flavor", "clean"),
+            )
+        write_message(events, ("done", key, tools, diagnostics))
+    # Every file this process imported: the build cache's dependency set.
+    loaded = [
+        f for m in list(sys.modules.values()) if isinstance(f := getattr(m, "__file__", None), str)
+    ]
+    write_message(events, ("dependencies", loaded))
+    write_message(events, ("finished",))
+    events.close()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Skip interpreter teardown: user modules' atexit hooks and threads must not delay or alter us.
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,294 @@
+"""Stage 1-2 driver: scan and inspect every source in isolated worker processes.
+
+A crash, ``sys.exit``/``os._exit``, a hang or stdout noise in user code becomes a diagnostic; the
+generator process never imports user modules, nor libcst. Sources are handed out as workers
+finish them (each worker holds at most ``PREFETCH``), so one slow module does not hold up the
+others; when a worker dies, the module it was on is blamed and the rest are handed to a new one.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import queue
+import selectors
+import struct
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import replace
+from typing import IO
+
+from codegen.generator.config import Config
+from codegen.generator.model import InspectedModule, ScannedModule, SourceFile
+from codegen.generator.workers.child import write_message
+from codegen.generator.workers.prestart import WORKER_HASH_SEED, spawn_worker, take, worker_count
+from codegen.shared.diagnostics import Diagnostic
+
+#: Sources queued in a worker beyond the one it is on: it never waits for the next one, and at
+#: the end no worker sits on a backlog while another is idle.
+PREFETCH = 1
+#: How long a worker may take to start (interpreter, libcst, pydantic) before it is given up on.
+#: ``import_timeout`` counts from when it is ready: a slow start is not the first module's fault.
+STARTUP_TIMEOUT_S = 120.0
+
+
+class _Worker:
+    def __init__(
+        self,
+        config: Config,
+        started: tuple[subprocess.Popen[bytes], IO[bytes]] | None = None,
+        hash_seed: str = WORKER_HASH_SEED,
+    ) -> None:
+        self.assigned: dict[str, SourceFile] = {}  # relative path -> source, until done
+        self.current: str | None = None
+        self.ready = False
+        self.finished = False
+        self.closed_input = False
+        self.dependencies: list[str] = []
+        self.buffer = b""
+        self.process, self.stderr = started or spawn_worker(config.root, hash_seed)
+        assert self.process.stdout is not None
+        os.set_blocking(self.process.stdout.fileno(), False)
+        self.outbox: queue.Queue[object] = queue.Queue()
+        self.outbox.put(
+            {
+                "sys_path": [str(config.root), *(str(p) for p in config.python_path)],
+                "injected": sorted(config.injected_types),
+                "permissive_fallback": config.permissive_fallback,
+                "output": str(config.output),
+                "flavor": config.flavor,
+                "decorators": list(config.decorators),
+                "factories": list(config.factories),
+            }
+        )
+        # A writer thread, so a worker stuck in user code can never block the generator.
+        self.writer = threading.Thread(target=self._write_requests, daemon=True)
+        self.writer.start()
+        self.last_progress = time.monotonic()
+
+    def _write_requests(self) -> None:
+        assert self.process.stdin is not None
+        try:
+            while True:
+                message = self.outbox.get()
+                write_message(self.process.stdin, message)  # type: ignore[arg-type]
+                if message is None:
+                    break
+            self.process.stdin.close()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+
+    def submit(self, source: SourceFile) -> None:
+        self.assigned[source.relative_path] = source
+        self.outbox.put(source)
+
+    def close_input(self) -> None:
+        if not self.closed_input:
+            self.closed_input = True
+            self.outbox.put(None)
+
+    def feed(self, data: bytes) -> list[tuple[object, ...]]:
+        """Complete events in what the worker has written so far."""
+        self.buffer += data
+        self.last_progress = time.monotonic()
+        events = []
+        offset = 0
+        while len(self.buffer) - offset >= 8:
+            (size,) = struct.unpack_from(">Q", self.buffer, offset)
+            if len(self.buffer) - offset < 8 + size:
+                break
+            events.append(pickle.loads(self.buffer[offset + 8 : offset + 8 + size]))
+            offset += 8 + size
+        self.buffer = self.buffer[offset:]
+        return events
+
+    def stderr_tail(self) -> str:
+        self.stderr.seek(0)
+        lines = self.stderr.read().decode("utf-8", "replace").strip().splitlines()
+        return "\n".join(lines[-8:])
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        self.stderr.close()
+
+
+class InspectSession:
+    """Worker processes that scan and inspect the sources handed to ``run``.
+
+    ``on_scanned`` gets each source's ``ScannedModule`` (sources without tools are skipped) and
+    ``on_result`` each inspected module, as they arrive. Workers hash with ``hash_seed``.
+    """
+
+    def __init__(
+        self,
+        config: Config,
+        on_scanned: Callable[[ScannedModule], None] = lambda module: None,
+        on_result: Callable[[InspectedModule], None] = lambda result: None,
+        hash_seed: str = WORKER_HASH_SEED,
+    ) -> None:
+        """Start the workers now: their interpreter and imports overlap whatever comes next."""
+        self.config = config
+        self.on_scanned = on_scanned
+        self.on_result = on_result
+        self.hash_seed = hash_seed
+        self.workers: list[_Worker] = []
+        self.retired: list[_Worker] = []
+        self.queue: deque[SourceFile] = deque()
+        self.scanned: dict[str, ScannedModule] = {}
+        self.selector = selectors.DefaultSelector()
+        # Started at interpreter start-up (codegen.generator.workers.prestart), always with the default seed.
+        early = take(config.root) if hash_seed == WORKER_HASH_SEED else []
+        count = max(worker_count(), len(early))
+        for index in range(count):
+            self._start_worker(dispatch=False, started=early[index] if index < len(early) else None)
+
+    def run(self, sources: list[SourceFile]) -> None:
+        """Scan and inspect every source; returns when all are delivered."""
+        self.queue.extend(sources)
+        for _ in range(PREFETCH + 1):  # round-robin, so a short list is shared out evenly
+            for worker in self.workers:
+                if self.queue:
+                    worker.submit(self.queue.popleft())
+        for worker in self.workers:
+            self._dispatch(worker)
+        self._loop()
+
+    def _start_worker(
+        self,
+        dispatch: bool = True,
+        started: tuple[subprocess.Popen[bytes], IO[bytes]] | None = None,
+    ) -> None:
+        worker = _Worker(self.config, started, self.hash_seed)
+        self.workers.append(worker)
+        self.selector.register(worker.process.stdout, selectors.EVENT_READ, worker)  # type: ignore[arg-type]
+        if dispatch:
+            self._dispatch(worker)
+
+    def _dispatch(self, worker: _Worker) -> None:
+        while self.queue and len(worker.assigned) <= PREFETCH:
+            worker.submit(self.queue.popleft())
+        if not self.queue:
+            worker.close_input()
+
+    def _loop(self) -> None:
+        selector = self.selector
+        timeout_s = self.config.import_timeout
+        while active := [w for w in self.workers if not w.finished]:
+            wait = min(w.last_progress + _limit(w, timeout_s) - time.monotonic() for w in active)
+            for key, _ in selector.select(timeout=max(0.01, wait)):
+                worker: _Worker = key.data
+                data = key.fileobj.read(1 << 20)  # type: ignore[union-attr]
+                if data:
+                    for event in worker.feed(data):
+                        self._handle(worker, event)
+                    continue
+                selector.unregister(key.fileobj)
+                code = worker.process.wait()
+                if not worker.finished or worker.assigned:
+                    self._lost(
+                        worker,
+                        f"importing {self._module_name(worker)} ended the generator's worker "
+                        f"process (exit code {code}); a tool module must not call os._exit() or "
+                        f"crash the interpreter when imported{_tail(worker)}",
+                    )
+            for worker in [w for w in self.workers if not w.finished]:
+                if time.monotonic() - worker.last_progress <= _limit(worker, timeout_s):
+                    continue
+                selector.unregister(worker.process.stdout)  # type: ignore[arg-type]
+                worker.process.kill()
+                worker.process.wait()
+                self._lost(
+                    worker,
+                    f"inspecting {self._module_name(worker)} did not finish within "
+                    f"{timeout_s:g} s; remove the blocking call from import time or raise "
+                    f"`import_timeout` in [tool.mcp-codegen]{_tail(worker)}",
+                )
+
+    def _module_name(self, worker: _Worker) -> str:
+        source = worker.assigned.get(worker.current or "")
+        return source.module if source is not None else "the module"
+
+    def _handle(self, worker: _Worker, event: tuple[object, ...]) -> None:
+        kind = event[0]
+        if kind == "ready":
+            worker.ready = True
+        elif kind == "start":
+            worker.current = event[1]  # type: ignore[assignment]
+        elif kind == "scanned":
+            key, module = event[1], event[2]
+            if isinstance(module, ScannedModule):
+                source = worker.assigned[key]  # type: ignore[index]
+                # Where the module lives comes from the generator's own reading, never the worker.
+                module = replace(module, **source.location())
+                self.scanned[source.relative_path] = module
+                self.on_scanned(module)
+        elif kind == "done":
+            _, key, tools, diagnostics = event
+            worker.assigned.pop(key)  # type: ignore[call-overload]
+            worker.current = None
+            module = self.scanned.get(key)  # type: ignore[call-overload]
+            if module is not None and module.inspectable:
+                self.on_result(
+                    InspectedModule(
+                        module=module,
+                        tools=tuple(tools),  # type: ignore[arg-type]
+                        diagnostics=tuple(diagnostics),  # type: ignore[arg-type]
+                    )
+                )
+            self._dispatch(worker)
+        elif kind == "dependencies":
+            worker.dependencies = list(event[1])  # type: ignore[arg-type]
+        elif kind == "finished":
+            worker.finished = True
+
+    def _lost(self, worker: _Worker, reason: str) -> None:
+        """A worker died or hung: blame its current source, hand the others to a new worker."""
+        worker.finished = True
+        self.workers.remove(worker)
+        self.retired.append(worker)
+        culprit = worker.current or next(iter(worker.assigned), None)
+        others = [source for key, source in worker.assigned.items() if key != culprit]
+        self.queue.extendleft(reversed(others))  # first in line again, in their order
+        source = worker.assigned.get(culprit or "")
+        if source is not None:
+            module = self.scanned.get(source.relative_path)
+            if module is None:  # it died while scanning
+                module = self.scanned[source.relative_path] = ScannedModule.failed(source, reason)
+                self.on_scanned(module)
+            else:
+                diagnostic = Diagnostic(source.relative_path, 1, 1, reason)
+                self.on_result(InspectedModule(module=module, tools=(), diagnostics=(diagnostic,)))
+        worker.assigned.clear()
+        worker.stop()
+        if self.queue and not any(not w.closed_input for w in self.workers):
+            self._start_worker()
+        elif self.queue:
+            for other in self.workers:
+                if not other.closed_input:
+                    self._dispatch(other)
+
+    def dependencies(self) -> list[str]:
+        """Files the workers imported (valid after ``run``)."""
+        return sorted({f for worker in self.workers for f in worker.dependencies})
+
+    def close(self) -> None:
+        for worker in [*self.workers, *self.retired]:
+            if not worker.stderr.closed:
+                worker.stop()
+        self.selector.close()
+
+
+def _limit(worker: _Worker, timeout_s: float) -> float:
+    return timeout_s if worker.ready else max(timeout_s, STARTUP_TIMEOUT_S)
+
+
+def _tail(worker: _Worker) -> str:
+    tail = worker.stderr_tail()
+    if not tail:
+        return ""
+    return "\n  last output of the worker:\n    " + tail.replace("\n", "\n    ")

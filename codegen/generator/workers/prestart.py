@@ -1,0 +1,131 @@
+"""Start the worker processes first thing, when ``generate``/``check`` will surely need them.
+
+A worker spends ~0.4 s importing libcst and pydantic before it can scan anything; started at
+interpreter start-up (``python -m codegen``) that overlaps the generator's own imports and
+configuration instead of following them. Only the standard library is imported here. Workers
+are started only when no build cache can answer (``--no-cache``, or no stored build next to the
+configuration); ``codegen.generator.workers.pool`` adopts them, and ``discard`` stops any that were not used.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import IO
+
+from codegen.generator.project import CACHE_DIR, CACHE_FILE, nearest_config
+
+PACKAGE_PARENT = str(Path(__file__).resolve().parents[3])
+MAX_WORKERS = 4
+_COMMANDS = ("generate", "check")
+#: Every worker hashes strings with this seed, whatever the caller's ``PYTHONHASHSEED``: a default
+#: built by iterating a set (``",".join(SOME_SET)``) must not change the generated file per run.
+WORKER_HASH_SEED = "0"
+#: The rest of the process state user code can read into a schema while it is imported: the time
+#: zone, the locale (``locale.setlocale(LC_ALL, "")``, ``gettext``) and the text encoding.
+_PINNED_ENVIRONMENT = {"TZ": "UTC", "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "1"}
+_UNSET_ENVIRONMENT = ("LANGUAGE",)  # gettext reads it before LC_ALL
+
+_started: dict[str, list[tuple[subprocess.Popen[bytes], IO[bytes]]]] = {}
+_decided = False
+
+
+def worker_count() -> int:
+    return min(os.cpu_count() or 1, MAX_WORKERS)
+
+
+def worker_environment(hash_seed: str = WORKER_HASH_SEED) -> dict[str, str]:
+    """The caller's environment with the hash seed, time zone and locale pinned."""
+    env = dict(os.environ)
+    for name in _UNSET_ENVIRONMENT:
+        env.pop(name, None)
+    env.update(_PINNED_ENVIRONMENT, PYTHONHASHSEED=hash_seed)
+    return env
+
+
+def spawn_worker(
+    cwd: Path, hash_seed: str = WORKER_HASH_SEED
+) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
+    """``python -m codegen.generator.workers.child`` with pipes on stdin/stdout and stderr kept in a file."""
+    stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
+    env = worker_environment(hash_seed)
+    env["PYTHONPATH"] = os.pathsep.join([PACKAGE_PARENT, *filter(None, [env.get("PYTHONPATH")])])
+    process = subprocess.Popen(
+        [sys.executable, "-m", "codegen.generator.workers.child"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        cwd=cwd,
+        env=env,
+    )
+    return process, stderr
+
+
+def _option(argv: list[str], name: str) -> str | None:
+    for index, token in enumerate(argv):
+        if token == name and index + 1 < len(argv):
+            return argv[index + 1]
+        if token.startswith(name + "="):
+            return token.split("=", 1)[1]
+    return None
+
+
+def _project_root(argv: list[str]) -> Path | None:
+    config = _option(argv, "--config")
+    found = Path(config).resolve() if config is not None else nearest_config(Path.cwd().resolve())
+    return found.parent if found is not None else None
+
+
+def command_index(argv: list[str]) -> int | None:
+    """Position of the command word: the first argument that is not a global option."""
+    index = 0
+    while index < len(argv):
+        token = argv[index]
+        if token == "--config":
+            index += 2
+            continue
+        if not token.startswith("-"):
+            return index
+        index += 1
+    return None
+
+
+def start_early(argv: list[str]) -> None:
+    """Start the workers now if the command line is a ``generate`` or ``check`` that must build.
+
+    A guess, made once: whatever it gets wrong costs only time (unused workers are stopped,
+    missing ones are started later).
+    """
+    global _decided
+    if _decided:
+        return
+    _decided = True
+    command = command_index(argv)
+    if command is None or argv[command] not in _COMMANDS or "--help" in argv or "-h" in argv:
+        return
+    root = _project_root(argv)
+    if root is None or ("--no-cache" not in argv and (root / CACHE_DIR / CACHE_FILE).is_file()):
+        return
+    try:
+        _started[str(root.resolve())] = [spawn_worker(root) for _ in range(worker_count())]
+    except OSError:
+        discard()
+
+
+def take(root: Path) -> list[tuple[subprocess.Popen[bytes], IO[bytes]]]:
+    """The workers started early for this project root (each handed out once)."""
+    return _started.pop(str(root.resolve()), [])
+
+
+def discard() -> None:
+    """Stop workers that were started early but never used."""
+    for workers in _started.values():
+        for process, stderr in workers:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            stderr.close()
+    _started.clear()
