@@ -1,3 +1,8 @@
+"""``python -m codegen``: the ``mcp-codegen`` command line, with its workers started first.
+
+Runs in: parent.
+"""
+
 import sys
 
 from codegen.generator.workers.prestart import start_early

@@ -3,6 +3,8 @@
 It changes nothing about the function: the generator reads its arguments statically from source, and the
 runtime finds the function through the import path recorded in the generated module. Importing this module
 imports only the standard library.
+
+Runs in: any.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 ``TARGET`` is ``module:function`` (called like a console-script entry point, with ``sys.argv``
 set to the target followed by the arguments after ``--``) or ``module:object`` (its ``.run()``
 is called). The current directory is importable, as with ``python -m``.
+
+Runs in: server.
 """
 
 from __future__ import annotations

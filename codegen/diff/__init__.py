@@ -1,6 +1,8 @@
 """``mcp-codegen diff``: classify schema changes between two revisions of the generated tree.
 
 Attributes load on first use, so registering the ``diff`` command costs nothing until it runs.
+
+Runs in: parent. (The default for every module of this package.)
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""Load and validate ``[tool.mcp-codegen]`` from ``pyproject.toml``."""
+"""Load and validate ``[tool.mcp-codegen]`` from ``pyproject.toml``.
+
+Runs in: parent, worker.
+"""
 
 from __future__ import annotations
 

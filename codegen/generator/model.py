@@ -6,6 +6,8 @@ inspect   -> InspectedModule (raw pydantic schemas, computed in an isolated chil
 assemble  -> ToolDefinition  (MCP tool dicts after the schema transforms)
 render    -> RenderedFile    (module text, in memory)
 write     -> WriteReport     (what changed on disk, or would change)
+
+Runs in: parent, worker.
 """
 
 from __future__ import annotations

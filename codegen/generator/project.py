@@ -1,5 +1,8 @@
 """Where a project keeps its configuration and build cache, and how diagnostics name its files
-(standard library only: ``codegen.generator.workers.prestart`` imports it before anything else)."""
+(standard library only: ``codegen.generator.workers.prestart`` imports it before anything else).
+
+Runs in: parent, worker.
+"""
 
 from pathlib import Path
 

@@ -7,6 +7,8 @@ Each difference is reported as ``tool -> JSON pointer -> theirs / ours``.
 
 The child is ``python -m codegen.generator.verify TARGET``; it writes one JSON document to the original
 stdout and nothing else (user output goes to stderr).
+
+Runs in: parent, worker.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@ API accepts, with a report of what each transform changed or lost (docs: README,
 profiles, name limits and size budget").
 
 Standard library only, and each profile module is imported only when it is used.
+
+Runs in: any. (The default for every module of this package.)
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 A server built by a factory registers tools whose names or descriptions come from the factory's
 arguments, so only calling it tells what it serves. A call is written with literal arguments
 only, parsed with ``ast`` (never evaluated as code), and run in the worker process.
+
+Runs in: any.
 """
 
 from __future__ import annotations

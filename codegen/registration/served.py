@@ -5,6 +5,8 @@ own test clients drive it; the request is sent and the response read as raw JSON
 dicts returned are the wire form, not a client model re-serialised. Works for the SDK 2.x
 ``MCPServer``, SDK 1.x ``FastMCP``, ``fastmcp.FastMCP`` and any low-level SDK ``Server`` (the
 ``codegen.runtime`` server included).
+
+Runs in: worker.
 """
 
 from __future__ import annotations

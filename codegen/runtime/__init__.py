@@ -3,6 +3,8 @@
 ``load_tools`` reads a generated output (docs/module-format.md) into a read-only ``ToolRegistry``.
 Importing this package imports neither ``mcp`` nor pydantic, jsonschema, libcst or jinja2; the
 MCP server lives in ``codegen.runtime.server`` and is imported only when serving.
+
+Runs in: server. (The default for every module of this package.)
 """
 
 from __future__ import annotations

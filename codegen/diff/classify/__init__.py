@@ -13,6 +13,8 @@ One module per concern, imported one way (``tests/test_import_cycles.py`` checks
   ``values`` (type, enum, const), ``unions`` (anyOf, oneOf, allOf), ``objects`` (properties,
   required, additionalProperties, propertyNames, items), ``bounds`` (numbers, counts, strings);
 - ``walk``: the recursive ``compare``; ``tools``: one tool dict; ``sides``: two revisions.
+
+Runs in: parent. (The default for every module of this package.)
 """
 
 from __future__ import annotations

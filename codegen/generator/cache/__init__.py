@@ -1,1 +1,4 @@
-"""The build cache (parent)."""
+"""The build cache (parent).
+
+Runs in: parent. (The default for every module of this package.)
+"""

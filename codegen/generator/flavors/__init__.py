@@ -8,6 +8,8 @@
 The two framework flavors run in the worker process: each tool is registered on a fresh server of
 that framework with the decorator options read from source, and its ``tools/list`` answer is
 recorded verbatim (``codegen.registration.served``). See docs/flavors.md.
+
+Runs in: worker. (The default for every module of this package.)
 """
 
 from __future__ import annotations

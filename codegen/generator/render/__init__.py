@@ -1,1 +1,4 @@
-"""Stage 4 (parent): generated modules rendered in memory."""
+"""Stage 4 (parent): generated modules rendered in memory.
+
+Runs in: parent. (The default for every module of this package.)
+"""

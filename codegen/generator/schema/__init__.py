@@ -1,1 +1,4 @@
-"""Stage 2b (worker): JSON Schemas from resolved types with pydantic ``TypeAdapter``."""
+"""Stage 2b (worker): JSON Schemas from resolved types with pydantic ``TypeAdapter``.
+
+Runs in: worker. (The default for every module of this package.)
+"""

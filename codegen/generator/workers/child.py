@@ -14,6 +14,8 @@ path:
 
 The original stdout and stdin are moved out of reach first: anything user code prints, even from
 C, lands on stderr, and a module that reads stdin at import gets EOF instead of hanging.
+
+Runs in: worker.
 """
 
 from __future__ import annotations

@@ -1,1 +1,4 @@
-"""``tools/call``: preparing a tool, converting arguments, running it, shaping its result (server)."""
+"""``tools/call``: preparing a tool, converting arguments, running it, shaping its result (server).
+
+Runs in: server. (The default for every module of this package.)
+"""

@@ -1,0 +1,102 @@
+"""docs/architecture.md's generated sections match the code (docs/gen_architecture.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "docs" / "gen_architecture.py"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("gen_architecture", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while building
+    spec.loader.exec_module(module)
+    return module
+
+
+gen = load_script()
+
+
+def test_committed_map_is_what_the_code_says():
+    committed = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert committed == gen.generated(committed), (
+        "docs/architecture.md drifted from the code: run `python docs/gen_architecture.py`"
+    )
+
+
+def test_check_mode_exits_0_on_the_committed_doc():
+    completed = subprocess.run(
+        [sys.executable, str(SCRIPT), "--check"], capture_output=True, text=True, cwd=REPO
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+def test_every_module_is_mapped_once():
+    rows = [
+        line.split("|")[1].strip().strip("`")
+        for line in (REPO / "docs" / "architecture.md").read_text().splitlines()
+        if line.startswith("| `codegen")
+    ]
+    on_disk = set()
+    for path in (REPO / "codegen").rglob("*.py"):
+        parts = path.relative_to(REPO).with_suffix("").parts
+        on_disk.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    assert sorted(rows) == sorted(on_disk)
+
+
+def test_an_edited_row_is_restored_and_reported(tmp_path):
+    committed = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    row = next(line for line in committed.splitlines() if line.startswith("| `codegen.runtime.server`"))
+    edited = committed.replace(row, row.replace("| server |", "| parent |"))
+    assert edited != committed
+    assert gen.generated(edited) == committed
+
+
+def copy_package(tmp_path: Path) -> Path:
+    shutil.copytree(REPO / "codegen", tmp_path / "codegen", ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path
+
+
+def test_a_module_override_and_the_package_default(tmp_path):
+    root = copy_package(tmp_path)
+    scan = root / "codegen" / "generator" / "scan"
+    (scan / "extra.py").write_text('"""A new scanner helper."""\n')
+    (scan / "other.py").write_text('"""Runs elsewhere.\n\nRuns in: parent, server.\n"""\n')
+    places = {m.dotted: m.runs_in for m in gen.modules(root)}
+    assert places["codegen.generator.scan.extra"] == "worker"  # the package's default
+    assert places["codegen.generator.scan.other"] == "parent, server"
+
+
+def test_a_package_must_say_where_it_runs(tmp_path):
+    root = copy_package(tmp_path)
+    new = root / "codegen" / "generator" / "newstage"
+    new.mkdir()
+    (new / "__init__.py").write_text('"""A new stage."""\n')
+    with pytest.raises(gen.MapError, match=r"newstage/__init__.py: every package says where"):
+        gen.modules(root)
+
+
+def test_an_unknown_place_is_refused(tmp_path):
+    root = copy_package(tmp_path)
+    (root / "codegen" / "shared" / "odd.py").write_text('"""Odd.\n\nRuns in: browser.\n"""\n')
+    with pytest.raises(gen.MapError, match=r"odd.py: 'Runs in:' names browser"):
+        gen.modules(root)
+
+
+def test_import_rules_list_every_contract():
+    import tomllib
+
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"][
+        "contracts"
+    ]
+    rules = gen.import_rules()
+    for contract in contracts:
+        assert f"| `{contract['id']}` | {contract['type']} | {contract['name']} |" in rules
