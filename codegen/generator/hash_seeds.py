@@ -4,7 +4,7 @@ Generation itself is stable (the workers pin ``PYTHONHASHSEED``), but a default 
 value that the code builds by iterating a set (``",".join(SOME_SET)``) still changes from one
 server start to the next, so the generated schema can disagree with what the running function
 uses. Comparing a second build is the only reliable detector, and it costs a second build (see
-docs/design.md, "Hash seeds"), so it is asked for, not done on every run.
+docs/decisions/0270-vary-hash-seed-on-request.md), so it is asked for, not done on every run.
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
 """Client profiles: named lists of pure transforms from the served tools/list to what one model
-API accepts, with a report of what each transform changed or lost (docs: README, "Client
-profiles, name limits and size budget").
+API accepts, with a report of what each transform changed or lost (docs/profiles.md).
 
 Standard library only, and each profile module is imported only when it is used.
 

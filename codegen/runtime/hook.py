@@ -3,7 +3,7 @@
 Importing this module imports the standard library only. ``use_generated`` patches each
 framework when that framework's module is imported (a ``sys.meta_path`` finder wraps the
 loader of the module that defines the class) or at once when it is already imported, so a
-framework the application does not use is never imported. See README, "Keep your server".
+framework the application does not use is never imported. See docs/hook.md.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ _CONTENT_BLOCKS = typing.get_args(types.ContentBlock)
 
 
 class CleanRules:
-    """Flavor ``"clean"``: mcp-codegen's own rules (README, "Serving the generated schemas")."""
+    """Flavor ``"clean"``: mcp-codegen's own rules (docs/runtime.md, docs/schema-rules.md)."""
 
     materializes_generators = False
 

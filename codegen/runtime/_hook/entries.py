@@ -61,7 +61,7 @@ class GeneratedIndex:
             )
         self.regenerate_command = _regenerate_command(self.directory)
         # Loaded at the first lookup: after the framework's import, whose collections then
-        # need not walk them (docs/design.md, "What the 1.3x-of-the-floor target leaves").
+        # need not walk them (docs/decisions/0480-what-the-floor-target-leaves-to-the-hook.md).
         self._tools: dict[tuple[str, str], tuple[dict[str, Any], str, str]] | None = None
         self._loading = allocate_lock()
         self._generated_sha: dict[str, str | None] = {}

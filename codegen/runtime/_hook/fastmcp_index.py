@@ -3,8 +3,8 @@
 fastmcp 4.x walks every registered component on each ``add_tool`` twice
 (``LocalProvider._check_version_mixing`` and the server's ``_SchemaCacheLocalProvider.add_tool``
 collecting the tools of the same name), which makes registering N tools cost O(N^2): about
-0.5 s of CPU at N = 1,000, more than the hooked registration itself (docs/design.md,
-"fastmcp registration bookkeeping"). Under ``use_generated`` both walks read a
+0.5 s of CPU at N = 1,000, more than the hooked registration itself (docs/decisions/
+0430-fastmcp-registration-index.md). Under ``use_generated`` both walks read a
 ``{name: {key: tool}}`` index instead, kept in step by wrapping ``_add_component`` and
 ``_remove_component`` (the only writers of ``_components`` in fastmcp) and rebuilt by one scan
 whenever ``_components`` was replaced or changed size behind those two methods. Each

@@ -10,7 +10,8 @@ transport drops its second answer to that ``initialize``: one session, each requ
 once, in the order it arrived.
 
 After the first ``tools/list`` the SDK door is prepared (imported, built) on a background thread,
-so that the first ``tools/call`` does not wait for the import (docs/design.md, measured).
+so that the first ``tools/call`` does not wait for the import (measured:
+docs/decisions/0350-when-the-sdk-is-prepared.md).
 """
 
 from __future__ import annotations
@@ -214,7 +215,7 @@ def serve(
         return prepare()(None)  # shapes from another SDK release: the SDK answers everything
     # The registry's literal data (~100,000 objects at 1,000 tools, loaded with collection off)
     # lives as long as this process and holds no cycles: frozen, the first collection pass,
-    # due at once, does not walk all of it before the first answer (docs/design.md, measured).
+    # due at once, does not walk all of it before the first answer (docs/decisions/0360-fast-path-at-1000-tools.md).
     gc.freeze()
     wire_in, wire_out, restore = claim_stdio()
     session = Session(registry, name=name)
