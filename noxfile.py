@@ -1,4 +1,4 @@
-"""Developer sessions: `nox -s codegen`, `check`, `tests`, `conformance`, `lint` and `diff`."""
+"""Developer sessions: `nox -s codegen`, `check`, `tests`, `conformance`, `lint`, `docs` and `diff`."""
 
 from __future__ import annotations
 
@@ -55,6 +55,17 @@ def lint(session: nox.Session) -> None:
     session.install("ruff>=0.6")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the documentation site (mkdocs-material) into site/, failing on any warning.
+
+    Checks first that docs/architecture.md's generated package map matches the code.
+    """
+    session.install("-e", ".[docs]")
+    session.run("python", "docs/gen_architecture.py", "--check")
+    session.run("mkdocs", "build", "--strict", *session.posargs)
 
 
 @nox.session

@@ -121,10 +121,20 @@ def package_map(root: Path = ROOT) -> str:
     for module in modules(root):
         parts = module.dotted.split(".")
         is_package = module.path.endswith("__init__.py")
-        group = "codegen" if len(parts) == 1 or (len(parts) == 2 and not is_package) else ".".join(parts[:2])
+        group = (
+            "codegen"
+            if len(parts) == 1 or (len(parts) == 2 and not is_package)
+            else ".".join(parts[:2])
+        )
         if group != current:
             current = group
-            lines += ["", f"### `{group}`", "", "| module | runs in | owns |", "| --- | --- | --- |"]
+            lines += [
+                "",
+                f"### `{group}`",
+                "",
+                "| module | runs in | owns |",
+                "| --- | --- | --- |",
+            ]
         lines.append(f"| `{module.dotted}` | {module.runs_in} | {module.summary} |")
     return "\n".join(lines)
 
@@ -194,7 +204,9 @@ def main(argv: list[str] | None = None) -> int:
                 "docs/architecture.md (generated)",
             )
         )
-        print("docs/architecture.md is stale: run `python docs/gen_architecture.py`", file=sys.stderr)
+        print(
+            "docs/architecture.md is stale: run `python docs/gen_architecture.py`", file=sys.stderr
+        )
         return 1
     DOC.write_text(wanted, encoding="utf-8")
     return 0

@@ -54,14 +54,18 @@ def test_every_module_is_mapped_once():
 
 def test_an_edited_row_is_restored_and_reported(tmp_path):
     committed = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
-    row = next(line for line in committed.splitlines() if line.startswith("| `codegen.runtime.server`"))
+    row = next(
+        line for line in committed.splitlines() if line.startswith("| `codegen.runtime.server`")
+    )
     edited = committed.replace(row, row.replace("| server |", "| parent |"))
     assert edited != committed
     assert gen.generated(edited) == committed
 
 
 def copy_package(tmp_path: Path) -> Path:
-    shutil.copytree(REPO / "codegen", tmp_path / "codegen", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "codegen", tmp_path / "codegen", ignore=shutil.ignore_patterns("__pycache__")
+    )
     return tmp_path
 
 
