@@ -65,7 +65,8 @@ def docs(session: nox.Session) -> None:
     """
     session.install("-e", ".[docs]")
     session.run("python", "docs/gen_architecture.py", "--check")
-    session.run("mkdocs", "build", "--strict", *session.posargs)
+    # NO_MKDOCS_2_WARNING: mkdocs-material prints a banner about its successor on every build.
+    session.run("mkdocs", "build", "--strict", *session.posargs, env={"NO_MKDOCS_2_WARNING": "1"})
 
 
 @nox.session

@@ -102,5 +102,7 @@ def test_import_rules_list_every_contract():
         "contracts"
     ]
     rules = gen.import_rules()
+    prose = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
     for contract in contracts:
         assert f"| `{contract['id']}` | {contract['type']} | {contract['name']} |" in rules
+        assert f"- **{contract['id']}**: " in prose, f"explain contract {contract['id']} in one line"
