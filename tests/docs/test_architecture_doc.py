@@ -105,4 +105,6 @@ def test_import_rules_list_every_contract():
     prose = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
     for contract in contracts:
         assert f"| `{contract['id']}` | {contract['type']} | {contract['name']} |" in rules
-        assert f"- **{contract['id']}**: " in prose, f"explain contract {contract['id']} in one line"
+        assert f"- **{contract['id']}**: " in prose, (
+            f"explain contract {contract['id']} in one line"
+        )
