@@ -115,7 +115,11 @@ def modules(root: Path = ROOT) -> list[Module]:
 
 
 def package_map(root: Path = ROOT) -> str:
-    lines = ["Where a module runs:", ""]
+    lines = [
+        "Where a module runs (the processes that import it; a package's row is the default for",
+        "its modules, and a module's own line overrides it):",
+        "",
+    ]
     lines += [f"- **{place}**: {meaning}." for place, meaning in PLACES.items()]
     current = None
     for module in modules(root):

@@ -1,6 +1,8 @@
 """Which files are tool sources, and what they are called when imported (standard library only).
 
 Kept apart from ``scan`` so that a build-cache hit never has to import libcst.
+
+Runs in: parent, worker. (The scanner reuses ``load_source`` and ``may_define_tools``.)
 """
 
 from __future__ import annotations

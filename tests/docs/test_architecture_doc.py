@@ -108,3 +108,62 @@ def test_import_rules_list_every_contract():
         assert f"- **{contract['id']}**: " in prose, (
             f"explain contract {contract['id']} in one line"
         )
+
+
+#: The modules each kind of process starts from (their imports, lazy ones included, follow).
+ENTRY_POINTS = {
+    "worker": [
+        "codegen.generator.workers.child",
+        "codegen.generator.scan.files",
+        "codegen.generator.schema.describe",
+        "codegen.generator.inspection.resolve",
+        "codegen.generator.flavors.mcp",
+        "codegen.generator.flavors.fastmcp",
+        "codegen.generator.flavors.factories",
+    ],
+    "server": [
+        "codegen.runtime.server",
+        "codegen.runtime._call.invoke",
+        "codegen.runtime._call.prepare",
+        "codegen.runtime._call.framework_results",
+        "codegen.runtime.hook",
+        "codegen.runtime._hook.frameworks",
+        "codegen.runtime._hook.fastmcp_tool",
+        "codegen.runtime._stdio.fastpath",
+        "codegen.runtime._stdio.transport",
+        "codegen.runtime._load.profiled",
+    ],
+    "parent": [
+        "codegen.cli.commands",
+        "codegen.generator.pipeline",
+        "codegen.generator.assemble.finalize",
+        "codegen.generator.render.modules",
+        "codegen.generator.write.output",
+        "codegen.generator.workers.pool",
+        "codegen.generator.lint",
+        "codegen.generator.hash_seeds",
+        "codegen.cli.diff_command",
+    ],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("place", sorted(ENTRY_POINTS))
+def test_the_map_says_where_each_module_is_imported(place):
+    """A module a process imports is declared to run there (or "any"), packages aside."""
+    script = (
+        "import sys\n"
+        f"for name in {ENTRY_POINTS[place]!r}: __import__(name)\n"
+        "print('\\n'.join(n for n in sys.modules if n.startswith('codegen')))\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, check=True
+    )
+    mapped = {module.dotted: module for module in gen.modules()}
+    undeclared = [
+        name
+        for name in completed.stdout.split()
+        if not mapped[name].path.endswith("__init__.py")
+        and not {place, "any"} & set(mapped[name].runs_in.split(", "))
+    ]
+    assert undeclared == [], f"imported in the {place} process but not declared to run there"

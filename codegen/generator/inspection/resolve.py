@@ -1,4 +1,7 @@
-"""Stage 2a (in the isolated worker): import a tool module and resolve each tool's type hints."""
+"""Stage 2a (in the isolated worker): import a tool module and resolve each tool's type hints.
+
+Runs in: worker, parent. (The parent only reads ``registrar_of`` while it assembles.)
+"""
 
 from __future__ import annotations
 

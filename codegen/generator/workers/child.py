@@ -15,7 +15,7 @@ path:
 The original stdout and stdin are moved out of reach first: anything user code prints, even from
 C, lands on stderr, and a module that reads stdin at import gets EOF instead of hanging.
 
-Runs in: worker.
+Runs in: worker, parent. (The parent imports only the message framing, ``write_message``.)
 """
 
 from __future__ import annotations
