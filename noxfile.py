@@ -46,7 +46,7 @@ def tests(session: nox.Session) -> None:
 def conformance(session: nox.Session) -> None:
     """The official MCP conformance suite (0.1.9, Node 20) against the runtime (also in `tests`)."""
     session.install("-e", ".[test]")
-    session.run("pytest", "tests/conformance", *session.posargs)
+    session.run("pytest", "tests/e2e/conformance", *session.posargs)
 
 
 @nox.session
@@ -63,8 +63,8 @@ def dropin_sdk1(session: nox.Session) -> None:
     session.install("-e", ".", "mcp>=1.10,<2", "pytest>=8")
     session.run(
         "pytest",
-        "tests/dropin/test_dropin_sdk1.py",
-        "tests/hook/sdk1_same_answers.py",
+        "tests/e2e/dropin/test_dropin_sdk1.py",
+        "tests/runtime/hook/sdk1_same_answers.py",
         *session.posargs,
     )
 
@@ -83,7 +83,7 @@ def diff(session: nox.Session) -> None:
 def realworld(session: nox.Session) -> None:
     """Drop-in on real MCP servers published on PyPI (not in the default run; needs the network).
 
-    Each environment of tests/realworld/servers.toml (SDK 1.x, SDK 2.x and fastmcp servers cannot
+    Each environment of tests/e2e/realworld/servers.toml (SDK 1.x, SDK 2.x and fastmcp servers cannot
     share one) gets its own virtualenv with this project and the pinned servers; every server is
     generated in its flavor and verified against its real server object, then the table of all
     results is printed. `nox -s realworld -- sdk1 fastmcp` runs only those environments.
@@ -91,7 +91,7 @@ def realworld(session: nox.Session) -> None:
     import tomllib
     from pathlib import Path
 
-    with open("tests/realworld/servers.toml", "rb") as file:
+    with open("tests/e2e/realworld/servers.toml", "rb") as file:
         servers = tomllib.load(file)["servers"]
     requirements: dict[str, set[str]] = {}
     for server in servers.values():
@@ -104,7 +104,7 @@ def realworld(session: nox.Session) -> None:
     results = Path(session.create_tmp()).resolve() / "realworld-results"
     for stale in results.glob("*.json"):
         stale.unlink()
-    script = "tests/realworld/check_realworld.py"
+    script = "tests/e2e/realworld/check_realworld.py"
     for env in envs:
         venv = Path(".nox", f"realworld-{env}").resolve()
         python = str(venv / "bin" / "python")

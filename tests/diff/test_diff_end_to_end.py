@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from diff_support import INT, NUM, STR, git, obj, tool, write_tree
 
 from codegen.cli.diff_options import add_parser
+from tests.diff.diff_support import INT, NUM, STR, git, obj, tool, write_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = """\

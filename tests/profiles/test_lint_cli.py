@@ -10,7 +10,7 @@ from jsonschema import Draft202012Validator
 
 from codegen.profiles.budget import payload_bytes, wire_bytes
 from codegen.profiles.name_limits import check_names
-from tests.support import Project
+from tests.helpers.project import Project
 
 LONG = "fetch_every_open_purchase_order_for_a_supplier_by_region"  # 56 characters
 TOOLS = f'''

@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from runtime_support import REPO_ROOT, server_env
 
 from codegen.runtime import main
+from tests.helpers.servers import server_env
+from tests.runtime.runtime_support import REPO_ROOT
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
