@@ -51,10 +51,12 @@ def conformance(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """Ruff lint and format check."""
-    session.install("ruff>=0.6")
+    """Ruff lint and format check, and the import-linter contracts of pyproject.toml."""
+    session.install("ruff>=0.6", "import-linter>=2.1")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    # lint-imports imports nothing; it needs the package importable from the repository root.
+    session.run("lint-imports", env={"PYTHONPATH": "."})
 
 
 @nox.session

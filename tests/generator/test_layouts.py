@@ -8,7 +8,7 @@ from tests.helpers.project import Project
 
 
 def _tools(project: Project, *args: str) -> dict[str, dict]:
-    # The boxing rules are what clients before 2026-07-28 get (tests/shared/test_protocols.py: both).
+    # The boxing rules are what clients before 2026-07-28 get (tests/runtime/test_protocols.py: both).
     result = project.run(*args, "export", "--protocol", "2025-11-25")
     assert result.returncode == 0, result.stderr
     return {t["name"]: t for t in json.loads(result.stdout)["tools"]}
