@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from jsonschema import Draft202012Validator
 
 from tests.helpers.project import REPO, Project, codegen_env, run_codegen
@@ -36,6 +37,7 @@ def upper(text: str, times: Optional[int] = None) -> str:
 '''
 
 
+@pytest.mark.slow
 def test_generate_writes_modules_and_manifest(project: Project) -> None:
     project.write("pkg/tools.py", TOOLS)
     result = project.run("generate")
@@ -69,6 +71,7 @@ def test_generate_writes_modules_and_manifest(project: Project) -> None:
     assert header[1] == f"# Source sha256: {digest}"
 
 
+@pytest.mark.slow
 def test_check_passes_when_fresh_and_catches_stale_missing_orphaned(project: Project) -> None:
     project.write("pkg/tools.py", TOOLS)
     assert project.run("generate").returncode == 0
@@ -106,6 +109,7 @@ def test_check_passes_when_fresh_and_catches_stale_missing_orphaned(project: Pro
     assert project.run("check").returncode == 0
 
 
+@pytest.mark.slow
 def test_check_catches_a_hand_edited_file(project: Project) -> None:
     project.write("pkg/tools.py", TOOLS)
     assert project.run("generate").returncode == 0
@@ -116,6 +120,7 @@ def test_check_catches_a_hand_edited_file(project: Project) -> None:
     assert '-        "description": "Add numbers!",' in result.stdout
 
 
+@pytest.mark.slow
 def test_export_prints_the_tools_list_payload_without_codegen_keys(project: Project) -> None:
     project.write("pkg/tools.py", TOOLS)
     assert project.run("generate").returncode == 0
@@ -131,6 +136,7 @@ def test_export_prints_the_tools_list_payload_without_codegen_keys(project: Proj
         Draft202012Validator.check_schema(tool["inputSchema"])
 
 
+@pytest.mark.slow
 def test_export_before_generate_says_what_to_run(project: Project) -> None:
     project.write("pkg/tools.py", TOOLS)
     result = project.run("export")
@@ -142,6 +148,7 @@ def test_export_before_generate_says_what_to_run(project: Project) -> None:
     )
 
 
+@pytest.mark.slow
 def test_output_is_byte_identical_across_hash_seeds_and_checkout_paths(tmp_path: Path) -> None:
     copies = []
     for index, seed in enumerate(["0", "1", "42", "12345", "random"]):
@@ -173,6 +180,7 @@ def test_output_is_byte_identical_across_hash_seeds_and_checkout_paths(tmp_path:
     assert copies[0] == committed
 
 
+@pytest.mark.slow
 def test_repository_generated_tree_is_current() -> None:
     """Fails when someone changed examples/ without regenerating; names the fix."""
     result = run_codegen(REPO, "check")
@@ -201,6 +209,7 @@ def test_every_generated_schema_is_valid_2020_12_with_object_roots() -> None:
                 assert "$schema" not in json.dumps(tool[key])
 
 
+@pytest.mark.slow
 def test_python_dash_m_and_console_script_agree() -> None:
     via_module = subprocess.run(
         [sys.executable, "-m", "codegen", "--version"],

@@ -8,6 +8,8 @@ import pytest
 
 from tests.helpers.project import Project
 
+pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+
 GOOD = '''
 from codegen.decorators import tool
 

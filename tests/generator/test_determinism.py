@@ -20,6 +20,8 @@ import codegen.generator.pipeline
 from codegen.generator.config import load_config
 from tests.helpers.project import REPO
 
+pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+
 EXAMPLE = REPO / "examples"
 CONFIG = (
     'injected_types = ["examples.bookshop.deps.Settings", "examples.bookshop.deps.ConfigPaths"]\n'

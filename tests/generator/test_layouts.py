@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.helpers.project import Project
+
+pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
 
 
 def _tools(project: Project, *args: str) -> dict[str, dict]:

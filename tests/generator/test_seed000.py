@@ -46,6 +46,7 @@ def test_every_seed_example_has_an_expectation() -> None:
     assert len(modules) == 14
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("expected_file", EXPECTED, ids=lambda p: p.stem)
 def test_seed_example_schemas(built: dict[str, dict], expected_file: Path) -> None:
     expected = json.loads(expected_file.read_text())
@@ -54,6 +55,7 @@ def test_seed_example_schemas(built: dict[str, dict], expected_file: Path) -> No
     assert tool.get("outputSchema") == expected["outputSchema"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("expected_file", EXPECTED, ids=lambda p: p.stem)
 def test_seed_example_schemas_are_valid_2020_12_objects(
     built: dict[str, dict], expected_file: Path
@@ -65,6 +67,7 @@ def test_seed_example_schemas_are_valid_2020_12_objects(
             assert tool[key]["type"] == "object"
 
 
+@pytest.mark.slow
 def test_boxing_is_recorded_for_scalar_returns(built: dict[str, dict]) -> None:
     answer = built["answer"]["outputSchema"]
     assert answer["x-dedalus-box"] == {"field": "result"}
@@ -72,6 +75,7 @@ def test_boxing_is_recorded_for_scalar_returns(built: dict[str, dict]) -> None:
     assert answer["properties"]["result"] == {"type": "integer"}
 
 
+@pytest.mark.slow
 def test_greet_description_is_never_a_placeholder(built: dict[str, dict]) -> None:
     for tool in built.values():
         for name, prop in tool["inputSchema"].get("properties", {}).items():

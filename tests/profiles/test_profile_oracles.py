@@ -21,6 +21,8 @@ import pytest
 from codegen.profiles import apply_profile
 from tests.profiles.profile_support import corpus, corpus_names
 
+pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+
 #: Test ids only; the tools themselves (``corpus()``) are built on first use, not at collection.
 NAMES = corpus_names()
 

@@ -29,6 +29,7 @@ def test_o200k_counts_the_compact_json() -> None:
     assert token_counter("o200k_base")(value) < token_counter("bytes/4")(value) * 2
 
 
+@pytest.mark.slow
 def test_an_unknown_tokenizer_is_a_usage_error(project: Project) -> None:
     with pytest.raises(ValueError, match="unknown tokenizer 'gpt-9'; known: bytes/4, cl100k_base"):
         token_counter("gpt-9")

@@ -25,6 +25,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_missing_generated_output_is_a_usage_error(tmp_path: Path) -> None:
     completed = _run("--generated", str(tmp_path / "absent"))
     assert completed.returncode == 2

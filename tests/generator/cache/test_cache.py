@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.helpers.project import Project
+
+pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
 
 MODELS = """
 from pydantic import BaseModel

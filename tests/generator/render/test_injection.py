@@ -356,6 +356,7 @@ def generate_and_read(project: Project, name: str) -> tuple[dict[str, Any], dict
     return values, json.loads(exported.stdout)
 
 
+@pytest.mark.slow
 def test_hostile_text_end_to_end(project: Project) -> None:
     texts = [EVERYTHING, *(f for f in FRAGMENTS if not re.search("[\ud800-\udfff]", f))]
     body = "".join(tool_source(i, text) for i, text in enumerate(texts))
@@ -386,6 +387,7 @@ def paragraphs(x: int) -> None:
         assert wire[name] == {k: v for k, v in tool.items() if k != "x-codegen"}
 
 
+@pytest.mark.slow
 @settings(max_examples=4, derandomize=True, database=None, deadline=None)
 @given(
     texts=st.lists(
@@ -408,6 +410,7 @@ def test_generated_hostile_text_end_to_end(
         check_hostile_tool(values["TOOLS"][index], text)
 
 
+@pytest.mark.slow
 def test_a_hostile_tool_name_is_refused_not_rendered(project: Project) -> None:
     project.write(
         "pkg/named.py",
@@ -422,6 +425,7 @@ def test_a_hostile_tool_name_is_refused_not_rendered(project: Project) -> None:
     assert not (project.root / "generated").exists()
 
 
+@pytest.mark.slow
 def test_a_hostile_printable_tool_name_is_rendered_as_a_literal(project: Project) -> None:
     """Quotes, backslashes, template and comment syntax in a name only warn (the spec says
     SHOULD); the module stays pure literals and the name round-trips exactly."""

@@ -11,6 +11,8 @@ import pytest
 from codegen.generator.workers import prestart
 from tests.helpers.project import Project
 
+pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+
 
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:

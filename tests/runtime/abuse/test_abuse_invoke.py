@@ -27,6 +27,7 @@ def _tools_importable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(GENERATED.parents[1]))  # the fixtures directory
 
 
+@pytest.mark.slow
 def test_the_fixture_schemas_are_what_the_generator_makes_of_the_fixture_tools() -> None:
     completed = subprocess.run(
         [

@@ -24,6 +24,8 @@ from codegen.runtime import GeneratedModuleError, load_tools
 from codegen.runtime._call.invoke import ToolCaller
 from tests.helpers.project import REPO
 
+pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+
 #: Never imported to load or list tools (codegen.generator.flavors belongs to the first call too).
 HEAVY = ("pydantic", "pydantic_core", "jsonschema", "mcp", "mcp_types", "fastmcp", "anyio")
 

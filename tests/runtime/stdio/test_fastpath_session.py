@@ -149,6 +149,7 @@ def _imported(session: list[Any], **env: str) -> tuple[list[Any], set[str]]:
     return [json.loads(line) for line in completed.stdout.splitlines()], modules
 
 
+@pytest.mark.slow
 def test_the_fast_path_answers_without_importing_the_sdk() -> None:
     opening = [
         INITIALIZE,
