@@ -1,4 +1,4 @@
-"""Developer sessions: `nox -s codegen`, `check`, `tests`, `conformance`, `lint` and `diff`."""
+"""Developer sessions: `nox -s codegen`, `check`, `tests`, `quick`, `conformance`, `lint` and `diff`."""
 
 from __future__ import annotations
 
@@ -37,9 +37,17 @@ def check(session: nox.Session) -> None:
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """The whole test suite, end-to-end tests with real MCP clients included."""
+    """The whole test suite, end-to-end tests with real MCP clients included, in a random order
+    (pytest-randomly prints the seed; `-- -p randomly --randomly-seed=N` repeats it)."""
     session.install("-e", ".[test]")
     session.run("pytest", *session.posargs)
+
+
+@nox.session
+def quick(session: nox.Session) -> None:
+    """The quick tier: every package's in-process tests (`-m "not slow"`; docs/testing.md)."""
+    session.install("-e", ".[test]")
+    session.run("pytest", "-m", "not slow", *session.posargs)
 
 
 @nox.session
