@@ -160,6 +160,7 @@ def test_string_literal_round_trips_and_comment_text_stays_on_its_line(text: str
     assert [t.type for t in tokens[:2]] == [tokenize.COMMENT, tokenize.NL]
 
 
+@pytest.mark.slow
 @UNIT
 @given(st.one_of(json_values, st.tuples(json_values, json_values)))
 def test_python_literal_round_trips_any_json_value(value: Any) -> None:
@@ -222,6 +223,7 @@ MODULE_NAMES = [
 ]
 
 
+@pytest.mark.slow
 @UNIT
 @given(
     tools=st.lists(tool_definitions(), min_size=1, max_size=2),
@@ -265,6 +267,7 @@ def test_rendered_module_is_literal_and_round_trips(
     assert same(values["TOOLS"], expected)
 
 
+@pytest.mark.slow
 @UNIT
 @given(
     version=hostile_text,

@@ -165,6 +165,7 @@ def test_arguments_nested_10_000_levels_deep_are_refused_and_the_caller_recovers
     assert _call(caller, "add", {"a": 2, "b": 3}).structured_content == 5
 
 
+@pytest.mark.slow
 def test_a_huge_argument_is_served_and_a_huge_wrong_one_is_quoted_briefly() -> None:
     caller = ToolCaller(REGISTRY)
     text = "é" * 20_000_000
