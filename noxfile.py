@@ -1,4 +1,4 @@
-"""Developer sessions: `nox -s codegen`, `check`, `tests`, `conformance`, `lint`, `docs` and `diff`."""
+"""Developer sessions: `nox -s codegen`, `check`, `tests`, `quick`, `conformance`, `lint`, `docs` and `diff`."""
 
 from __future__ import annotations
 
@@ -37,24 +37,34 @@ def check(session: nox.Session) -> None:
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """The whole test suite, end-to-end tests with real MCP clients included."""
+    """The whole test suite, end-to-end tests with real MCP clients included, in a random order
+    (pytest-randomly prints the seed; `-- -p randomly --randomly-seed=N` repeats it)."""
     session.install("-e", ".[test]")
     session.run("pytest", *session.posargs)
+
+
+@nox.session
+def quick(session: nox.Session) -> None:
+    """The quick tier: every package's in-process tests (`-m "not slow"`; docs/testing.md)."""
+    session.install("-e", ".[test]")
+    session.run("pytest", "-m", "not slow", *session.posargs)
 
 
 @nox.session
 def conformance(session: nox.Session) -> None:
     """The official MCP conformance suite (0.1.9, Node 20) against the runtime (also in `tests`)."""
     session.install("-e", ".[test]")
-    session.run("pytest", "tests/conformance", *session.posargs)
+    session.run("pytest", "tests/e2e/conformance", *session.posargs)
 
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """Ruff lint and format check."""
-    session.install("ruff>=0.6")
+    """Ruff lint and format check, and the import-linter contracts of pyproject.toml."""
+    session.install("ruff>=0.6", "import-linter>=2.1")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    # lint-imports imports nothing; it needs the package importable from the repository root.
+    session.run("lint-imports", env={"PYTHONPATH": "."})
 
 
 @nox.session
@@ -75,8 +85,8 @@ def dropin_sdk1(session: nox.Session) -> None:
     session.install("-e", ".", "mcp>=1.10,<2", "pytest>=8")
     session.run(
         "pytest",
-        "tests/dropin/test_dropin_sdk1.py",
-        "tests/hook/sdk1_same_answers.py",
+        "tests/e2e/dropin/test_dropin_sdk1.py",
+        "tests/runtime/hook/sdk1_same_answers.py",
         *session.posargs,
     )
 
@@ -95,7 +105,7 @@ def diff(session: nox.Session) -> None:
 def realworld(session: nox.Session) -> None:
     """Drop-in on real MCP servers published on PyPI (not in the default run; needs the network).
 
-    Each environment of tests/realworld/servers.toml (SDK 1.x, SDK 2.x and fastmcp servers cannot
+    Each environment of tests/e2e/realworld/servers.toml (SDK 1.x, SDK 2.x and fastmcp servers cannot
     share one) gets its own virtualenv with this project and the pinned servers; every server is
     generated in its flavor and verified against its real server object, then the table of all
     results is printed. `nox -s realworld -- sdk1 fastmcp` runs only those environments.
@@ -103,7 +113,7 @@ def realworld(session: nox.Session) -> None:
     import tomllib
     from pathlib import Path
 
-    with open("tests/realworld/servers.toml", "rb") as file:
+    with open("tests/e2e/realworld/servers.toml", "rb") as file:
         servers = tomllib.load(file)["servers"]
     requirements: dict[str, set[str]] = {}
     for server in servers.values():
@@ -116,7 +126,7 @@ def realworld(session: nox.Session) -> None:
     results = Path(session.create_tmp()).resolve() / "realworld-results"
     for stale in results.glob("*.json"):
         stale.unlink()
-    script = "tests/realworld/check_realworld.py"
+    script = "tests/e2e/realworld/check_realworld.py"
     for env in envs:
         venv = Path(".nox", f"realworld-{env}").resolve()
         python = str(venv / "bin" / "python")

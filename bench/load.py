@@ -7,7 +7,7 @@ Both scenarios drive a real server process with the official MCP Python SDK clie
   http   --clients concurrent clients, one streamable HTTP session each, every client sending
          --calls-per-client sequential requests; all sessions open before the first call.
 
-The tool is ``add`` from the abuse-test fixtures (tests/runtime_abuse/fixtures), the smallest
+The tool is ``add`` from the abuse-test fixtures (tests/runtime/abuse/fixtures), the smallest
 tool that still takes the whole serving path: transport, JSON-RPC dispatch, inputSchema
 validation, pydantic conversion, a worker-thread hop, boxing, the text copy. So the numbers are
 the runtime's and the SDK's overhead, not a tool's. Every call sends its own operands and its
@@ -42,7 +42,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 REPO = Path(__file__).resolve().parent.parent
-FIXTURES = REPO / "tests" / "runtime_abuse" / "fixtures"
+FIXTURES = REPO / "tests" / "runtime" / "abuse" / "fixtures"
 GENERATED = FIXTURES / "output" / "generated"
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from diff_support import INT, NUM, STR, git, obj, tool, write_tree
 
 from codegen.cli.diff_options import add_parser
+from tests.diff.diff_support import INT, NUM, STR, git, obj, tool, write_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = """\
@@ -182,6 +182,7 @@ def test_usage_errors_exit_2(repo: Path, capsys: Any, monkeypatch: Any) -> None:
     assert code == 2 and "YYYY-MM-DD" in err
 
 
+@pytest.mark.slow
 def test_subproject_annotations_use_repository_paths(tmp_path: Path) -> None:
     """The project lives in app/; GitHub wants paths from the repository root."""
     git(tmp_path, "init", "-q", "-b", "main")
@@ -209,6 +210,7 @@ def _python(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_real_entry_points(repo: Path) -> None:
     """``python -m codegen.diff`` and ``python -m codegen diff`` (the mcp-codegen CLI)."""
     standalone = _python(["-m", "codegen.diff", "main", "feature", "--format", "json"], repo)

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from diff_support import INT, NUM, STR, boxed, obj, side, tool
 
 from codegen.diff.changes import ChangeKind
 from codegen.diff.classify import diff_sides
+from tests.diff.diff_support import INT, NUM, STR, boxed, obj, side, tool
 
 
 @dataclass(frozen=True)

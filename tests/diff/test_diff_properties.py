@@ -7,12 +7,13 @@ import os
 from typing import Any
 
 import jsonschema
-from diff_support import obj, tool
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from codegen.diff.changes import Severity
 from codegen.diff.classify import compare_tools, value_key
+from tests.diff.diff_support import obj, tool
 
 # MCP_CODEGEN_DIFF_EXAMPLES=5000 for a long local run; the default keeps the suite quick.
 EXAMPLES = int(os.environ.get("MCP_CODEGEN_DIFF_EXAMPLES", "150"))
@@ -111,6 +112,7 @@ def _kinds(old: dict[str, Any], new: dict[str, Any]) -> set[str]:
 # --- 1. any schema diffed against itself yields no change ---------------------------------------
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(INPUT_OBJECTS, SCHEMAS)
 def test_schema_against_itself_has_no_changes(inputs: Any, output: dict[str, Any]) -> None:
@@ -152,6 +154,7 @@ def _rewrite(schema: Any, defs: dict[str, Any], data: st.DataObject) -> Any:
     return out
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(INPUT_OBJECTS, SCHEMAS, st.data())
 def test_equivalent_spellings_have_no_changes(
@@ -371,6 +374,7 @@ def _valid(schema: dict[str, Any], instance: Any) -> bool:
     return jsonschema.Draft202012Validator(schema).is_valid(instance)
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES * 3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SCHEMAS, st.booleans(), st.data())
 def test_compatible_verdicts_agree_with_jsonschema(

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from diff_support import INT, STR, git, manifest_text, module_text, tool, write_tree
 
 from codegen.diff.revisions import parse_module, read_directory, read_revision
 from codegen.shared.diagnostics import CodegenError
+from tests.diff.diff_support import INT, STR, git, manifest_text, module_text, tool, write_tree
 
 
 def test_directory_side_reads_manifest_modules(tmp_path: Path) -> None:

@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import pytest
-from diff_support import INT, NUM, STR, obj, side, tool
 
 from codegen.diff.changes import Severity
 from codegen.diff.renderers import render_github, render_json, render_markdown, render_terminal
@@ -19,6 +18,7 @@ from codegen.diff.report import (
     escape_markdown,
     write_changelog,
 )
+from tests.diff.diff_support import INT, NUM, STR, obj, side, tool
 
 BASE = side(
     tool("search", {"q": STR, "genre": {"enum": ["fiction", "poetry"]}}, ("q",), line=12),

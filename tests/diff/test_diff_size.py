@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 
-from diff_support import INT, STR, side, tool
-
 from codegen.diff.renderers import render_github, render_json, render_markdown, render_terminal
 from codegen.diff.report import build_report
+from tests.diff.diff_support import INT, STR, side, tool
 
 A = tool("a", {"q": STR}, ("q",), line=5)
 B = tool("b", {"n": INT}, ("n",), line=9)

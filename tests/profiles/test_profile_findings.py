@@ -7,9 +7,9 @@ import copy
 from typing import Any
 
 import pytest
-from profile_support import HAND_WRITTEN, INT, STR
 
 from codegen.profiles import apply_profile, get_profile, restore_arguments
+from tests.profiles.profile_support import HAND_WRITTEN, INT, STR
 
 
 def _one(profile: str, schema: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]], Any]:

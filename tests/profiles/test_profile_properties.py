@@ -17,13 +17,20 @@ import jsonschema
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from profile_support import corpus, openapi_to_json_schema, values
 
 from codegen.profiles import apply_profile, restore_arguments
+from tests.profiles.profile_support import corpus, openapi_to_json_schema, values
+
+pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
 
 #: The size-limit fixtures are thousands of properties or values: too slow to draw from.
 HUGE = {"too_wide", "many_enums", "too_deep"}
-TOOLS = [tool for tool in corpus() if tool["name"] not in HUGE]
+
+
+@functools.cache
+def _tools() -> list[dict[str, Any]]:
+    """The corpus minus HUGE, built on first use (not at collection)."""
+    return [tool for tool in corpus() if tool["name"] not in HUGE]
 
 
 def _tokens(pointer: str) -> tuple[str, ...]:
@@ -32,7 +39,7 @@ def _tokens(pointer: str) -> tuple[str, ...]:
 
 @functools.cache
 def _profiled(profile: str) -> Any:
-    return apply_profile(TOOLS, profile)
+    return apply_profile(_tools(), profile)
 
 
 @functools.cache
@@ -95,7 +102,7 @@ def test_a_profile_accepts_nothing_more_than_its_listed_loosenings(profile: str)
     def check(drawn: tuple[int, Any]) -> None:
         index, arguments = drawn
         assume(_accepts(profile, index, arguments))
-        original = TOOLS[index]
+        original = _tools()[index]
         restored = restore_arguments(arguments, result.null_means_absent.get(original["name"], []))
         validator = jsonschema.Draft202012Validator(original["inputSchema"], format_checker=checker)
         allowed = loosenings.get(original["name"], [])
@@ -107,7 +114,7 @@ def test_a_profile_accepts_nothing_more_than_its_listed_loosenings(profile: str)
 
 def test_the_property_can_fail() -> None:
     """Without the undo, openai-strict's nulls are rejected and no loosening explains them."""
-    tool = next(t for t in TOOLS if t["name"] == "search_books")
+    tool = next(t for t in _tools() if t["name"] == "search_books")
     served = _profiled("openai-strict")
     schema = next(t for t in served.tools if t["name"] == "search_books")["inputSchema"]
     arguments = {name: None for name in schema["properties"]} | {"query": "x"}

@@ -14,7 +14,7 @@ from mcp.client.stdio import stdio_client
 
 from codegen.profiles import apply_profile
 from codegen.runtime import GeneratedModuleError, load_tools
-from tests.support import REPO, codegen_env
+from tests.helpers.project import REPO, codegen_env
 
 GENERATED = REPO / "generated"
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 
-import bpe_openai
 import pytest
 
 from codegen.profiles.budget import token_counter, tool_sizes, wire_bytes
-from tests.support import Project
+from tests.helpers.project import Project
 
 
 def test_bytes_per_four_rounds_up() -> None:
@@ -19,6 +18,8 @@ def test_bytes_per_four_rounds_up() -> None:
 
 
 def test_o200k_counts_the_compact_json() -> None:
+    import bpe_openai  # a test dependency (extra `tokens`): missing must fail, never skip
+
     encoding = bpe_openai.get_encoding("o200k_base")
     # o200k_base token ids as tiktoken publishes them: "hello" and " world".
     assert encoding.encode("hello world") == [24912, 2375]
@@ -28,6 +29,7 @@ def test_o200k_counts_the_compact_json() -> None:
     assert token_counter("o200k_base")(value) < token_counter("bytes/4")(value) * 2
 
 
+@pytest.mark.slow
 def test_an_unknown_tokenizer_is_a_usage_error(project: Project) -> None:
     with pytest.raises(ValueError, match="unknown tokenizer 'gpt-9'; known: bytes/4, cl100k_base"):
         token_counter("gpt-9")

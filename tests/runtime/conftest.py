@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from runtime_support import NODE_PROJECT
 
-from tests.support import npm_ci
+from tests.helpers.npm import npm_ci
+from tests.runtime.runtime_support import NODE_PROJECT
 
 
 @pytest.fixture(scope="session")

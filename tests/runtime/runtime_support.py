@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import copy
 import json
-import os
-import re
 import subprocess
 import sys
 import threading
@@ -15,7 +12,11 @@ from typing import Any
 import jsonschema
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.project import REPO
+from tests.helpers.sample_values import minimal_sample, resolve_earlier_results
+from tests.helpers.servers import server_env
+
+REPO_ROOT = REPO
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 FIXTURE_GENERATED = FIXTURES / "output" / "generated"  # not importable from FIXTURES
 EXAMPLES_GENERATED = REPO_ROOT / "generated"
@@ -135,32 +136,6 @@ EXAMPLE_CALLS: dict[str, dict[str, Any]] = {
 }
 
 
-def resolve_earlier_results(value: Any, earlier: dict[str, Any]) -> Any:
-    """Replace ``{"$result": TOOL, "path": [...]}`` with that tool's earlier structured output."""
-    if isinstance(value, dict) and "$result" in value:
-        target = earlier[value["$result"]]
-        for key in value["path"]:
-            target = target[key]
-        return target
-    if isinstance(value, dict):
-        return {key: resolve_earlier_results(item, earlier) for key, item in value.items()}
-    if isinstance(value, list):
-        return [resolve_earlier_results(item, earlier) for item in value]
-    return value
-
-
-def server_env() -> dict[str, str]:
-    """Environment for a server subprocess: the repository importable, nothing inherited."""
-    env = {
-        key: os.environ[key] for key in ("PATH", "HOME", "LANG", "SYSTEMROOT") if key in os.environ
-    }
-    env["PYTHONPATH"] = str(REPO_ROOT)
-    env["PYTHONUNBUFFERED"] = "1"
-    if "PYTHONDONTWRITEBYTECODE" in os.environ:
-        env["PYTHONDONTWRITEBYTECODE"] = os.environ["PYTHONDONTWRITEBYTECODE"]
-    return env
-
-
 def server_args(generated: Path, *extra: str) -> list[str]:
     """Arguments after the interpreter to serve ``generated`` (fixture tools importable)."""
     return [
@@ -186,82 +161,12 @@ def example_generated() -> Path:
     return EXAMPLES_GENERATED
 
 
-def _resolve(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    while "$ref" in schema:
-        reference = schema["$ref"]
-        assert reference.startswith("#/"), f"only local $refs are supported here: {reference}"
-        target: Any = root
-        for part in reference[2:].split("/"):
-            target = target[part]
-        schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
-    return schema
-
-
-_FORMATS = {
-    "date": "2024-01-02",
-    "date-time": "2024-01-02T03:04:05Z",
-    "time": "03:04:05Z",
-    "email": "reader@example.com",
-    "uri": "https://example.com/item",
-    "uuid": "12345678-1234-5678-1234-567812345678",
-}
-
-
-def sample_value(schema: dict[str, Any], root: dict[str, Any]) -> Any:
-    """A value that satisfies ``schema`` for the common keywords generated schemas use."""
-    schema = _resolve(schema, root)
-    if "const" in schema:
-        return copy.deepcopy(schema["const"])
-    if "enum" in schema:
-        return copy.deepcopy(schema["enum"][0])
-    if "default" in schema:
-        return copy.deepcopy(schema["default"])
-    for keyword in ("anyOf", "oneOf"):
-        if keyword in schema:
-            options = [_resolve(option, root) for option in schema[keyword]]
-            non_null = [option for option in options if option.get("type") != "null"]
-            return sample_value((non_null or options)[0], root)
-    if "allOf" in schema:
-        merged: dict[str, Any] = {}
-        for part in schema["allOf"]:
-            merged.update(_resolve(part, root))
-        return sample_value(merged, root)
-    kind = schema.get("type", "object")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), "null")
-    if kind == "string":
-        candidates = [_FORMATS.get(schema.get("format", ""), "sample"), "SAMPLE-1", "sample-1"]
-        for text in candidates:
-            text = text.ljust(schema.get("minLength", 0), "X")[: schema.get("maxLength", len(text))]
-            if re.search(schema.get("pattern", ""), text):
-                return text
-        return candidates[0]
-    if kind in ("integer", "number"):
-        low = schema.get("minimum", schema.get("exclusiveMinimum", 0) + 1)
-        high = schema.get("maximum", schema.get("exclusiveMaximum", low + 2) - 1)
-        value = max(low, min(1, high))
-        return int(value) if kind == "integer" else float(value)
-    if kind == "boolean":
-        return True
-    if kind == "null":
-        return None
-    if kind == "array":
-        items = schema.get("items", {})
-        prefix = [sample_value(item, root) for item in schema.get("prefixItems", [])]
-        count = max(schema.get("minItems", 0) - len(prefix), 0)
-        return prefix + [sample_value(items, root) for _ in range(count)]
-    properties = schema.get("properties", {})
-    return {
-        name: sample_value(properties.get(name, {}), root) for name in schema.get("required", [])
-    }
-
-
 def planned_arguments(tool: dict[str, Any]) -> dict[str, Any]:
     """Arguments for ``tool`` with placeholders: EXAMPLE_CALLS, else built from its schema."""
     template = EXAMPLE_CALLS.get(tool["name"])
     if template is not None:
         return template
-    return sample_value(tool["inputSchema"], tool["inputSchema"])  # type: ignore[no-any-return]
+    return minimal_sample(tool["inputSchema"], tool["inputSchema"])  # type: ignore[no-any-return]
 
 
 def sample_arguments(tool: dict[str, Any], earlier: dict[str, Any]) -> dict[str, Any]:

@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from runtime_support import REPO_ROOT, server_env
 
 from codegen.runtime import main
+from tests.helpers.servers import server_env
+from tests.runtime.runtime_support import REPO_ROOT
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -24,6 +25,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_missing_generated_output_is_a_usage_error(tmp_path: Path) -> None:
     completed = _run("--generated", str(tmp_path / "absent"))
     assert completed.returncode == 2

@@ -13,7 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from runtime_support import (
+
+from codegen.runtime import load_tools
+from tests.helpers.servers import server_env
+from tests.runtime.runtime_support import (
     FIXTURE_CALLS,
     FIXTURE_GENERATED,
     HANDSHAKE_VERSION,
@@ -22,10 +25,7 @@ from runtime_support import (
     example_generated,
     planned_arguments,
     server_args,
-    server_env,
 )
-
-from codegen.runtime import load_tools
 
 pytestmark = pytest.mark.slow
 

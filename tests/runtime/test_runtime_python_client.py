@@ -18,7 +18,11 @@ from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from runtime_support import (
+
+from codegen.runtime import load_tools
+from tests.helpers.protocol_clients import open_session
+from tests.helpers.servers import server_env
+from tests.runtime.runtime_support import (
     FIXTURE_BAD_OUTPUT,
     FIXTURE_CALLS,
     FIXTURE_ERRORS,
@@ -29,11 +33,7 @@ from runtime_support import (
     example_generated,
     sample_arguments,
     server_args,
-    server_env,
 )
-
-from codegen.runtime import load_tools
-from tests.protocol_clients import open_session
 
 pytestmark = pytest.mark.slow
 

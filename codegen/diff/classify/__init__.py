@@ -5,7 +5,7 @@ the old one accepted (the server still accepts every old call). Outputs are cova
 compatible when every instance of the new output schema is an instance of the old one (clients
 still understand every result). A change whose effect cannot be decided gets an UNKNOWN kind.
 
-One module per concern, imported one way (``tests/test_import_cycles.py`` checks it):
+One module per concern, imported one way (``tests/test_architecture.py`` checks it):
 
 - ``keywords``, ``jsonvalues``: the keyword vocabulary and JSON value identity;
 - ``refs``: schema documents and ``$ref`` resolution; ``typesets``: JSON type sets;

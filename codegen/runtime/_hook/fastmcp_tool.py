@@ -11,7 +11,7 @@ of the fifteen fields would only re-check values that are already of their decla
 the tool is a copy of one validated prototype with the per-tool fields filled in, each value as
 validation would have produced it (a fresh top-level copy of each schema dict, a fresh tag set,
 a fresh ``TaskConfig``), and the tool-name check fastmcp's validator runs is run. Any other option
-takes fastmcp's validated construction. ``tests/hook/test_hook_fastmcp_fastpaths.py`` proves both
+takes fastmcp's validated construction. ``tests/runtime/hook/test_hook_fastmcp_fastpaths.py`` proves both
 give equal objects.
 """
 

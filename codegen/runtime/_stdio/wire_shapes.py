@@ -1,7 +1,7 @@
 """Wire shapes of the handshake-era messages the stdio fast path answers (generated).
 
-Extracted from the installed SDK's per-revision models by tests/fastpath/wire_shapes.py;
-tests/fastpath/test_fastpath_session.py fails when they drift. Literal data only.
+Extracted from the installed SDK's per-revision models by tests/runtime/stdio/wire_shapes.py;
+tests/runtime/stdio/test_fastpath_session.py fails when they drift. Literal data only.
 """
 
 MCP_TYPES_VERSION = "2.3.0"

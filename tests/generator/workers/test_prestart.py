@@ -1,0 +1,120 @@
+"""Workers started at interpreter start-up: only when a build will need them, never left behind."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from codegen.generator.workers import prestart
+from tests.helpers.project import Project
+
+pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+
+
+@pytest.fixture
+def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """A project directory as the working directory, and a prestart module that has not decided."""
+    (tmp_path / "pyproject.toml").write_text('[tool.mcp-codegen]\nsources = ["pkg"]\n')
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")  # the project root is found by walking up
+    monkeypatch.setattr(prestart, "_decided", False)
+    yield tmp_path
+    prestart.discard()
+
+
+def _started(root: Path) -> list[object]:
+    return list(prestart._started.get(str(root.resolve()), []))
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["generate"], True),
+        (["check", "--no-cache"], True),
+        (["export"], False),
+        (["diff"], False),
+        (["serve"], False),
+        (["generate", "--help"], False),
+        ([], False),
+    ],
+)
+def test_workers_start_early_only_for_a_build(fresh: Path, argv: list[str], expected: bool) -> None:
+    prestart.start_early(argv)
+    assert bool(_started(fresh)) is expected
+
+
+def test_config_option_names_the_project(
+    fresh: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    other = tmp_path_factory.mktemp("other")
+    (other / "tools.toml").write_text('[tool.mcp-codegen]\nsources = ["pkg"]\n')
+    prestart.start_early(["--config", str(other / "tools.toml"), "generate"])
+    assert _started(fresh) == []
+    assert len(_started(other)) == prestart.worker_count()
+
+
+def test_a_stored_build_means_no_early_workers_unless_no_cache(fresh: Path) -> None:
+    (fresh / ".mcp-codegen-cache").mkdir()
+    (fresh / ".mcp-codegen-cache" / "build.pickle").write_bytes(b"")
+    prestart.start_early(["check"])
+    assert _started(fresh) == []
+    prestart._decided = False
+    prestart.start_early(["check", "--no-cache"])
+    assert len(_started(fresh)) == prestart.worker_count()
+
+
+def test_unused_early_workers_are_stopped(fresh: Path) -> None:
+    prestart.start_early(["generate"])
+    processes = [process for process, _ in _started(fresh)]  # type: ignore[misc]
+    assert processes and all(p.poll() is None for p in processes)
+    prestart.discard()
+    assert all(p.returncode is not None for p in processes)
+    assert prestart.take(fresh) == []
+
+
+def test_generate_adopts_the_early_workers_and_leaves_none(project: Project) -> None:
+    project.configure()
+    project.write("pkg/__init__.py", "")
+    project.write(
+        "pkg/tools.py",
+        '''
+        from codegen.decorators import tool
+
+
+        @tool
+        def ping(text: str) -> str:
+            """Echo."""
+            return text
+        ''',
+    )
+    for command in (["generate"], ["check"], ["check", "--no-cache"], ["export"]):
+        result = project.run(*command)
+        assert result.returncode == 0, result.stderr
+        assert _workers_in(project.root) == [], command
+    assert (project.root / "generated" / "pkg" / "tools.py").is_file()
+
+
+def _workers_in(root: Path) -> list[int]:
+    """Live ``codegen.generator.workers.child`` processes whose working directory is ``root``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+            cwd = Path(os.readlink(entry / "cwd"))
+        except OSError:
+            continue
+        if b"codegen.generator.workers.child" in command and cwd == root.resolve():
+            found.append(int(entry.name))
+    return found
+
+
+def test_early_workers_of_a_failed_run_are_stopped(project: Project) -> None:
+    project.configure('sources = ["pkg"]\nsourcez = 1\n')  # a configuration error: no build at all
+    result = project.run("generate")
+    assert result.returncode == 2 and "sourcez" in result.stderr
+    assert _workers_in(project.root) == []

@@ -1,0 +1,389 @@
+"""All-or-nothing replacement of the output directory (codegen/generator/write/output.py), kill -9 included.
+
+The kill loops run ``write_driver.py``, a child process that calls ``codegen.generator.write.output.apply`` (what
+``generate`` calls once the build succeeded) on a wide tree, and SIGKILL it at random moments.
+After every kill the output directory must equal the complete previous tree or the complete new
+one, byte for byte; the real CLI then regenerates, and ``check`` is clean.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from codegen.generator.model import RenderedFile
+from codegen.generator.write import output as write
+from codegen.shared.diagnostics import CodegenError
+from codegen.shared.format import HEADER_PREFIX
+from tests.helpers.project import Project, codegen_env
+
+DRIVER = Path(__file__).with_name("write_driver.py")
+MODULES = 150
+Tree = dict[str, object]
+
+
+def snapshot(output: Path) -> Tree:
+    """Every entry under ``output``: file bytes, or ("symlink", target)."""
+    if not output.exists():
+        return {}
+    tree: Tree = {}
+    for path in sorted(output.rglob("*")):
+        if "__pycache__" in path.parts:
+            continue
+        relative = path.relative_to(output).as_posix()
+        if path.is_symlink():
+            tree[relative] = ("symlink", os.readlink(path))
+        elif path.is_file():
+            tree[relative] = path.read_bytes()
+    return tree
+
+
+def module(tag: str, index: int) -> RenderedFile:
+    return RenderedFile(
+        f"pkg/m{index:03d}.py",
+        f"{HEADER_PREFIX} test. Do not edit by hand.\n# Regenerate with: {tag}\n"
+        f"FORMAT = 1\nTOOLS = ({{'name': 't{index}', 'tag': {tag!r}}},)\n",
+    )
+
+
+def manifest(tag: str, count: int) -> RenderedFile:
+    return RenderedFile("__init__.py", f"{HEADER_PREFIX} test.\nTAG = {tag!r}\nCOUNT = {count}\n")
+
+
+def leftovers(output: Path) -> list[str]:
+    return sorted(
+        p.name for p in output.parent.iterdir() if p.name.startswith(f".{output.name}.mcp-codegen")
+    )
+
+
+@pytest.fixture(params=["exchange", "fallback"])
+def swap(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "fallback":
+        monkeypatch.setattr(write, "_exchange", lambda first, second: False)
+    else:
+        assert write._libc_function("renameat2") is not None, "Linux CI must have renameat2"
+    return request.param
+
+
+def test_replace_carries_user_files_removes_orphans_and_leaves_nothing_behind(
+    tmp_path: Path, swap: str
+) -> None:
+    output = tmp_path / "generated"
+    write.apply([manifest("A", 2), module("A", 0), module("A", 1)], output)
+    (output / "README.md").write_text("kept\n")
+    (output / "pkg" / "notes.txt").write_text("kept too\n")
+    (output / "pkg" / "link.txt").symlink_to("notes.txt")
+    (output / "pkg" / "__pycache__").mkdir()
+    (output / "pkg" / "__pycache__" / "m000.cpython-311.pyc").write_bytes(b"stale")
+    (output / "gone").mkdir()
+    (output / "gone" / "m009.py").write_text(module("A", 9).content)  # an orphan in its own dir
+    user_inode = (output / "README.md").stat().st_ino
+
+    report = write.apply([manifest("B", 1), module("B", 1), module("B", 2)], output)
+
+    assert report.written == ("__init__.py", "pkg/m001.py", "pkg/m002.py")
+    assert sorted(report.removed) == ["gone/m009.py", "pkg/m000.py"]
+    assert snapshot(output) == {
+        "README.md": b"kept\n",
+        "__init__.py": manifest("B", 1).content.encode(),
+        "pkg/link.txt": ("symlink", "notes.txt"),
+        "pkg/m001.py": module("B", 1).content.encode(),
+        "pkg/m002.py": module("B", 2).content.encode(),
+        "pkg/notes.txt": b"kept too\n",
+    }
+    assert not (output / "gone").exists()  # emptied by the orphan's removal
+    assert not (output / "pkg" / "__pycache__").exists()
+    assert (output / "README.md").stat().st_ino == user_inode  # carried by hard link
+    assert leftovers(output) == []
+
+
+def test_an_up_to_date_tree_is_not_replaced(tmp_path: Path) -> None:
+    output = tmp_path / "generated"
+    files = [manifest("A", 1), module("A", 0)]
+    write.apply(files, output)
+    inode = output.stat().st_ino
+    report = write.apply(files, output)
+    assert report.written == () and report.removed == ()
+    assert output.stat().st_ino == inode
+
+
+def test_a_non_generated_file_appearing_at_a_target_is_never_overwritten(tmp_path: Path) -> None:
+    output = tmp_path / "generated"
+    write.apply([manifest("A", 1), module("A", 0)], output)
+    (output / "pkg" / "m001.py").write_text("mine = 1\n")  # after the build looked, say
+    before = snapshot(output)
+    with pytest.raises(CodegenError, match="was not generated by mcp-codegen"):
+        write.apply([manifest("B", 2), module("B", 0), module("B", 1)], output)
+    assert snapshot(output) == before
+    assert leftovers(output) == []
+
+
+def test_recover_rolls_forward_a_fallback_swap_killed_between_its_renames(tmp_path: Path) -> None:
+    output = tmp_path / "generated"
+    write.apply([manifest("A", 1), module("A", 0)], output)
+    new = [manifest("B", 1), module("B", 0)]
+    write._build_staging(new, output, {f.relative_path for f in new}, set())
+    expected = snapshot(write.staging_path(output))
+    os.rename(output, write.old_path(output))  # the first rename of the fallback, then SIGKILL
+
+    write.recover(output)
+
+    assert snapshot(output) == expected
+    assert leftovers(output) == []
+
+
+def test_recover_discards_a_partial_staging_tree(tmp_path: Path) -> None:
+    output = tmp_path / "generated"
+    write.apply([manifest("A", 1), module("A", 0)], output)
+    before = snapshot(output)
+    staging = write.staging_path(output)
+    (staging / "pkg").mkdir(parents=True)
+    (staging / "pkg" / "m000.py").write_text("# Generated by mcp-codegen, half writ")
+    write.recover(output)
+    assert snapshot(output) == before
+    assert leftovers(output) == []
+
+
+def test_a_failed_write_changes_nothing_and_cleans_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    output = tmp_path / "generated"
+    write.apply([manifest("A", 2), module("A", 0), module("A", 1)], output)
+    before = snapshot(output)
+    calls = 0
+    real_write = write._write_new
+
+    def fail_on_second(path: Path, content: str) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            raise OSError(28, "No space left on device", str(path))
+        real_write(path, content)
+
+    monkeypatch.setattr(write, "_write_new", fail_on_second)
+    with pytest.raises(CodegenError, match=r"No space left on device.*nothing was changed"):
+        write.apply([manifest("B", 2), module("B", 0), module("B", 1)], output)
+    assert snapshot(output) == before
+    assert leftovers(output) == []
+
+
+def test_concurrent_runs_serialise_on_the_lock(tmp_path: Path) -> None:
+    output = tmp_path / "generated"
+    trees = {}
+    for tag in "AB":
+        files = [manifest(tag, MODULES), *(module(tag, i) for i in range(MODULES))]
+        (tmp_path / f"{tag}.json").write_text(
+            json.dumps([[f.relative_path, f.content] for f in files])
+        )
+        trees[tag] = {f.relative_path: f.content.encode() for f in files}
+    runs = [
+        subprocess.Popen(
+            [sys.executable, str(DRIVER), str(tmp_path / f"{tag}.json"), str(output)],
+            env=codegen_env(),
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for tag in "ABAB"
+    ]
+    for run in runs:
+        _, err = run.communicate(timeout=120)
+        assert run.returncode == 0, err
+    assert snapshot(output) in (trees["A"], trees["B"])
+    assert leftovers(output) == []
+
+
+# -- kill -9 -------------------------------------------------------------------------------------
+
+
+def _make_wide_project(project: Project) -> None:
+    project.configure('sources = ["pkg"]\nregenerate_command = "regen-A"\n')
+    for index in range(MODULES):
+        project.write(
+            f"pkg/m{index:03d}.py",
+            f'''
+            from codegen.decorators import tool
+
+
+            @tool
+            def tool_{index}(text: str, count: int = {index}, flag: bool = False) -> list[str]:
+                """Tool number {index}: repeat ``text``."""
+                return [text] * count
+            ''',
+        )
+
+
+def _run_kill_loop(
+    output: Path, payloads: dict[str, Path], trees: dict[str, Tree], kills: int, fallback: bool
+) -> Counter[str]:
+    """SIGKILL the driver ``kills`` times at random moments; check the tree after each kill.
+
+    A run is mostly interpreter start-up and reading the current tree, so the kills take turns:
+    at a random moment of the whole run, of the write phase (after the staging directory
+    appears) and of the clean-up (after the output directory was swapped).
+    """
+    rng = random.Random(5_2024)
+    extra = ["fallback"] if fallback else []
+    staging = write.staging_path(output)
+
+    def start(tag: str) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            [sys.executable, str(DRIVER), str(payloads[tag]), str(output), *extra],
+            env=codegen_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def inode() -> int:
+        try:
+            return output.stat().st_ino
+        except FileNotFoundError:
+            return -1
+
+    def wait_until(condition: Callable[[], bool], process: subprocess.Popen[bytes]) -> float:
+        """When ``condition`` first held (or the process ended), on the monotonic clock."""
+        while not condition() and process.poll() is None:
+            time.sleep(0.0005)
+        return time.monotonic()
+
+    current = "A" if snapshot(output) == trees["A"] else "B"
+    phases: dict[str, list[float]] = {"whole": [], "write": [], "cleanup": []}
+    for _ in range(3):  # calibrate: how long each phase of an uninterrupted run takes here, now
+        target = "B" if current == "A" else "A"
+        before = inode()
+        began = time.monotonic()
+        process = start(target)
+        staged = wait_until(staging.exists, process)
+        swapped = wait_until(lambda: inode() != before, process)  # noqa: B023
+        assert process.wait(timeout=120) == 0
+        ended = time.monotonic()
+        phases["whole"].append(ended - began)
+        phases["write"].append(swapped - staged)
+        phases["cleanup"].append(ended - swapped)
+        current = target
+    windows = {phase: statistics.median(times) for phase, times in phases.items()}
+
+    outcomes: Counter[str] = Counter()
+    finished = 0  # runs that ended before their kill came: not counted as kills
+    attempt = 0
+    while sum(outcomes.values()) < kills:
+        assert finished < kills, "the kills keep arriving after the run ended"
+        phase = ("whole", "write", "cleanup")[attempt % 3]
+        attempt += 1
+        target = "B" if current == "A" else "A"
+        before = inode()
+        process = start(target)
+        if phase == "write":
+            wait_until(staging.exists, process)
+        elif phase == "cleanup":
+            wait_until(lambda: inode() != before, process)  # noqa: B023
+        time.sleep(rng.uniform(0, windows[phase]))
+        process.send_signal(signal.SIGKILL)
+        killed = process.wait(timeout=60) == -signal.SIGKILL
+        between_renames = fallback and not output.exists()
+        if between_renames:
+            write.recover(output)  # what the next run does first
+        state = snapshot(output)
+        assert state in (trees[current], trees[target]), (
+            f"after a kill the output is neither the old ({current}) nor the new ({target}) tree"
+        )
+        landed = "old" if state == trees[current] else "new"
+        if not killed:
+            finished += 1
+        elif between_renames:
+            outcomes["between the fallback's renames"] += 1
+        elif landed == "old":
+            outcomes["old, staging left" if leftovers(output) else "old"] += 1
+        else:
+            outcomes["new, cleanup left" if leftovers(output) else "new"] += 1
+        current = target if landed == "new" else current
+    return outcomes
+
+
+def _kill_the_cli(project: Project, trees: dict[str, Tree], kills: int, window: float) -> list[str]:
+    """SIGKILL ``python -m codegen generate`` itself at random moments of a whole run."""
+    rng = random.Random(9_2024)
+    output = project.root / "generated"
+    current = "A" if snapshot(output) == trees["A"] else "B"
+    landed = []
+    for _ in range(kills):
+        target = "B" if current == "A" else "A"
+        project.configure(f'sources = ["pkg"]\nregenerate_command = "regen-{target}"\n')
+        process = subprocess.Popen(
+            [sys.executable, "-m", "codegen", "generate"],
+            cwd=project.root,
+            env=codegen_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        time.sleep(rng.uniform(0, window))
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=60)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # its orphaned workers, which we started too
+        state = snapshot(output)
+        assert state in (trees[current], trees[target]), "a killed CLI left a mixed tree"
+        current = target if state == trees[target] else current
+        landed.append("new" if current == target else "old")
+    return landed
+
+
+@pytest.mark.slow
+def test_kill_minus_9_at_random_moments_leaves_the_old_or_the_new_tree(project: Project) -> None:
+    _make_wide_project(project)
+    began = time.monotonic()
+    assert project.run("generate").returncode == 0
+    cli_duration = time.monotonic() - began
+    output = project.root / "generated"
+    (output / "README.md").write_text("not generated; carried over\n")
+    tree_a = snapshot(output)
+    assert len(tree_a) == MODULES + 2
+    # Tree B differs in every generated file: the header names the regenerate command.
+    tree_b = {
+        path: content.replace(b"# Regenerate with: regen-A", b"# Regenerate with: regen-B")
+        if isinstance(content, bytes) and path != "README.md"
+        else content
+        for path, content in tree_a.items()
+    }
+    assert all(tree_a[p] != tree_b[p] for p in tree_a if p != "README.md")
+    payloads = {}
+    for tag, tree in (("A", tree_a), ("B", tree_b)):
+        payloads[tag] = project.root.parent / f"{tag}.json"
+        payloads[tag].write_text(
+            json.dumps(
+                [[p, c.decode()] for p, c in tree.items() if p.endswith(".py")]  # type: ignore[union-attr]
+            )
+        )
+    trees = {"A": tree_a, "B": tree_b}
+
+    exchange = _run_kill_loop(output, payloads, trees, kills=50, fallback=False)
+    fallback = _run_kill_loop(output, payloads, trees, kills=20, fallback=True)
+
+    cli = _kill_the_cli(project, trees, kills=5, window=cli_duration)
+
+    print(f"\nkill outcomes, exchange: {dict(exchange)}; fallback: {dict(fallback)}; cli: {cli}")
+    assert sum(exchange.values()) == 50
+    # The kills really landed inside the replacement, on both sides of the swap.
+    assert exchange["old, staging left"] >= 5, exchange
+    assert exchange["new"] + exchange["new, cleanup left"] >= 5, exchange
+
+    # The real CLI recovers whatever was left, writes exactly the derived tree B, and `check` agrees.
+    project.configure('sources = ["pkg"]\nregenerate_command = "regen-B"\n')
+    generated = project.run("generate")
+    assert generated.returncode == 0, generated.stderr
+    assert snapshot(output) == tree_b
+    assert leftovers(output) == []
+    checked = project.run("check")
+    assert checked.returncode == 0, checked.stdout + checked.stderr

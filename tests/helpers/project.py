@@ -1,0 +1,65 @@
+"""Throw-away projects driven through the real ``mcp-codegen`` command line, and the
+environment that makes this checkout importable in a child process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+#: The repository root (tests/helpers/project.py is two levels below it).
+REPO = Path(__file__).resolve().parents[2]
+
+
+def codegen_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [env.get("PYTHONPATH")])])
+    env.update(extra)
+    return env
+
+
+def run_codegen(
+    cwd: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m codegen ARGS`` in ``cwd`` and capture its output."""
+    return subprocess.run(
+        [sys.executable, "-m", "codegen", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env or codegen_env(),
+        timeout=timeout,
+    )
+
+
+@dataclass
+class Project:
+    """A temporary project with a ``pyproject.toml`` and tool sources."""
+
+    root: Path
+
+    def write(self, relative: str, text: str) -> Path:
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return path
+
+    def configure(self, body: str = 'sources = ["pkg"]\n') -> None:
+        self.write("pyproject.toml", "[tool.mcp-codegen]\n" + textwrap.dedent(body))
+
+    def run(self, *args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+        return run_codegen(self.root, *args, **kwargs)  # type: ignore[arg-type]
+
+    def snapshot(self) -> dict[str, bytes]:
+        """Every file under generated/, for proving that nothing was touched."""
+        out = self.root / "generated"
+        if not out.exists():
+            return {}
+        return {
+            p.relative_to(out).as_posix(): p.read_bytes()
+            for p in sorted(out.rglob("*"))
+            if p.is_file() and "__pycache__" not in p.parts
+        }

@@ -1,0 +1,205 @@
+"""The package's shape, kept by tools rather than by review.
+
+- The import-linter contracts of pyproject.toml (layers, the neutral shared package, the runtime
+  never importing the build, private modules, the standard-library-only modules, no cycles)
+  all hold: ``lint-imports`` is run as ``nox -s lint`` runs it.
+- The "stdlib-only" contract lists every third-party package codegen imports anywhere, so a new
+  dependency cannot slip past it unlisted.
+- No module of codegen/ is over ``MAX_LINES`` lines unless its docstring starts with a reason
+  (a line beginning ``LONG_REASON``).
+- No two modules of codegen/ share a basename (``__init__``/``__main__`` aside).
+- A test imports a private module (``_name``) of codegen only from the test package that mirrors
+  the codegen package owning it (tests/runtime/** may import ``codegen.runtime._stdio.fastpath``,
+  tests/generator/** may not).
+
+Imports are read with ``ast`` (never by importing), including those inside functions and under
+``TYPE_CHECKING``.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import tomllib
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+from tests.helpers.project import REPO
+
+CODEGEN = REPO / "codegen"
+TESTS = REPO / "tests"
+MAX_LINES = 500
+#: A module over MAX_LINES says why on one of its first lines, e.g.
+#: ``Over 500 lines: one table of every rule; splitting it would scatter the table.``
+LONG_REASON = "Over 500 lines:"
+
+
+def _modules(root: Path) -> list[Path]:
+    return sorted(
+        path for path in root.rglob("*.py") if "__pycache__" not in path.parts and path.is_file()
+    )
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(REPO).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(path: Path) -> Iterator[tuple[int, str]]:
+    """``(line, absolute module name)`` for every import in ``path``."""
+    name = _module_name(path)
+    yield from imports_in(path.read_text(encoding="utf-8"), name, path.name == "__init__.py")
+
+
+def imports_in(source: str, module: str, is_package: bool) -> Iterator[tuple[int, str]]:
+    """``(line, absolute module name)`` for every import in ``source`` (the text of ``module``),
+    relative ones resolved; ``from a import b`` yields both ``a`` and ``a.b`` (``b`` may be a
+    module)."""
+    package = module.split(".") if is_package else module.split(".")[:-1]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                target = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                target = node.module or ""
+            yield node.lineno, target
+            for alias in node.names:
+                yield node.lineno, f"{target}.{alias.name}"
+
+
+def _contract(contract_id: str) -> dict[str, object]:
+    with open(REPO / "pyproject.toml", "rb") as file:
+        contracts = tomllib.load(file)["tool"]["importlinter"]["contracts"]
+    (found,) = [contract for contract in contracts if contract["id"] == contract_id]
+    return found
+
+
+def third_party_imports(imports: dict[str, list[str]]) -> dict[str, set[str]]:
+    """Top-level package -> the modules importing it, for every import (``module -> imported
+    names``) that is neither the standard library nor codegen itself."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for module, names in imports.items():
+        for name in names:
+            top = name.split(".")[0]
+            if top and top != "codegen" and top not in sys.stdlib_module_names:
+                found[top].add(module)
+    return dict(found)
+
+
+def _codegen_imports() -> dict[str, list[str]]:
+    return {_module_name(p): [name for _, name in imported_modules(p)] for p in _modules(CODEGEN)}
+
+
+def private_codegen_module(module: str) -> str | None:
+    """The codegen package owning the private module that ``module`` names, or ``None``:
+    ``codegen.runtime._stdio.fastpath`` -> ``codegen.runtime``. A private *name* of a public
+    module (``codegen.runtime.server._parser``) is not a private module."""
+    parts = module.split(".")
+    if parts[0] != "codegen":
+        return None
+    for index, part in enumerate(parts):
+        if part.startswith("_") and not part.startswith("__"):
+            if REPO.joinpath(*parts[:index]).with_suffix(".py").is_file():
+                return None  # a name inside a public module
+            return ".".join(parts[:index])
+    return None
+
+
+def test_the_import_linter_contracts_are_kept() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from importlinter.cli import lint_imports_command as c;"
+            " sys.exit(c(['--no-cache']))",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout, done.stdout
+    with open(REPO / "pyproject.toml", "rb") as file:
+        declared = tomllib.load(file)["tool"]["importlinter"]["contracts"]
+    assert done.stdout.count(" KEPT") == len(declared) >= 6, done.stdout
+
+
+def test_the_stdlib_only_contract_forbids_every_third_party_package_codegen_imports() -> None:
+    used = third_party_imports(_codegen_imports())
+    assert {"pydantic", "libcst", "mcp"} <= used.keys()  # the walk sees codegen's dependencies
+    forbidden = set(_contract("stdlib-only")["forbidden_modules"])  # type: ignore[arg-type]
+    missing = {top: sorted(users) for top, users in used.items() if top not in forbidden}
+    assert missing == {}, (
+        f"add these to forbidden_modules of the 'stdlib-only' contract in pyproject.toml: {missing}"
+    )
+
+
+def test_the_import_walker_sees_lazy_relative_and_type_checking_imports() -> None:
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from .scan import files\n"
+        "from .. import shared\n"
+        "if TYPE_CHECKING:\n    import yaml\n"
+        "def later():\n    import requests.adapters\n"
+    )
+    found = list(imports_in(source, "codegen.generator.probe", is_package=False))
+    names = {name for _, name in found}
+    assert {"codegen.generator.scan.files", "codegen.shared", "yaml"} <= names
+    assert {line for line, _ in found} == {1, 2, 3, 5, 7}
+    assert third_party_imports({"codegen.generator.probe": sorted(names)}) == {
+        "yaml": {"codegen.generator.probe"},
+        "requests": {"codegen.generator.probe"},
+    }
+
+
+def test_no_module_over_the_line_limit_without_a_reason() -> None:
+    too_long = {}
+    for path in _modules(CODEGEN):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        if len(lines) > MAX_LINES and not any(
+            line.lstrip().startswith(LONG_REASON) for line in lines[:15]
+        ):
+            too_long[str(path.relative_to(REPO))] = len(lines)
+    assert too_long == {}, (
+        f"split these modules, or give the reason on a line starting {LONG_REASON!r} "
+        f"at the top of the docstring: {too_long}"
+    )
+    assert len(_modules(CODEGEN)) >= 60  # the walk found the package
+
+
+def test_no_two_codegen_modules_share_a_basename() -> None:
+    by_name: dict[str, list[str]] = defaultdict(list)
+    for path in _modules(CODEGEN):
+        if path.stem not in ("__init__", "__main__"):
+            by_name[path.stem].append(str(path.relative_to(REPO)))
+    assert {name: paths for name, paths in by_name.items() if len(paths) > 1} == {}
+
+
+def test_the_private_module_finder() -> None:
+    assert private_codegen_module("codegen.runtime._stdio.fastpath") == "codegen.runtime"
+    assert private_codegen_module("codegen.runtime._stdio") == "codegen.runtime"
+    assert private_codegen_module("codegen.runtime.server._parser") is None  # a name
+    assert private_codegen_module("codegen.runtime.server") is None
+    assert private_codegen_module("codegen.__main__") is None
+    assert private_codegen_module("mcp._private") is None
+
+
+def test_tests_import_private_modules_only_of_the_package_they_mirror() -> None:
+    wrong = []
+    for path in _modules(TESTS):
+        relative = path.relative_to(TESTS).parts
+        if "fixtures" in relative:
+            continue
+        mirrored = f"codegen.{relative[0]}"  # tests/runtime/** mirrors codegen.runtime
+        for line, module in imported_modules(path):
+            owner = private_codegen_module(module)
+            if owner is not None and owner != mirrored and not owner.startswith(mirrored + "."):
+                wrong.append(f"{path.relative_to(REPO)}:{line}: {module} (private to {owner})")
+    assert wrong == [], "\n".join(wrong)
