@@ -107,7 +107,7 @@ def decorator_words(patterns: Sequence[str]) -> tuple[str, ...]:
 
 def may_define_tools(source: SourceFile, patterns: Sequence[str]) -> bool:
     """False only when the file cannot contain a matching decorator or ``add_tool`` call (no
-    ``@`` and no ``.add_tool(``, or no name)."""
+    ``@``, ``.add_tool`` or ``.tool(``, or no name)."""
     words = decorator_words(patterns)
     if not words:
         return True
@@ -115,4 +115,6 @@ def may_define_tools(source: SourceFile, patterns: Sequence[str]) -> bool:
         text = source.data.decode("utf-8")
     except UnicodeDecodeError:
         return True  # the scanner reports it with a position
-    return ("@" in text or ".add_tool(" in text) and any(word in text for word in words)
+    return ("@" in text or ".add_tool" in text or ".tool(" in text) and any(
+        word in text for word in words
+    )
