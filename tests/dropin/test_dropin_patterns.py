@@ -314,11 +314,10 @@ ERRORS = [
     "write the value literally or as a module-level constant (the generator calls "
     "register_prefixed() with the server and stand-ins for its other parameters, so their values "
     "are unknown)",
-    "published/patterns_errors/stand_in_used.py:5:13: register_store_tools() uses its parameter "
-    "'store' (attribute 'max_items') while registering tool 'list_items'; the generator calls "
-    "register_store_tools() with a stand-in for 'store' (only the server matters for listing "
-    "tools), so this value cannot be known at build time: use the parameter only inside the tool "
-    "bodies, or replace it with a module-level constant",
+    "published/patterns_errors/stand_in_used.py:8:20: tool 'list_items': the default of "
+    "parameter 'count' is <stand-in for store.max_items>, a value register_store_tools() "
+    "computes from a parameter the generator only has a stand-in for, so its schema cannot be "
+    "known at build time; use a module-level constant or type there",
 ]
 
 

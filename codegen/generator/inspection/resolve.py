@@ -195,7 +195,12 @@ def _registered_function(
     loaded: types.ModuleType, module: ScannedModule, tool: ScannedTool, site: tuple[str, str]
 ) -> Any:
     """Call the registration function with a recording app and take the tool it decorated."""
-    from codegen.registration.registrar import RegistrarError, StandInUsed, capture
+    from codegen.registration.registrar import (
+        RegistrarError,
+        StandInUsed,
+        capture,
+        stand_in_reached,
+    )
 
     outer, parameter = site
     key = (module.module, outer, parameter)
@@ -220,11 +225,11 @@ def _registered_function(
                         path,
                         line,
                         column,
-                        f"{outer}() uses its parameter {exc.parameter!r} ({exc.operation}) while "
-                        f"registering tool {tool.name!r}; the generator calls {outer}() with a "
-                        f"stand-in for {exc.parameter!r} (only the server matters for listing "
-                        "tools), so this value cannot be known at build time: use the parameter "
-                        "only inside the tool bodies, or replace it with a module-level constant",
+                        f"{outer}() uses `{exc.parameter}` {exc.operation} while registering "
+                        f"tool {tool.name!r}; the generator calls {outer}() with a stand-in for "
+                        "that parameter (only the server matters for listing tools), so what "
+                        "this use decides cannot be known at build time: use the parameter only "
+                        "inside the tool bodies, or replace it with a module-level constant",
                     )
                 ]
             ) from None
@@ -245,6 +250,18 @@ def _registered_function(
                 f"{type(exc).__name__}: {exc}; a registration function should only register",
             ) from None
     function = _REGISTERED[key].get(tool.qualname)
+    reached = stand_in_reached(function) if function is not None else None
+    if reached is not None:
+        name, what = reached
+        where_found = next((p.position for p in tool.parameters if p.name == name), tool.position)
+        raise _located_error(
+            module,
+            where_found.line,
+            where_found.column,
+            f"tool {tool.name!r}: {what}, a value {outer}() computes from a parameter the "
+            "generator only has a stand-in for, so its schema cannot be known at build time; "
+            "use a module-level constant or type there",
+        )
     if function is None:
         raise _located_error(
             module,
