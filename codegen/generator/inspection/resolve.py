@@ -358,7 +358,9 @@ def resolve_tool(
     received = find_received(loaded, module, tool)
     function = _unwrap(received)
     try:
-        signature = inspect.signature(function)
+        # The signature the framework sees: a decorator's ``__signature__`` (one that hides an
+        # injected parameter) wins over the wrapped function's, as in ``inspect.signature``.
+        signature = inspect.signature(received)
     except (TypeError, ValueError) as exc:
         raise _located_error(
             module,
@@ -399,7 +401,9 @@ def resolve_tool(
         ResolvedParameter(
             name=p.name,
             kind=p.kind.name,
-            annotation=hints.get(p.name, inspect.Parameter.empty),
+            annotation=hints.get(
+                p.name, p.annotation if not isinstance(p.annotation, str) else p.empty
+            ),
             default=p.default,
         )
         for p in signature.parameters.values()
