@@ -104,9 +104,11 @@ def test_nested_tools_are_reached_only_through_a_registration_function(project: 
     errors = sorted(line for line in done.stderr.splitlines() if line.startswith("pkg/"))
     assert errors == [
         "pkg/server.py:21:9: tool 'hello' is defined inside a function "
-        "(Plugin.install.<locals>.hello), so it cannot be imported by path; move it to module "
-        "level, or into a module-level registration function that takes the server object "
-        "(def register(app): @app.tool() ...)",
+        "(Plugin.install.<locals>.hello) that no server registered it from while the module was "
+        "imported, so it cannot be reached; create the server (or the object holding it) at "
+        "module level, list the call that builds it in `factories`, or move the tool into a "
+        "module-level registration function that takes the server object (def register(app): "
+        "@app.tool() ...)",
         "pkg/server.py:28:9: calling register_twice(app) did not register "
         "register_twice.<locals>.hidden through app.tool; the registration function must apply "
         "the decorator each time it runs",

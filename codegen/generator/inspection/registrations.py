@@ -50,7 +50,17 @@ class Registration:
 
 
 _recorded: list[Registration] = []
+#: (real path of the defining file, __qualname__) -> the functions real servers registered:
+#: how the worker reaches a tool defined inside a method or held by an object
+_functions: dict[tuple[str, str], list[Any]] = {}
 _active = 0
+
+
+def registered_function(path: str, qualname: str) -> Any:
+    """The function a real server registered at import whose ``def`` is ``qualname`` in the
+    file ``path`` (unwrapped), when exactly one was; else None."""
+    found = _functions.get((os.path.realpath(path), qualname), [])
+    return found[0] if len(found) == 1 else None
 
 
 @contextmanager
@@ -114,6 +124,9 @@ def _record(tool: Any, framework: str) -> None:
         if code is not None:
             file, line = os.path.abspath(code.co_filename), code.co_firstlineno
         qualname = getattr(target, "__qualname__", None)
+        if file is not None and isinstance(qualname, str):
+            received = getattr(function, "__func__", function)
+            _functions.setdefault((os.path.realpath(file), qualname), []).append(received)
     _recorded.append(
         Registration(name, framework, _user_frames(sys._getframe(2)), file, line, qualname)
     )

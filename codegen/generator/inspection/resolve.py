@@ -307,13 +307,20 @@ def find_received(loaded: types.ModuleType, module: ScannedModule, tool: Scanned
         site = registrar_of(tool)
         if site is not None:
             return _registered_function(loaded, module, tool, site)
+        from codegen.generator.inspection.registrations import registered_function
+
+        held = registered_function(module.path, tool.qualname)
+        if held is not None:  # inside a method, on a server an object holds: as registered
+            return held
         raise _located_error(
             module,
             tool.position.line,
             tool.position.column,
-            f"tool {tool.name!r} is defined inside a function ({tool.qualname}), so it cannot be "
-            "imported by path; move it to module level, or into a module-level registration "
-            "function that takes the server object (def register(app): @app.tool() ...)",
+            f"tool {tool.name!r} is defined inside a function ({tool.qualname}) that no server "
+            "registered it from while the module was imported, so it cannot be reached; create "
+            "the server (or the object holding it) at module level, list the call that builds "
+            "it in `factories`, or move the tool into a module-level registration function "
+            "that takes the server object (def register(app): @app.tool() ...)",
         )
     obj: Any = loaded
     for part in tool.qualname.split("."):
