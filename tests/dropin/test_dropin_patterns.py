@@ -284,25 +284,10 @@ ERRORS = [
     "known at build time: `Path('README.md').read_text(...)` calls a function, whose result is "
     "known only by running it "
     "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
-    "built-in containers, sorted(), str methods and textwrap.dedent); write the value literally (e.g. "
+    "built-in containers, sorted(), str methods, textwrap.dedent and functions of the project "
+    "whose body is a single return of a constant expression); write the value literally (e.g. "
     'description="...") or as a '
     "module-level constant built from literals",
-    "published/patterns_errors/runtime_only.py:29:23: decorator argument annotations= cannot be "
-    "known at build time: `make_annotations(...)` calls a function, whose result is known only "
-    "by running it "
-    "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
-    "built-in containers, sorted(), str methods and textwrap.dedent); "
-    "write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
-    "or as a module-level constant built from literals",
-    "published/patterns_errors/runtime_only.py:34:23: decorator argument annotations= cannot be "
-    "known at build time: `_ANNOTATIONS` is a module-level constant "
-    "(published/patterns_errors/runtime_only.py:16:16), but its value `make_annotations('read')` "
-    "is not constant: `make_annotations(...)` calls a function, whose result is known only by "
-    "running it "
-    "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
-    "built-in containers, sorted(), str methods and textwrap.dedent); "
-    "write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
-    "or as a module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:39:19: decorator argument name= cannot be known at "
     "build time: `TOOL_PREFIX` is imported from published.patterns_errors.settings, where "
     "`TOOL_PREFIX` is a module-level constant (published/patterns_errors/settings.py:3:15), but "
