@@ -53,18 +53,79 @@ def discover_sources(config: Config) -> tuple[list[Path], list[Diagnostic]]:
     return sorted(files, key=lambda p: config.relative(p)), problems
 
 
-def module_name_for(path: Path) -> tuple[str, Path]:
-    """Dotted import name of ``path`` and the directory that must be on ``sys.path``.
+def module_name_for(path: Path, roots: tuple[Path, ...] = ()) -> tuple[str, Path]:
+    """Dotted import name of ``path`` and the directory that must be on ``sys.path``: the name
+    Python imports the module under.
 
     Walks up while the parent directory is a package (has ``__init__.py``), as pytest's
-    ``prepend`` import mode does; a ``src/`` layout therefore resolves to its packages.
+    ``prepend`` import mode does; a ``src/`` layout therefore resolves to its packages. Two
+    PEP 420 namespace cases continue further, as Python's own import would:
+
+    - a directory without ``__init__.py`` inside a regular package (``pkg/server/tools/cache.py``
+      with no ``tools/__init__.py``) is a namespace portion of that package: the walk goes on
+      through it to the package's top (``pkg.server.tools.cache``);
+    - a namespace top-level package in site-packages (``awslabs/`` without ``__init__.py``)
+      is named from the site-packages directory (``awslabs.aws_documentation_mcp_server``).
+
+    A directory of ``roots`` (the configured ``python_path``) is an import root: no walk passes it.
     """
+    explicit = {root.resolve() for root in roots}
     parts = [] if path.name == "__init__.py" else [path.stem]
     directory = path.parent
-    while (directory / "__init__.py").is_file():
-        parts.insert(0, directory.name)
-        directory = directory.parent
+    while True:
+        while (directory / "__init__.py").is_file() and directory.resolve() not in explicit:
+            parts.insert(0, directory.name)
+            directory = directory.parent
+        if directory.resolve() in explicit:
+            break
+        hole = _namespace_portion_in_package(directory, explicit)
+        if not hole:
+            break
+        for portion in hole:
+            parts.insert(0, portion.name)
+        directory = hole[-1].parent
+    site = _site_directory_above(directory) if directory.resolve() not in explicit else None
+    if site is not None:
+        extra = directory.relative_to(site).parts if directory != site else ()
+        if all(part.isidentifier() for part in extra):
+            parts[:0] = extra
+            directory = site
     return ".".join(parts), directory
+
+
+def _namespace_portion_in_package(directory: Path, explicit: set[Path]) -> list[Path]:
+    """The directories from ``directory`` up to (not including) the nearest regular package
+    above it, when each is a plain identifier-named directory without ``__init__.py``; empty
+    when no package is above (``directory`` is then an import root, as before)."""
+    portion: list[Path] = []
+    current = directory
+    for _ in range(8):  # a namespace hole deeper than this is no package layout
+        if (
+            not current.name.isidentifier()
+            or current.parent == current
+            or current.resolve() in explicit
+        ):
+            return []
+        portion.append(current)
+        current = current.parent
+        if (current / "__init__.py").is_file() or current.resolve() in explicit:
+            return portion
+    return []
+
+
+def _site_directory_above(directory: Path) -> Path | None:
+    """The site-packages directory that contains ``directory`` (itself included), if any."""
+    import site
+    import sysconfig
+
+    candidates = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
+    candidates.update(getattr(site, "getsitepackages", list)())
+    resolved = directory.resolve()
+    for candidate in sorted(candidates, key=len, reverse=True):
+        root = Path(candidate).resolve()
+        if resolved == root or root in resolved.parents:
+            return root
+    return None
 
 
 def read_sources(files: list[Path], config: Config) -> tuple[dict[Path, bytes], list[Diagnostic]]:
@@ -85,7 +146,7 @@ def load_source(path: Path, config: Config, data: bytes | None = None) -> Source
     """A source file with its bytes (read now unless given), hash and import name."""
     if data is None:
         data = path.read_bytes()
-    module, import_root = module_name_for(path)
+    module, import_root = module_name_for(path, config.python_path)
     return SourceFile(
         path=str(path),
         relative_path=config.relative(path),
@@ -109,7 +170,7 @@ def decorator_words(patterns: Sequence[str]) -> tuple[str, ...]:
 
 def may_define_tools(source: SourceFile, patterns: Sequence[str]) -> bool:
     """False only when the file cannot contain a matching decorator or ``add_tool`` call (no
-    ``@`` and no ``.add_tool(``, or no name)."""
+    ``@``, ``.add_tool`` or ``.tool(``, or no name)."""
     words = decorator_words(patterns)
     if not words:
         return True
@@ -117,4 +178,6 @@ def may_define_tools(source: SourceFile, patterns: Sequence[str]) -> bool:
         text = source.data.decode("utf-8")
     except UnicodeDecodeError:
         return True  # the scanner reports it with a position
-    return ("@" in text or ".add_tool(" in text) and any(word in text for word in words)
+    return ("@" in text or ".add_tool" in text or ".tool(" in text) and any(
+        word in text for word in words
+    )

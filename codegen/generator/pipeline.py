@@ -7,6 +7,7 @@ that order), while this process assembles and renders each inspected module as i
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 
 from codegen.generator.cache.store import BuildCache
@@ -73,6 +74,7 @@ def build(
     # Imported here, not at the top: a cache hit must not pay for jinja2 or the worker machinery.
     from codegen.generator.assemble.finalize import assemble_module, duplicate_names
     from codegen.generator.assemble.stability import leaked_state
+    from codegen.generator.inspection.omissions import omissions
     from codegen.generator.render.modules import render_manifest, render_module
     from codegen.generator.workers.pool import InspectSession
 
@@ -108,6 +110,8 @@ def build(
     scanned = [m for s in sources if (m := session.scanned.get(s.relative_path)) is not None]
 
     diagnostics.extend(duplicate_names(scanned))
+    project_files = {os.path.realpath(f): config.relative(f) for f in files}
+    diagnostics.extend(omissions(session.registrations(), scanned, diagnostics, project_files))
     diagnostics.extend(_unused_factories(config, scanned))
     if not scanned and not _has_errors(diagnostics):
         diagnostics.append(

@@ -70,6 +70,11 @@ class RecordingApp:
         return function
 
     def _method(self, *args: Any, **kwargs: Any) -> Any:
+        for value in [*args, *kwargs.values()]:
+            if isinstance(value, StandIn):
+                raise StandInUsed(
+                    object.__getattribute__(value, "_parameter"), "as a decorator argument"
+                )
         if args and callable(args[0]) and not isinstance(args[0], str):
             return self._keep(args[0])  # ``@app.tool`` or ``app.add_tool(fn, name=...)``
         inner = getattr(args[0], "fn", None) if args else None
@@ -104,13 +109,18 @@ class StandInUsed(Exception):
     def __init__(self, parameter: str, operation: str) -> None:
         self.parameter = parameter
         self.operation = operation
-        super().__init__(f"parameter {parameter!r} was used ({operation}) while registering")
+        super().__init__(f"parameter {parameter!r} was used {operation} while registering")
 
 
 class StandIn:
     """Passed for a registration function's parameters other than the server (state and
-    helpers the tool bodies use later): registering must not use it. Any use raises
-    ``StandInUsed``, which the generator reports at the line and column of the use."""
+    services the tool bodies use later). Registering may use it for anything that does not
+    decide what is served: attribute access, calls, indexing, iteration (of nothing), context
+    managers, arithmetic and text give back further stand-ins (``container.config_manager``).
+    Only a use that decides something raises ``StandInUsed``, which the generator reports at
+    the line and column of the use: a truth test or membership test (a condition deciding
+    whether a tool is registered) and a length. A stand-in reaching a decorator argument, an
+    annotation or a default is found after registering (``stand_in_reached``)."""
 
     __slots__ = ("_parameter",)
 
@@ -118,12 +128,59 @@ class StandIn:
         object.__setattr__(self, "_parameter", parameter)
 
     def __repr__(self) -> str:
-        return f"<stand-in for parameter {self._parameter!r}>"
+        return f"<stand-in for {self._parameter}>"
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return repr(self)
 
     def __getattr__(self, attribute: str) -> Any:
         if attribute.startswith("__"):  # protocol probes (copy, pickle, inspect) see nothing
             raise AttributeError(attribute)
-        raise StandInUsed(self._parameter, f"attribute {attribute!r}")
+        return StandIn(f"{self._parameter}.{attribute}")
+
+    def __setattr__(self, attribute: str, value: Any) -> None:
+        pass
+
+    def __delattr__(self, attribute: str) -> None:
+        pass
+
+    def __call__(self, *args: Any, **kwargs: Any) -> StandIn:
+        return StandIn(f"{self._parameter}(...)")
+
+    def __getitem__(self, key: Any) -> StandIn:
+        return StandIn(f"{self._parameter}[...]")
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        pass
+
+    def __delitem__(self, key: Any) -> None:
+        pass
+
+    def __iter__(self) -> Any:
+        return iter(())
+
+    def __aiter__(self) -> Any:
+        return self
+
+    async def __anext__(self) -> Any:
+        raise StopAsyncIteration
+
+    def __enter__(self) -> StandIn:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+    async def __aenter__(self) -> StandIn:
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        return None
+
+    def __hash__(self) -> int:
+        return id(self)
 
 
 def _refuse(operation: str) -> Callable[..., Any]:
@@ -133,49 +190,44 @@ def _refuse(operation: str) -> Callable[..., Any]:
     return refuse
 
 
-for _method in [
-    "__setattr__",
-    "__delattr__",
-    "__call__",
-    "__bool__",
-    "__len__",
-    "__iter__",
-    "__contains__",
-    "__getitem__",
-    "__setitem__",
-    "__delitem__",
-    "__str__",
-    "__format__",
-    "__bytes__",
-    "__int__",
-    "__float__",
-    "__index__",
-    "__hash__",
-    "__eq__",
-    "__ne__",
-    "__lt__",
-    "__le__",
-    "__gt__",
-    "__ge__",
-    "__add__",
-    "__radd__",
-    "__sub__",
-    "__rsub__",
-    "__mul__",
-    "__rmul__",
-    "__truediv__",
-    "__floordiv__",
-    "__mod__",
-    "__rmod__",
-    "__or__",
-    "__ror__",
-    "__and__",
-    "__enter__",
-    "__exit__",
-    "__aenter__",
-    "__await__",
+def _further(self: StandIn, *args: Any) -> StandIn:
+    return StandIn(object.__getattribute__(self, "_parameter"))
+
+
+# Deciding uses: a condition (``if container.enabled:``, ``if "x" in features:``) or a number.
+for _method, _phrase in [
+    ("__bool__", "in a condition"),
+    ("__contains__", "in a membership test"),
+    ("__int__", "as a number"),
+    ("__float__", "as a number"),
+    ("__index__", "as an index"),
 ]:
-    setattr(StandIn, _method, _refuse(_method.strip("_")))
+    setattr(StandIn, _method, _refuse(_phrase))
+# Values computed from a stand-in are stand-ins; compared ones decide only when tested.
+for _method in [
+    "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__radd__",
+    "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__floordiv__", "__mod__",
+    "__rmod__", "__or__", "__ror__", "__and__", "__neg__",
+]:  # fmt: skip
+    setattr(StandIn, _method, _further)
+
+
+def stand_in_reached(function: Callable[..., Any]) -> tuple[str, str] | None:
+    """``(parameter name, what)`` when a stand-in became a default or an annotation of a
+    registered function (it would decide the tool's schema), else None."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return None
+    for name, p in signature.parameters.items():
+        if isinstance(p.default, StandIn):
+            return name, f"the default of parameter {name!r} is {p.default!r}"
+        if isinstance(p.annotation, StandIn):
+            return name, f"the annotation of parameter {name!r} is {p.annotation!r}"
+    if isinstance(signature.return_annotation, StandIn):
+        return "return", f"the return annotation is {signature.return_annotation!r}"
+    return None
+
 
 _GLOBALS_LOCK = threading.Lock()
 

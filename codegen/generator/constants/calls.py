@@ -51,7 +51,8 @@ STR_METHODS = frozenset(
 TEXT_FUNCTIONS = {"textwrap.dedent": textwrap.dedent, "inspect.cleandoc": inspect.cleandoc}
 _CALLS = (
     "the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, built-in "
-    "containers, sorted(), str methods and textwrap.dedent"
+    "containers, sorted(), str methods, textwrap.dedent and functions of the project whose body "
+    "is a single return of a constant expression"
 )
 
 
@@ -66,6 +67,10 @@ class CallEvaluation:
 
     def _elements(self, elements: list[ast.expr], enclosing: tuple[Enclosing, ...]) -> list[Any]:
         raise NotImplementedError
+
+    def _BoundValue(self, node: Any, enclosing: tuple[Enclosing, ...]) -> Any:
+        """A project helper's argument, evaluated at the call (``constants.helpers``)."""
+        return node.value
 
     def _Call(self, node: ast.Call, enclosing: tuple[Enclosing, ...]) -> Any:
         callee = dotted_name(node.func) or short_source(node.func)
@@ -92,6 +97,11 @@ class CallEvaluation:
         text = self._text_call(node, callee, enclosing)
         if text is not None:
             return text
+        from codegen.generator.constants.helpers import call_helper, helper_def
+
+        helper = helper_def(self, node.func)  # type: ignore[arg-type]
+        if helper is not None:  # ``def read_only(): return ToolAnnotations(...)``
+            return call_helper(self, *helper, node, enclosing)  # type: ignore[arg-type]
         raise Unresolved(
             f"{callee}(...)",
             f"calls a function, whose result is known only by running it ({_CALLS})",

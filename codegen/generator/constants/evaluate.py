@@ -56,6 +56,16 @@ __all__ = [
     "Unresolved",
 ]
 
+_COMPARE: dict[type[ast.cmpop], Any] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+}
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
 
 
@@ -210,6 +220,28 @@ class Evaluator(CallEvaluation):
         if isinstance(node.op, ast.Not):
             return not operand
         raise Unresolved(short_source(node), "is an operation the generator does not evaluate")
+
+    def _Compare(self, node: ast.Compare, enclosing: tuple[Enclosing, ...]) -> bool:
+        """``kind == "read"`` of strings, numbers, booleans and None (a helper's argument)."""
+        left = self.evaluate(node.left, enclosing)
+        result = True
+        for op, comparator in zip(node.ops, node.comparators, strict=True):
+            right = self.evaluate(comparator, enclosing)
+            compare = _COMPARE.get(type(op))
+            if compare is None or not all(
+                value is None or type(value) in (str, int, float, bool) for value in (left, right)
+            ):
+                raise Unresolved(
+                    short_source(node),
+                    "compares values the generator compares only as strings, numbers, booleans "
+                    "or None (== != < <= > >= is, is not)",
+                )
+            try:
+                result = result and bool(compare(left, right))
+            except TypeError as exc:
+                raise Unresolved(short_source(node), f"fails: {exc}") from None
+            left = right
+        return result
 
     def _BinOp(self, node: ast.BinOp, enclosing: tuple[Enclosing, ...]) -> Any:
         left = self.evaluate(node.left, enclosing)

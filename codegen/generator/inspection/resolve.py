@@ -198,7 +198,12 @@ def _registered_function(
     loaded: types.ModuleType, module: ScannedModule, tool: ScannedTool, site: tuple[str, str]
 ) -> Any:
     """Call the registration function with a recording app and take the tool it decorated."""
-    from codegen.registration.registrar import RegistrarError, StandInUsed, capture
+    from codegen.registration.registrar import (
+        RegistrarError,
+        StandInUsed,
+        capture,
+        stand_in_reached,
+    )
 
     outer, parameter = site
     key = (module.module, outer, parameter)
@@ -223,11 +228,11 @@ def _registered_function(
                         path,
                         line,
                         column,
-                        f"{outer}() uses its parameter {exc.parameter!r} ({exc.operation}) while "
-                        f"registering tool {tool.name!r}; the generator calls {outer}() with a "
-                        f"stand-in for {exc.parameter!r} (only the server matters for listing "
-                        "tools), so this value cannot be known at build time: use the parameter "
-                        "only inside the tool bodies, or replace it with a module-level constant",
+                        f"{outer}() uses `{exc.parameter}` {exc.operation} while registering "
+                        f"tool {tool.name!r}; the generator calls {outer}() with a stand-in for "
+                        "that parameter (only the server matters for listing tools), so what "
+                        "this use decides cannot be known at build time: use the parameter only "
+                        "inside the tool bodies, or replace it with a module-level constant",
                     )
                 ]
             ) from None
@@ -248,6 +253,18 @@ def _registered_function(
                 f"{type(exc).__name__}: {exc}; a registration function should only register",
             ) from None
     function = _REGISTERED[key].get(tool.qualname)
+    reached = stand_in_reached(function) if function is not None else None
+    if reached is not None:
+        name, what = reached
+        where_found = next((p.position for p in tool.parameters if p.name == name), tool.position)
+        raise _located_error(
+            module,
+            where_found.line,
+            where_found.column,
+            f"tool {tool.name!r}: {what}, a value {outer}() computes from a parameter the "
+            "generator only has a stand-in for, so its schema cannot be known at build time; "
+            "use a module-level constant or type there",
+        )
     if function is None:
         raise _located_error(
             module,
@@ -293,13 +310,20 @@ def find_received(loaded: types.ModuleType, module: ScannedModule, tool: Scanned
         site = registrar_of(tool)
         if site is not None:
             return _registered_function(loaded, module, tool, site)
+        from codegen.generator.inspection.registrations import registered_function
+
+        held = registered_function(module.path, tool.qualname)
+        if held is not None:  # inside a method, on a server an object holds: as registered
+            return held
         raise _located_error(
             module,
             tool.position.line,
             tool.position.column,
-            f"tool {tool.name!r} is defined inside a function ({tool.qualname}), so it cannot be "
-            "imported by path; move it to module level, or into a module-level registration "
-            "function that takes the server object (def register(app): @app.tool() ...)",
+            f"tool {tool.name!r} is defined inside a function ({tool.qualname}) that no server "
+            "registered it from while the module was imported, so it cannot be reached; create "
+            "the server (or the object holding it) at module level, list the call that builds "
+            "it in `factories`, or move the tool into a module-level registration function "
+            "that takes the server object (def register(app): @app.tool() ...)",
         )
     obj: Any = loaded
     for part in tool.qualname.split("."):
@@ -344,7 +368,9 @@ def resolve_tool(
     received = find_received(loaded, module, tool)
     function = _unwrap(received)
     try:
-        signature = inspect.signature(function)
+        # The signature the framework sees: a decorator's ``__signature__`` (one that hides an
+        # injected parameter) wins over the wrapped function's, as in ``inspect.signature``.
+        signature = inspect.signature(received)
     except (TypeError, ValueError) as exc:
         raise _located_error(
             module,
@@ -385,7 +411,9 @@ def resolve_tool(
         ResolvedParameter(
             name=p.name,
             kind=p.kind.name,
-            annotation=hints.get(p.name, inspect.Parameter.empty),
+            annotation=hints.get(
+                p.name, p.annotation if not isinstance(p.annotation, str) else p.empty
+            ),
             default=p.default,
         )
         for p in signature.parameters.values()

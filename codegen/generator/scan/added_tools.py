@@ -41,37 +41,69 @@ class NotStatic(Exception):
 
 
 def added_call(statement: cst.BaseSmallStatement) -> cst.Call | None:
-    """The ``<x>.add_tool(...)`` call this statement consists of, if it is one."""
+    """The ``<x>.add_tool(...)`` or ``<x>.<decorator>(...)(fn)`` call this statement consists
+    of, if it is one (the second only counts when the decorator patterns match it)."""
     if not isinstance(statement, cst.Expr) or not isinstance(statement.value, cst.Call):
         return None
     func = statement.value.func
     if isinstance(func, cst.Attribute) and func.attr.value == METHOD:
         return statement.value
+    if _call_form(statement.value):
+        return statement.value
     return None
 
 
+def _call_form(call: cst.Call) -> bool:
+    """``<x>.<attr>(...)(fn)``: a decorator applied by hand to one function."""
+    return (
+        isinstance(call.func, cst.Call)
+        and isinstance(call.func.func, cst.Attribute)
+        and len(call.args) == 1
+        and call.args[0].keyword is None
+        and not call.args[0].star
+    )
+
+
+def _located_call_form(node: ast.Call) -> bool:
+    return (
+        isinstance(node.func, ast.Call)
+        and isinstance(node.func.func, ast.Attribute)
+        and len(node.args) == 1
+        and not node.keywords
+        and not isinstance(node.args[0], ast.Starred)
+    )
+
+
 def located_calls(tree: ast.Module) -> list[ast.Call]:
-    """Every statement-level ``<x>.add_tool(...)`` call, in source order (the order in which the
-    scanner's statement walk meets the libcst ones)."""
+    """Every statement-level ``<x>.add_tool(...)`` / ``<x>.<attr>(...)(fn)`` call, in source
+    order (the order in which the scanner's statement walk meets the libcst ones)."""
     found = [
         node.value
         for node in ast.walk(tree)
         if isinstance(node, ast.Expr)
         and isinstance(node.value, ast.Call)
-        and isinstance(node.value.func, ast.Attribute)
-        and node.value.func.attr == METHOD
+        and (
+            (isinstance(node.value.func, ast.Attribute) and node.value.func.attr == METHOD)
+            or _located_call_form(node.value)
+        )
     ]
     return sorted(found, key=lambda call: (call.lineno, call.col_offset))
 
 
 def server_decorator(call: cst.Call) -> cst.Decorator:
-    """``@<server>.tool`` for ``<server>.add_tool(...)``: what the decorator patterns match."""
+    """``@<server>.tool`` for ``<server>.add_tool(...)``, ``@<server>.<attr>`` for the call
+    form: what the decorator patterns match."""
+    if _call_form(call):
+        assert isinstance(call.func, cst.Call)
+        return cst.Decorator(decorator=call.func.func)
     assert isinstance(call.func, cst.Attribute)
     return cst.Decorator(decorator=cst.Attribute(value=call.func.value, attr=cst.Name("tool")))
 
 
 def as_decorator(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
     """The decorator ``call`` amounts to; ``NotStatic`` when its function is not a plain name."""
+    if _call_form(call):
+        return _as_call_form(call, located, server)
     options: Sequence[cst.Arg] = call.args[1:]
     located_options = _in_order(located)[1:]
     first = call.args[0] if call.args else None
@@ -121,6 +153,31 @@ def as_decorator(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
     located_decorator = ast.Call(func=copy.copy(located.func), args=positional, keywords=keywords)
     ast.copy_location(located_decorator, located)
     return AddedTool(target.value, located_target, decorator, located_decorator, located)
+
+
+def _as_call_form(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
+    """``<server>.tool(...)(fn)``: the decorator is the inner call itself."""
+    assert isinstance(call.func, cst.Call) and isinstance(located.func, ast.Call)
+    target, located_target = call.args[0].value, located.args[0]
+    if isinstance(target, cst.Call):
+        raise NotStatic(
+            located_target,
+            f"{server}.tool(...)(`{ast.unparse(located_target)}`) registers a function built "
+            "at run time, whose name and parameters are only known when the code runs "
+            "(run-time only); define the function with def and pass it by its name, or list "
+            "the call that builds the server in `factories` with literal arguments",
+        )
+    if not isinstance(target, cst.Name):
+        raise NotStatic(
+            located_target,
+            f"{server}.tool(...)(`{ast.unparse(located_target)}`) registers something that is "
+            "not a function named in this module, so the generator cannot read its parameters "
+            "and docstring; pass a function defined in this module by its name, or decorate "
+            f"the function with @{server}.tool(...) where it is defined",
+        )
+    return AddedTool(
+        target.value, located_target, cst.Decorator(decorator=call.func), located.func, located
+    )
 
 
 def _in_order(call: ast.Call) -> list[ast.AST]:

@@ -54,7 +54,9 @@ def as_option(key: str, value: object) -> tuple[object, dict[str, object] | None
     if key == "annotations" and isinstance(value, Constructed):
         if value.type_name != "ToolAnnotations":
             raise Unresolved(f"{value.type_name}(...)", "is not a ToolAnnotations value")
-        written = dict(value.keywords)
+        # ``title=None`` is the field's default: the model serves no such key (a helper
+        # ``def read_only(title=None): return ToolAnnotations(title=title, ...)`` passes it).
+        written = {k: v for k, v in value.keywords if v is not None}
         _no_constructed(written)
         return {ANNOTATION_KEYS.get(k, k): v for k, v in written.items()}, written
     if key == "icons" and isinstance(value, list | tuple):

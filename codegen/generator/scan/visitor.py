@@ -105,7 +105,8 @@ class ToolVisitor:
     def finish(self) -> None:
         """Record the tools registered by ``add_tool`` calls as their decorator would."""
         for call, located, scope, functions in self.added:
-            server = self._code(call.func).rpartition(".")[0]
+            func = call.func.func if isinstance(call.func, cst.Call) else call.func
+            server = self._code(func).rpartition(".")[0]
             try:
                 added = as_decorator(call, located, server)
             except NotStatic as problem:
@@ -116,9 +117,14 @@ class ToolVisitor:
                 (self.defs[q] for q in [*candidates, added.function] if q in self.defs), None
             )
             if found is None:
+                form = (
+                    f"{server}.{func.attr.value}(...)(...)"
+                    if isinstance(func, cst.Attribute) and func is not call.func
+                    else f"{server}.add_tool(...)"
+                )
                 self._error(
                     added.function_node,
-                    f"{server}.add_tool(...) registers {added.function!r}, which is not a "
+                    f"{form} registers {added.function!r}, which is not a "
                     "function defined in this module (imported, a bound method, or bound at "
                     "run time), so the generator cannot read its parameters and docstring; "
                     f"decorate the function with @{server}.tool(...) where it is defined, or "

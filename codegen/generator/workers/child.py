@@ -9,7 +9,8 @@ path:
 - in, on stdin: a settings dict, then one ``SourceFile`` per message, then ``None``;
 - out, on the original stdout: ``("ready",)``, then per source ``("start", path)``,
   ``("scanned", path, ScannedModule | None)``, ``("progress", path)`` while it works and
-  ``("done", path, tools, diagnostics)``; at the end ``("dependencies", files)`` and
+  ``("done", path, tools, diagnostics)``; at the end ``("registered", registrations)``
+  (``codegen.generator.inspection.registrations``), ``("dependencies", files)`` and
   ``("finished",)``.
 
 The original stdout and stdin are moved out of reach first: anything user code prints, even from
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 import struct
 import sys
 import time
@@ -53,11 +55,13 @@ def _inspect_module(
     events: BinaryIO,
     flavor: str = "clean",
 ) -> tuple[list[InspectedTool], list[Diagnostic]]:
+    from codegen.generator.inspection.registrations import recording
     from codegen.generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
     from codegen.generator.schema.describe import describe_module, inspect_tool
 
     try:
-        loaded = import_module(module)
+        with recording():
+            loaded = import_module(module)
     except ResolveFailure as failure:
         return [], failure.diagnostics
     tools, diagnostics = [], []
@@ -159,6 +163,27 @@ def _framework_module(
     ]
 
 
+_REGISTERS = re.compile(rb"\.(?:add_)?tool\b")
+
+
+def _registers(data: bytes) -> bool:
+    """A module without tools the scanner could read, that may still register some at import
+    (``register = mcp.tool()``, ``adder = mcp.add_tool``): it is imported so the tools its
+    servers register are checked (``codegen.generator.inspection.omissions``)."""
+    return _REGISTERS.search(data) is not None
+
+
+def _import_for_registrations(source: SourceFile) -> None:
+    from codegen.generator.inspection.registrations import recording
+    from codegen.generator.inspection.resolve import ResolveFailure, import_module
+
+    try:
+        with recording():
+            import_module(ScannedModule(**source.location(), tools=()))
+    except ResolveFailure:
+        pass  # a module that does not import registers nothing here
+
+
 def _preload(flavor: str) -> None:
     """Import the flavor's framework while the parent is still scanning (it costs ~1 s)."""
     if flavor == "clean":
@@ -212,7 +237,10 @@ def main() -> None:
     # load before the project's directories go on sys.path.
     import codegen.generator.scan.files
     import codegen.generator.schema.describe  # noqa: F401
+    from codegen.generator.inspection.registrations import recorded, watch
     from codegen.generator.inspection.resolve import guard_output_package
+
+    watch()  # before any framework is imported (the flavor's preload, user modules)
 
     settings = read_message(requests)
     for entry in reversed(settings["sys_path"]):
@@ -239,7 +267,11 @@ def main() -> None:
                 events,
                 settings.get("flavor", "clean"),
             )
+        elif module is None and _registers(source.data):
+            _import_for_registrations(source)
         write_message(events, ("done", key, tools, diagnostics))
+    # Every tool a real server registered while user modules were imported (no silent omission).
+    write_message(events, ("registered", recorded()))
     # Every file this process imported: the build cache's dependency set.
     loaded = [
         f for m in list(sys.modules.values()) if isinstance(f := getattr(m, "__file__", None), str)

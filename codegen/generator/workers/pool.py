@@ -19,7 +19,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
-from typing import IO
+from typing import IO, Any
 
 from codegen.generator.config import Config
 from codegen.generator.model import InspectedModule, ScannedModule, SourceFile
@@ -48,6 +48,7 @@ class _Worker:
         self.finished = False
         self.closed_input = False
         self.dependencies: list[str] = []
+        self.registrations: list[Any] = []  # what real servers registered (see child.py)
         self.buffer = b""
         self.process, self.stderr = started or spawn_worker(config.root, hash_seed)
         assert self.process.stdout is not None
@@ -241,6 +242,8 @@ class InspectSession:
                     )
                 )
             self._dispatch(worker)
+        elif kind == "registered":
+            worker.registrations = list(event[1])  # type: ignore[arg-type]
         elif kind == "dependencies":
             worker.dependencies = list(event[1])  # type: ignore[arg-type]
         elif kind == "finished":
@@ -271,6 +274,10 @@ class InspectSession:
             for other in self.workers:
                 if not other.closed_input:
                     self._dispatch(other)
+
+    def registrations(self) -> list[Any]:
+        """Tools real servers registered while the workers imported user modules."""
+        return [r for worker in [*self.workers, *self.retired] for r in worker.registrations]
 
     def dependencies(self) -> list[str]:
         """Files the workers imported (valid after ``run``)."""

@@ -37,7 +37,7 @@ class Preparer:
         elif binding.registrar:
             function = self._registered_function(binding)
         else:
-            function = _import_function(binding)
+            function = _import_function(binding, self._registry.origin)
         # The boxed variant; the caller derives the natural one (``PreparedTool.natural_rules``).
         tool = self._registry.get_tool(binding.name, LAST_BOXED)
         input_schema = tool["inputSchema"]
@@ -191,7 +191,16 @@ def _call_factory(call: str) -> tuple[Any, dict[str, Callable[..., Any]]]:
         return pool.submit(factory_server, call).result()
 
 
-def _import_function(binding: ToolBinding) -> Callable[..., Any]:
+def _import_function(binding: ToolBinding, origin: str = "generated") -> Callable[..., Any]:
+    if "<locals>" in binding.qualname:  # inside a method, on a server an object holds
+        raise ToolCallError(
+            f"Tool {binding.name!r}: {binding.function} is defined inside a method or function "
+            "and registered on a server that an object of yours holds, which only your own "
+            "server can call. Serve your own server with its framework and these generated "
+            f"schemas instead: `mcp-codegen run --generated {origin} MODULE:SERVER`, or "
+            f"`codegen.runtime.use_generated({origin!r})` at the top of your server module "
+            '(README, "Keep your server")'
+        )
     return _import_attribute(binding, binding.module, binding.qualname, binding.function)
 
 

@@ -280,25 +280,10 @@ ERRORS = [
     "known at build time: `Path('README.md').read_text(...)` calls a function, whose result is "
     "known only by running it "
     "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
-    "built-in containers, sorted(), str methods and textwrap.dedent); write the value literally (e.g. "
+    "built-in containers, sorted(), str methods, textwrap.dedent and functions of the project "
+    "whose body is a single return of a constant expression); write the value literally (e.g. "
     'description="...") or as a '
     "module-level constant built from literals",
-    "published/patterns_errors/runtime_only.py:29:23: decorator argument annotations= cannot be "
-    "known at build time: `make_annotations(...)` calls a function, whose result is known only "
-    "by running it "
-    "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
-    "built-in containers, sorted(), str methods and textwrap.dedent); "
-    "write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
-    "or as a module-level constant built from literals",
-    "published/patterns_errors/runtime_only.py:34:23: decorator argument annotations= cannot be "
-    "known at build time: `_ANNOTATIONS` is a module-level constant "
-    "(published/patterns_errors/runtime_only.py:16:16), but its value `make_annotations('read')` "
-    "is not constant: `make_annotations(...)` calls a function, whose result is known only by "
-    "running it "
-    "(the generator evaluates only ToolAnnotations and Icon from the MCP SDK or fastmcp, "
-    "built-in containers, sorted(), str methods and textwrap.dedent); "
-    "write the value literally (e.g. annotations=ToolAnnotations(readOnlyHint=True)) "
-    "or as a module-level constant built from literals",
     "published/patterns_errors/runtime_only.py:39:19: decorator argument name= cannot be known at "
     "build time: `TOOL_PREFIX` is imported from published.patterns_errors.settings, where "
     "`TOOL_PREFIX` is a module-level constant (published/patterns_errors/settings.py:3:15), but "
@@ -310,11 +295,10 @@ ERRORS = [
     "write the value literally or as a module-level constant (the generator calls "
     "register_prefixed() with the server and stand-ins for its other parameters, so their values "
     "are unknown)",
-    "published/patterns_errors/stand_in_used.py:5:13: register_store_tools() uses its parameter "
-    "'store' (attribute 'max_items') while registering tool 'list_items'; the generator calls "
-    "register_store_tools() with a stand-in for 'store' (only the server matters for listing "
-    "tools), so this value cannot be known at build time: use the parameter only inside the tool "
-    "bodies, or replace it with a module-level constant",
+    "published/patterns_errors/stand_in_used.py:8:20: tool 'list_items': the default of "
+    "parameter 'count' is <stand-in for store.max_items>, a value register_store_tools() "
+    "computes from a parameter the generator only has a stand-in for, so its schema cannot be "
+    "known at build time; use a module-level constant or type there",
 ]
 
 

@@ -237,8 +237,8 @@ CASES = [
             "    def inner(x: int) -> int: ...",
             "    return inner",
         ),
-        "pkg/bad.py:4:5: tool 'inner' is defined inside a function (make.<locals>.inner), so it "
-        "cannot be imported by path",
+        "pkg/bad.py:4:5: tool 'inner' is defined inside a function (make.<locals>.inner) that no "
+        "server registered it from while the module was imported, so it cannot be reached",
     ),
     Case(
         "decorated_function_deleted_after_definition",

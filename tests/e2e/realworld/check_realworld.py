@@ -55,6 +55,7 @@ class Outcome:
     clear_errors: int = 0
     known_gaps: int = 0
     seconds: float = 0.0
+    strict_hook: bool = False  # listed exactly the same under use_generated(strict=True)
     problems: list[str] = field(default_factory=list)
 
 
@@ -215,6 +216,56 @@ def check_factory_record(run: dict[str, Any], project: Path, out: Outcome) -> No
                 )
 
 
+_LISTING = """
+import importlib, json, sys
+if sys.argv[1] == "hooked":
+    from codegen.runtime.hook import use_generated
+    use_generated("generated", strict=True)
+from codegen.registration.factory_calls import parse_factory_call
+from codegen.registration.served import list_served_tools
+target = sys.argv[2]
+if "(" in target:
+    server = parse_factory_call(target).call()
+else:
+    module, _, path = target.partition(":")
+    server = importlib.import_module(module)
+    for part in path.split("."):
+        server = getattr(server, part)
+print(json.dumps(list_served_tools(server), sort_keys=True))
+"""
+
+
+def check_strict_hook(run: dict[str, Any], project: Path, out: Outcome) -> None:
+    """The server under ``use_generated(strict=True)`` (what ``mcp-codegen run --strict``
+    turns on) starts, finding an entry for every tool, and lists exactly what it lists plain."""
+    listings = {}
+    for mode in ("plain", "hooked"):
+        done = subprocess.run(
+            [sys.executable, "-c", _LISTING, mode, run["against"]],
+            cwd=project,
+            env={**os.environ, "PYTHONPATH": str(project)},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            tail = "\n    ".join(done.stderr.strip().splitlines()[-4:])
+            out.problems.append(
+                f"listing {mode} (strict hook) exited {done.returncode}:\n    {tail}"
+            )
+            return
+        listings[mode] = json.loads(done.stdout.strip().splitlines()[-1])
+    if listings["plain"] != listings["hooked"]:
+        differing = [
+            plain["name"]
+            for plain, hooked in zip(listings["plain"], listings["hooked"], strict=False)
+            if plain != hooked
+        ]
+        out.problems.append(f"the strict hook lists differently: {differing or 'order/count'}")
+    else:
+        out.strict_hook = True
+
+
 def run_one(run: dict[str, Any], server: dict[str, Any], workdir: Path) -> Outcome:
     """Generate and verify one run; return what happened and what broke."""
     out = Outcome(run["id"], server["package"], server["version"], server["framework"])
@@ -262,6 +313,7 @@ def run_one(run: dict[str, Any], server: dict[str, Any], workdir: Path) -> Outco
     else:
         check_exact(run, served, verify, out)
         check_hash_seeds(project, out)
+        check_strict_hook(run, project, out)
         if run.get("factories"):
             check_factory_record(run, project, out)
     return out
@@ -303,13 +355,16 @@ def cmd_table(args: argparse.Namespace) -> int:
         out = json.loads(path.read_text())
         bad += bool(out["problems"])
         rows.append(out)
-    print("| server | framework | tools | exact | clear errors | known gaps | seconds | ok |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    print(
+        "| server | framework | tools | exact | clear errors | known gaps | strict hook = plain "
+        "| seconds | ok |"
+    )
+    print("| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |")
     for out in rows:
         print(
             f"| {out['run']} ({out['server']} {out['version']}) | {FRAMEWORKS[out['framework']]} ({out['pins']}) | "
             f"{out['tools']} | {out['exact']} | {out['clear_errors']} | {out['known_gaps']} | "
-            f"{out['seconds']:.1f} | "
+            f"{'yes' if out.get('strict_hook') else '-'} | {out['seconds']:.1f} | "
             f"{'yes' if not out['problems'] else 'NO'} |"
         )
     return 1 if bad else 0

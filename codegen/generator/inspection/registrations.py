@@ -1,0 +1,205 @@
+"""What the imported servers actually register (worker process only): the no-silent-omission check.
+
+The scanner reads registrations from source; a form it does not understand (a helper that
+registers in a loop, a computed function, a decorator it was not told about) would otherwise
+leave a tool out of the generated modules without a word. So while the worker imports user
+modules, every framework's tool store is watched: each tool a real server registers is
+recorded with its name, the function behind it and the user-code frames of the call. The
+generator (``codegen.generator.pipeline``) then checks every recorded tool against what it
+generated and reports each one it neither generated nor reported, at the registration.
+
+Watched stores (whichever of them are installed; a framework is patched when it is imported):
+SDK 2.x ``MCPServer`` and SDK 1.x ``FastMCP`` (``ToolManager.add_tool``), fastmcp 2.x
+(``ToolManager.add_tool``) and fastmcp 3.x/4.x (``LocalProvider.add_tool``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from types import FrameType, ModuleType
+from typing import Any
+
+#: module -> (class name, framework) whose ``add_tool`` is watched
+_STORES: dict[str, tuple[str, str]] = {
+    "mcp.server.mcpserver.tools.tool_manager": ("ToolManager", "mcp"),
+    "mcp.server.fastmcp.tools.tool_manager": ("ToolManager", "mcp1"),
+    "fastmcp.tools.tool_manager": ("ToolManager", "fastmcp"),
+    "fastmcp.server.providers.local_provider.decorators.tools": ("ToolDecoratorMixin", "fastmcp"),
+    "fastmcp.server.providers.local_provider": ("LocalProvider", "fastmcp"),
+}
+_MARK = "__codegen_watched__"
+_FRAMES_KEPT = 12
+
+
+@dataclass(frozen=True)
+class Registration:
+    """One tool a real server registered while user modules were imported."""
+
+    name: str
+    framework: str
+    #: user-code frames of the registering call, innermost first: (absolute file, line, column)
+    frames: tuple[tuple[str, int, int], ...]
+    function_file: str | None  # where the registered function is defined (unwrapped)
+    function_line: int | None
+    function_qualname: str | None
+
+
+_recorded: list[Registration] = []
+#: (real path of the defining file, __qualname__) -> the functions real servers registered:
+#: how the worker reaches a tool defined inside a method or held by an object
+_functions: dict[tuple[str, str], list[Any]] = {}
+_active = 0
+
+
+def registered_function(path: str, qualname: str) -> Any:
+    """The function a real server registered at import whose ``def`` is ``qualname`` in the
+    file ``path`` (unwrapped), when exactly one was; else None."""
+    found = _functions.get((os.path.realpath(path), qualname), [])
+    return found[0] if len(found) == 1 else None
+
+
+@contextmanager
+def recording() -> Iterator[None]:
+    """Record registrations made inside this block (user modules being imported)."""
+    global _active
+    _active += 1
+    try:
+        yield
+    finally:
+        _active -= 1
+
+
+def recorded() -> list[Registration]:
+    """Everything recorded so far in this process."""
+    return list(_recorded)
+
+
+def watch() -> None:
+    """Watch the tool stores of every framework, now if imported, else when it is imported."""
+    for name in _STORES:
+        module = sys.modules.get(name)
+        if module is not None:
+            _patch(name, module)
+    if not any(isinstance(finder, _WatchOnImport) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _WatchOnImport())
+
+
+def _patch(name: str, module: ModuleType) -> None:
+    class_name, framework = _STORES[name]
+    owner = getattr(module, class_name, None)
+    original = getattr(owner, "add_tool", None) if owner is not None else None
+    if original is None or getattr(original, _MARK, False):
+        return
+    # Only the class that defines add_tool is patched (LocalProvider inherits the mixin's).
+    if "add_tool" not in vars(owner):
+        return
+
+    def add_tool(self: Any, *args: Any, **kwargs: Any) -> Any:
+        tool = original(self, *args, **kwargs)
+        if _active:
+            _record(tool, framework)
+        return tool
+
+    setattr(add_tool, _MARK, True)
+    add_tool.__wrapped__ = original  # type: ignore[attr-defined]
+    owner.add_tool = add_tool  # type: ignore[union-attr]
+
+
+def _record(tool: Any, framework: str) -> None:
+    name = getattr(tool, "name", None)
+    if not isinstance(name, str):
+        return
+    function = getattr(tool, "fn", None)
+    file = line = qualname = None
+    if callable(function):
+        target = getattr(function, "__func__", function)  # a bound method
+        with suppress(ValueError):
+            target = inspect.unwrap(target)
+        code = getattr(getattr(target, "__func__", target), "__code__", None)
+        if code is not None:
+            file, line = os.path.abspath(code.co_filename), code.co_firstlineno
+        qualname = getattr(target, "__qualname__", None)
+        if file is not None and isinstance(qualname, str):
+            received = getattr(function, "__func__", function)
+            _functions.setdefault((os.path.realpath(file), qualname), []).append(received)
+    _recorded.append(
+        Registration(name, framework, _user_frames(sys._getframe(2)), file, line, qualname)
+    )
+
+
+def _library_dirs() -> tuple[str, ...]:
+    import sysconfig
+
+    import codegen
+
+    dirs = [os.path.dirname(os.path.abspath(codegen.__file__))]
+    dirs += [os.path.abspath(sysconfig.get_paths()[key]) + os.sep for key in ("stdlib",)]
+    for package in ("mcp", "fastmcp", "pydantic", "functools", "contextlib"):
+        module = sys.modules.get(package)
+        location = getattr(module, "__file__", None)
+        if location:
+            dirs.append(
+                os.path.dirname(os.path.abspath(location))
+                if location.endswith("__init__.py")
+                else os.path.abspath(location)
+            )
+    return tuple(dirs)
+
+
+def _user_frames(frame: FrameType | None) -> tuple[tuple[str, int, int], ...]:
+    """The calling frames outside the frameworks and the import machinery, innermost first."""
+    skip = _library_dirs()
+    found: list[tuple[str, int, int]] = []
+    while frame is not None and len(found) < _FRAMES_KEPT:
+        code = frame.f_code
+        file = code.co_filename
+        if not file.startswith("<") and not os.path.abspath(file).startswith(skip):
+            line, column = frame.f_lineno, 0
+            positions = list(code.co_positions())
+            index = frame.f_lasti // 2
+            if 0 <= index < len(positions):
+                start, _, col, _ = positions[index]
+                if start is not None and col is not None:
+                    line, column = start, col
+            found.append((os.path.abspath(file), line, column + 1))
+        frame = frame.f_back
+    return tuple(found)
+
+
+class _WatchOnImport:
+    """A ``sys.meta_path`` finder that patches a framework's tool store right after it loads."""
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        if fullname not in _STORES:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+                    spec.loader = _PatchingLoader(spec.loader, fullname, _patch)
+                return spec
+        return None
+
+
+class _PatchingLoader:
+    def __init__(self, loader: Any, name: str, then: Callable[[str, ModuleType], None]) -> None:
+        self._loader = loader
+        self._name = name
+        self._then = then
+
+    def create_module(self, spec: Any) -> Any:
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        self._loader.exec_module(module)
+        self._then(self._name, module)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._loader, name)
