@@ -149,12 +149,35 @@ class ChangeKind(Enum):
         _N,
         "tool is no longer marked read-only (readOnlyHint {old} -> {new})",
     )
+    IDEMPOTENT_HINT_DISABLED = (
+        "idempotent_hint_disabled",
+        _N,
+        "tool is no longer marked idempotent (idempotentHint {old} -> {new})",
+    )
+    OPEN_WORLD_HINT_ENABLED = (
+        "open_world_hint_enabled",
+        _N,
+        "tool now reaches an open world (openWorldHint {old} -> {new})",
+    )
     TOOL_METADATA_CHANGED = ("tool_metadata_changed", _N, "{keyword} changed")
 
     def __init__(self, slug: str, severity: Severity, template: str) -> None:
         self.slug = slug
         self.severity = severity
         self.template = template
+
+    @property
+    def rule(self) -> str:
+        """The stable kebab-case rule ID (config, acknowledgements, SARIF, docs/diff-rules.md).
+
+        It is the slug with ``-`` for ``_``: slugs never change once released, so neither do IDs.
+        """
+        return self.slug.replace("_", "-")
+
+    @classmethod
+    def from_rule(cls, rule: str) -> ChangeKind:
+        """The kind whose rule ID is ``rule``."""
+        return cls.from_slug(rule.replace("-", "_"))
 
     @classmethod
     def from_slug(cls, slug: str) -> ChangeKind:
@@ -201,6 +224,7 @@ class Change:
         """A JSON-ready dict; absent old/new values are omitted."""
         data: dict[str, JSON] = {
             "kind": self.kind.slug,
+            "rule": self.kind.rule,
             "severity": self.severity.value,
             "tool": self.tool,
             "pointer": self.pointer,

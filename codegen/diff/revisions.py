@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 from codegen.diff.changes import JSON
 from codegen.shared.diagnostics import CodegenError, Diagnostic
 from codegen.shared.format import MANIFEST, PRIVATE_KEY, GeneratedModuleError, is_generated
+from codegen.shared.json_pointer import unescape
 from codegen.shared.reader import existing_generated, parse_literal_module
 
 
@@ -26,6 +27,19 @@ class ToolEntry:
     module: str  # generated module path, relative to the output directory
     source_path: str | None  # tool source file, relative to the project root
     line: int  # 1-based line of the tool's ``def``; 0 when unknown
+
+    def line_for(self, pointer: str) -> int:
+        """The source line a change at ``pointer`` comes from: its parameter's line when the
+        tree records it (``x-codegen.parameters``, since format 3), else the ``def`` line."""
+        prefix = "/inputSchema/properties/"
+        if pointer.startswith(prefix):
+            name = unescape(pointer[len(prefix) :].split("/", 1)[0])
+            meta = self.tool.get(PRIVATE_KEY)
+            lines = meta.get("parameters") if isinstance(meta, dict) else None
+            line = lines.get(name) if isinstance(lines, dict) else None
+            if isinstance(line, int) and not isinstance(line, bool) and line > 0:
+                return line
+        return self.line
 
 
 @dataclass(frozen=True)

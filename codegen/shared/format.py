@@ -173,6 +173,12 @@ def check_tool(tool: object, path: str) -> str:
         )
     if (problem := natural_problem(tool, private)) is not None:
         raise refuse(problem)
+    parameters = private.get("parameters")
+    if parameters is not None and not (
+        isinstance(parameters, dict)
+        and all(isinstance(k, str) and type(v) is int for k, v in parameters.items())
+    ):
+        raise refuse(f"has a malformed {PRIVATE_KEY}.parameters (parameter name -> source line)")
     result_meta = private.get("result_meta")
     if result_meta is not None and not isinstance(result_meta, dict):
         raise refuse(f"has a malformed {PRIVATE_KEY}.result_meta")

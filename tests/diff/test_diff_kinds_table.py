@@ -466,14 +466,14 @@ ROWS: list[Row] = [
         "read-only tool becomes writable (and so destructive by default)",
         tool(annotations={"readOnlyHint": True}),
         tool(annotations={"readOnlyHint": False}),
-        {"read_only_hint_disabled", "destructive_hint_enabled"},
+        {"read_only_hint_disabled", "destructive_hint_enabled", "idempotent_hint_disabled"},
         {"annotation_changed"},
     ),
     row(
         "read-only tool becomes writable but not destructive",
         tool(annotations={"readOnlyHint": True}),
         tool(annotations={"readOnlyHint": False, "destructiveHint": False}),
-        {"read_only_hint_disabled", "annotation_changed"},
+        {"read_only_hint_disabled", "annotation_changed", "idempotent_hint_disabled"},
         {"annotation_changed"},
     ),
     row(
@@ -495,6 +495,13 @@ ROWS: list[Row] = [
         tool(annotations={"idempotentHint": False}),
         tool(annotations={"idempotentHint": True}),
         {"annotation_changed"},
+        {"idempotent_hint_disabled"},
+    ),
+    row(
+        "openWorldHint dropped falls back to the default true",
+        tool(annotations={"openWorldHint": False}),
+        tool(),
+        {"open_world_hint_enabled"},
         {"annotation_changed"},
     ),
     # --- outputs

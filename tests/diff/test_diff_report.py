@@ -163,6 +163,7 @@ def test_json_format() -> None:
     removed = next(c for c in document["changes"] if c["kind"] == "input_enum_value_removed")
     assert removed == {
         "kind": "input_enum_value_removed",
+        "rule": "input-enum-value-removed",
         "severity": "breaking",
         "tool": "search",
         "pointer": "/inputSchema/properties/genre/enum",

@@ -48,7 +48,7 @@ def _rename_score(old: Mapping[str, JSON], new: Mapping[str, JSON]) -> float:
 
 
 def _located(change: Change, entry: ToolEntry) -> Change:
-    return replace(change, path=entry.source_path, line=entry.line)
+    return replace(change, path=entry.source_path, line=entry.line_for(change.pointer))
 
 
 def diff_sides(base: Side, head: Side) -> list[Change]:

@@ -121,6 +121,14 @@ TOOLS = (
             },
             "line": 30,
             "column": 1,
+            "parameters": {
+                "query": 31,
+                "genres": 32,
+                "sort_by": 33,
+                "in_stock_only": 34,
+                "min_rating": 35,
+                "limit": 36,
+            },
             "natural": {
                 "outputSchema": {
                     "type": "array",
@@ -250,6 +258,9 @@ TOOLS = (
             "box": None,
             "line": 75,
             "column": 1,
+            "parameters": {
+                "isbn": 76,
+            },
         },
     },
     {
@@ -327,6 +338,9 @@ TOOLS = (
             "box": None,
             "line": 87,
             "column": 1,
+            "parameters": {
+                "root": 87,
+            },
         },
     },
     {
@@ -395,6 +409,10 @@ TOOLS = (
             },
             "line": 101,
             "column": 1,
+            "parameters": {
+                "tree": 101,
+                "parent": 101,
+            },
             "natural": {
                 "outputSchema": {
                     "type": "integer",
@@ -539,6 +557,10 @@ TOOLS = (
             "box": None,
             "line": 122,
             "column": 1,
+            "parameters": {
+                "book": 122,
+                "initial_stock": 122,
+            },
         },
     },
     {
@@ -572,6 +594,10 @@ TOOLS = (
             "box": None,
             "line": 135,
             "column": 1,
+            "parameters": {
+                "isbn": 135,
+                "tags": 135,
+            },
         },
     },
     {
@@ -608,6 +634,9 @@ TOOLS = (
             "box": None,
             "line": 158,
             "column": 1,
+            "parameters": {
+                "isbns": 158,
+            },
         },
     },
     {
@@ -665,6 +694,9 @@ TOOLS = (
             },
             "line": 171,
             "column": 1,
+            "parameters": {
+                "genre": 171,
+            },
             "natural": {
                 "outputSchema": {
                     "type": "array",
@@ -705,6 +737,9 @@ TOOLS = (
             "box": None,
             "line": 187,
             "column": 1,
+            "parameters": {
+                "isbn": 187,
+            },
         },
     },
 )

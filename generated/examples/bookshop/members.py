@@ -104,6 +104,13 @@ TOOLS = (
             "box": None,
             "line": 21,
             "column": 1,
+            "parameters": {
+                "name": 22,
+                "email": 23,
+                "joined_on": 24,
+                "tier": 25,
+                "website": 26,
+            },
         },
     },
     {
@@ -194,6 +201,9 @@ TOOLS = (
             },
             "line": 54,
             "column": 1,
+            "parameters": {
+                "key": 54,
+            },
             "natural": {
                 "outputSchema": {
                     "anyOf": [
@@ -341,6 +351,10 @@ TOOLS = (
             "box": None,
             "line": 65,
             "column": 1,
+            "parameters": {
+                "member_id": 65,
+                "preferences": 65,
+            },
         },
     },
     {
@@ -387,6 +401,9 @@ TOOLS = (
             },
             "line": 82,
             "column": 1,
+            "parameters": {
+                "tier": 82,
+            },
             "natural": {
                 "outputSchema": {
                     "type": "integer",

@@ -137,6 +137,11 @@ TOOLS = (
             "box": None,
             "line": 44,
             "column": 1,
+            "parameters": {
+                "destination": 45,
+                "speed": 46,
+                "weight_grams": 47,
+            },
         },
     },
     {
@@ -362,6 +367,14 @@ TOOLS = (
             "box": None,
             "line": 69,
             "column": 1,
+            "parameters": {
+                "member_id": 70,
+                "lines": 71,
+                "ship_to": 72,
+                "placed_at": 73,
+                "speed": 75,
+                "gift_message": 76,
+            },
         },
     },
     {
@@ -457,6 +470,10 @@ TOOLS = (
             },
             "line": 135,
             "column": 1,
+            "parameters": {
+                "isbn": 135,
+                "member_id": 135,
+            },
             "natural": {
                 "outputSchema": {
                     "anyOf": [
@@ -544,6 +561,10 @@ TOOLS = (
             "box": None,
             "line": 167,
             "column": 1,
+            "parameters": {
+                "order_id": 167,
+                "reason": 167,
+            },
         },
     },
     {
@@ -625,6 +646,9 @@ TOOLS = (
             "box": None,
             "line": 190,
             "column": 1,
+            "parameters": {
+                "request": 190,
+            },
         },
     },
     {

@@ -140,6 +140,10 @@ TOOLS = (
             "box": None,
             "line": 17,
             "column": 1,
+            "parameters": {
+                "period": 18,
+                "genres": 18,
+            },
         },
     },
     {

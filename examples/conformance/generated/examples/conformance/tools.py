@@ -218,6 +218,9 @@ TOOLS = (
             },
             "line": 119,
             "column": 1,
+            "parameters": {
+                "prompt": 119,
+            },
             "natural": {
                 "outputSchema": {
                     "type": "string",
@@ -257,6 +260,9 @@ TOOLS = (
             },
             "line": 133,
             "column": 1,
+            "parameters": {
+                "message": 133,
+            },
             "natural": {
                 "outputSchema": {
                     "type": "string",
@@ -312,6 +318,10 @@ TOOLS = (
             },
             "line": 164,
             "column": 1,
+            "parameters": {
+                "name": 164,
+                "address": 164,
+            },
             "natural": {
                 "outputSchema": {
                     "type": "string",

@@ -213,6 +213,9 @@ TOOLS = (
             },
             "line": 104,
             "column": 1,
+            "parameters": {
+                "prompt": 104,
+            },
         },
     },
     {
@@ -247,6 +250,9 @@ TOOLS = (
             },
             "line": 121,
             "column": 1,
+            "parameters": {
+                "message": 121,
+            },
         },
     },
     {
@@ -352,6 +358,10 @@ TOOLS = (
             },
             "line": 218,
             "column": 1,
+            "parameters": {
+                "name": 218,
+                "address": 218,
+            },
         },
     },
     {
