@@ -7,8 +7,17 @@ import functools
 import os
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from codegen.diff.policy import (
+    FAIL_ON,
+    FAIL_ON_ALIASES,
+    Policy,
+    apply_policy,
+    load_policy,
+    write_acknowledgements,
+)
 from codegen.diff.renderers import (
     render_github,
     render_json,
@@ -113,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config_path = getattr(args, "config", None)
         config = load_config(Path(config_path) if config_path else None)
+        policy = load_policy(config.config_file, config.root, drafting=args.acknowledge)
         output = Path(args.output).resolve() if args.output else config.output
         if args.head is None:
             head = read_directory(output, label=f"working tree ({config.relative(output)})")
@@ -131,8 +141,19 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # a tokenizer that is not installed
         print(f"{config.config_file}: {exc}", file=sys.stderr)
         return ExitCode.USAGE
+    changes, stale = apply_policy(report.changes, policy)
+    report = replace(report, changes=changes, stale=stale)
     for warning in report.warnings:
         print(warning, file=sys.stderr)
+    fail_on = args.fail_on or policy.fail_on
+    if args.acknowledge:
+        return _acknowledge(report, policy, fail_on, config)
+    for entry in stale:
+        print(
+            f"{policy.acknowledgements_file}:{entry.line}:1: warning: stale acknowledgement: no "
+            f"{entry.rule} change of {entry.tool!r} at {entry.pointer or '/'}; remove the entry",
+            file=sys.stderr,
+        )
     sys.stdout.write(render(report, args, config))
     if args.write_changelog is not None:
         target = Path(args.write_changelog)
@@ -142,4 +163,26 @@ def run(args: argparse.Namespace) -> int:
             print(f"wrote the {report.proposed_version} entry to {target}", file=sys.stderr)
         else:
             print("no schema changes: the changelog is unchanged", file=sys.stderr)
-    return ExitCode.STALE if report.fails(args.fail_on) else ExitCode.OK
+    return ExitCode.STALE if report.fails(fail_on) else ExitCode.OK
+
+
+def _acknowledge(report: DiffReport, policy: Policy, fail_on: str, config: Config) -> int:
+    """``--acknowledge``: append an entry for each unacknowledged change that fails the gate."""
+    threshold = FAIL_ON[FAIL_ON_ALIASES.get(fail_on, fail_on)] or FAIL_ON["error"]
+    assert threshold is not None
+    pending = [
+        change
+        for change in report.changes
+        if change.acknowledged is None and change.effective_level.rank <= threshold.rank
+    ]
+    target = policy.acknowledgements_file or config.root / "mcp-schema-changes.toml"
+    if not pending:
+        print(f"nothing to acknowledge: no change fails --fail-on {fail_on}", file=sys.stderr)
+        return ExitCode.OK
+    write_acknowledgements(target, pending)
+    print(
+        f"wrote {len(pending)} acknowledgement(s) to {config.relative(target)}; fill in each "
+        'reason = "" (an empty reason fails) and commit the file',
+        file=sys.stderr,
+    )
+    return ExitCode.OK

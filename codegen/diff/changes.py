@@ -30,6 +30,27 @@ class Severity(Enum):
         return list(Severity).index(self)
 
 
+class Level(Enum):
+    """What the review gate does with a change, most severe first (``codegen.diff.rules``)."""
+
+    ERROR = "error"
+    WARN = "warn"
+    INFO = "info"
+    OFF = "off"
+
+    @property
+    def rank(self) -> int:
+        return list(Level).index(self)
+
+
+#: A rule's level when ``[tool.mcp-codegen.diff]`` does not set it.
+DEFAULT_LEVEL = {
+    Severity.BREAKING: Level.ERROR,
+    Severity.UNKNOWN: Level.ERROR,  # never assumed compatible
+    Severity.COMPATIBLE: Level.INFO,
+    Severity.NOTABLE: Level.INFO,
+}
+
 _B, _U, _C, _N = Severity.BREAKING, Severity.UNKNOWN, Severity.COMPATIBLE, Severity.NOTABLE
 
 
@@ -210,12 +231,20 @@ class Change:
     new: JSON = ABSENT
     message: str = ""
     path: str | None = None  # tool source file, relative to the project root
-    line: int = 0  # 1-based line of the tool's ``def``; 0 when unknown
+    line: int = 0  # 1-based source line of the parameter (or the tool's ``def``); 0: unknown
     fields: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    #: The gate's level for this change: the config's for its rule, else the default.
+    level: Level | None = field(default=None, compare=False)
+    #: The reason from the acknowledgements file when this change is acknowledged there.
+    acknowledged: str | None = field(default=None, compare=False)
 
     @property
     def severity(self) -> Severity:
         return self.kind.severity
+
+    @property
+    def effective_level(self) -> Level:
+        return self.level if self.level is not None else DEFAULT_LEVEL[self.severity]
 
     def sort_key(self) -> tuple[str, int, str, str, str]:
         return (self.tool, self.severity.rank, self.pointer, self.kind.slug, self.message)
@@ -236,6 +265,8 @@ class Change:
             data["new"] = self.new
         data["path"] = self.path
         data["line"] = self.line
+        data["level"] = self.effective_level.value
+        data["acknowledged"] = self.acknowledged
         return data
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from codegen.diff.changes import Change, Severity
+from codegen.diff.changes import Change, Level, Severity
 from codegen.diff.growth import SizeReport, percent, signed
 from codegen.diff.report import DiffReport, escape_markdown
 
@@ -21,12 +21,25 @@ _MARKS = {
     Severity.COMPATIBLE: "✅",
     Severity.NOTABLE: "📝",
 }
-_ANNOTATION_LEVEL = {
-    Severity.BREAKING: "error",
-    Severity.UNKNOWN: "warning",
-    Severity.COMPATIBLE: "notice",
-    Severity.NOTABLE: "notice",
-}
+_ANNOTATION_LEVEL = {Level.ERROR: "error", Level.WARN: "warning", Level.INFO: "notice"}
+
+
+def _annotation_level(change: Change) -> str:
+    """An unacknowledged change's gate level; an acknowledged one is only a notice."""
+    if change.acknowledged is not None:
+        return "notice"
+    return _ANNOTATION_LEVEL.get(change.effective_level, "notice")
+
+
+def _ack_note(change: Change) -> str:
+    return f" [acknowledged: {change.acknowledged}]" if change.acknowledged is not None else ""
+
+
+def _stale_lines(report: DiffReport) -> list[str]:
+    return [
+        f"stale acknowledgement: {a.rule} of {a.tool!r} at {a.pointer or '/'} matches no change"
+        for a in report.stale
+    ]
 
 
 def _summary(report: DiffReport) -> str:
@@ -76,8 +89,9 @@ def render_terminal(report: DiffReport, colour: bool = False) -> str:
             label = label.upper()
         badge = paint(f"{label:<10}", _COLOURS[change.severity])
         pointer = paint(change.pointer or "/", _DIM)
-        lines.append(f"  {badge} {change.message}  {pointer}")
+        lines.append(f"  {badge} {change.message}  {pointer}{_ack_note(change)}")
     lines += ["", _summary(report) if report.changes else "no schema changes"]
+    lines += _stale_lines(report)
     if report.size is not None:
         lines += _size_terminal(report.size)
     return "\n".join(lines) + "\n"
@@ -147,6 +161,8 @@ def render_markdown(report: DiffReport) -> str:
         f"**{version[0].upper()}{version[1:]}**",
         *size,
     ]
+    if report.stale:
+        lines += ["", *(f"- ⚠️ {escape_markdown(line)}" for line in _stale_lines(report))]
     for severity in Severity:
         group = [c for c in report.changes if c.severity is severity]
         if not group:
@@ -156,7 +172,8 @@ def render_markdown(report: DiffReport) -> str:
             "| Tool | Change | Pointer | Source |",
             "|---|---|---|---|",
             *(
-                f"| `{c.tool}` | {escape_markdown(c.message)} | `{c.pointer or '/'}` | "
+                f"| `{c.tool}` | {escape_markdown(c.message + _ack_note(c))} | "
+                f"`{c.pointer or '/'}` | "
                 f"{f'`{_where(c)}`' if _where(c) else ''} |"
                 for c in group
             ),
@@ -188,6 +205,10 @@ def render_json(report: DiffReport) -> str:
             "head_satisfies": report.head_version_ok,
         },
         "changes": [change.to_json() for change in report.changes],
+        "stale_acknowledgements": [
+            {"tool": a.tool, "rule": a.rule, "pointer": a.pointer, "reason": a.reason}
+            for a in report.stale
+        ],
         "size": report.size.to_json() if report.size is not None else None,
     }
     return json.dumps(document, indent=2, ensure_ascii=False, default=str) + "\n"
@@ -213,9 +234,9 @@ def render_github(report: DiffReport, path_prefix: str = "") -> str:
             properties.append(f"file={_escape_property(path_prefix + change.path)}")
             if change.line:
                 properties.append(f"line={change.line}")
-        properties.append(f"title={_escape_property(f'MCP schema {change.kind.slug}')}")
-        message = f"{change.tool}: {change.message} ({change.pointer or '/'})"
-        level = _ANNOTATION_LEVEL[change.severity]
+        properties.append(f"title={_escape_property(f'MCP schema {change.kind.rule}')}")
+        message = f"{change.tool}: {change.message} ({change.pointer or '/'}){_ack_note(change)}"
+        level = _annotation_level(change)
         lines.append(f"::{level} {','.join(properties)}::{_escape_data(message)}")
     if report.size is not None:
         for row in report.size.tools:

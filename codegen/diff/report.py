@@ -10,6 +10,7 @@ from pathlib import Path
 from codegen.diff.changes import Change, Severity
 from codegen.diff.classify import diff_sides
 from codegen.diff.growth import SizeReport, size_report
+from codegen.diff.policy import FAIL_ON, FAIL_ON_ALIASES, Acknowledgement, fails
 from codegen.diff.revisions import Side
 from codegen.shared.diagnostics import Diagnostic
 
@@ -41,6 +42,8 @@ class DiffReport:
     warnings: tuple[Diagnostic, ...] = ()
     #: How much tools/list grows or shrinks (None: not measured).
     size: SizeReport | None = None
+    #: Acknowledgements that matched no change (``mcp-schema-changes.toml``).
+    stale: tuple[Acknowledgement, ...] = ()
 
     def count(self, severity: Severity) -> int:
         return sum(1 for change in self.changes if change.severity is severity)
@@ -80,12 +83,13 @@ class DiffReport:
         return list(dict.fromkeys(change.tool for change in self.changes))
 
     def fails(self, fail_on: str) -> bool:
-        """Whether the exit status is 1: breaking or unknown changes, or any change."""
-        if fail_on == "never":
-            return False
-        if fail_on == "any":
-            return bool(self.changes)
-        return bool(self.count(Severity.BREAKING) or self.count(Severity.UNKNOWN))
+        """Whether the exit status is 1: an unacknowledged change at the ``fail_on`` level or
+        above (``error``: breaking and unknown by default; ``info``/``any``: any; ``never``)."""
+        return fails(self.changes, FAIL_ON[FAIL_ON_ALIASES.get(fail_on, fail_on)])
+
+    @property
+    def acknowledged(self) -> tuple[Change, ...]:
+        return tuple(change for change in self.changes if change.acknowledged is not None)
 
 
 def build_report(base: Side, head: Side, tokenizer: str = "bytes/4") -> DiffReport:
@@ -176,7 +180,9 @@ def changelog_entry(report: DiffReport, date: str | None = None) -> str:
             continue
         lines += ["", f"### {SECTION_TITLES[severity]}", ""]
         lines += [
-            f"- `{c.tool}`: {escape_markdown(c.message)} (`{c.pointer or '/'}`)" for c in group
+            f"- `{c.tool}`: {escape_markdown(c.message)} (`{c.pointer or '/'}`)"
+            + (f"; acknowledged: {escape_markdown(c.acknowledged)}" if c.acknowledged else "")
+            for c in group
         ]
     return "\n".join(lines) + "\n"
 

@@ -16,37 +16,14 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 
-from codegen.diff.changes import ChangeKind, Severity
+from codegen.diff.changes import DEFAULT_LEVEL, ChangeKind, Level
 from codegen.diff.rule_docs import RULE_DOCS, RuleDoc
 
 #: Where the rule pages live; SARIF ``helpUri`` and the docs anchors use it.
 DOCS_URL = "https://github.com/mcp-codegen/mcp-codegen/blob/main/docs/diff-rules.md"
 DOCS_FILE = Path(__file__).resolve().parents[2] / "docs" / "diff-rules.md"
-
-
-class Level(Enum):
-    """What the gate does with a change, most severe first."""
-
-    ERROR = "error"
-    WARN = "warn"
-    INFO = "info"
-    OFF = "off"
-
-    @property
-    def rank(self) -> int:
-        return list(Level).index(self)
-
-
-#: A rule's level when the config does not set it.
-DEFAULT_LEVEL = {
-    Severity.BREAKING: Level.ERROR,
-    Severity.UNKNOWN: Level.ERROR,  # never assumed compatible
-    Severity.COMPATIBLE: Level.INFO,
-    Severity.NOTABLE: Level.INFO,
-}
 
 
 @dataclass(frozen=True)
