@@ -10,6 +10,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from codegen.diff.ci_formats import render_junit, render_sarif
 from codegen.diff.policy import (
     FAIL_ON,
     FAIL_ON_ALIASES,
@@ -111,11 +112,20 @@ def render(report: DiffReport, args: argparse.Namespace, config: Config) -> str:
         return render_markdown(report)
     if args.format == "github":
         return render_github(report, _path_prefix(config))
+    if args.format == "sarif":
+        return render_sarif(report, _path_prefix(config))
+    if args.format == "junit":
+        return render_junit(report, args.fail_on or "error")
     return render_terminal(report, colour=_use_colour(args.color))
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``diff``; returns the exit status (0, 1 per ``--fail-on``, or 2 on errors)."""
+    if args.json_schema:
+        from codegen.diff.json_schema import render_schema
+
+        sys.stdout.write(render_schema())
+        return ExitCode.OK
     if args.date is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", args.date):
         print(f"mcp-codegen diff: --date must be YYYY-MM-DD, got {args.date!r}", file=sys.stderr)
         return ExitCode.USAGE
@@ -142,10 +152,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"{config.config_file}: {exc}", file=sys.stderr)
         return ExitCode.USAGE
     changes, stale = apply_policy(report.changes, policy)
-    report = replace(report, changes=changes, stale=stale)
+    report = replace(
+        report,
+        changes=changes,
+        stale=stale,
+        tools=tuple(name for name in report.tools if not policy.excluded(name)),
+        excluded=tuple(name for name in report.tools if policy.excluded(name)),
+    )
     for warning in report.warnings:
         print(warning, file=sys.stderr)
-    fail_on = args.fail_on or policy.fail_on
+    fail_on = args.fail_on = args.fail_on or policy.fail_on
     if args.acknowledge:
         return _acknowledge(report, policy, fail_on, config)
     for entry in stale:

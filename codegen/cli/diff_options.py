@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 #: Report formats (``--format``).
-FORMATS = ("terminal", "markdown", "json", "github")
+FORMATS = ("terminal", "markdown", "json", "github", "sarif", "junit")
 #: ``--fail-on`` choices: a level (``codegen.diff.policy.FAIL_ON``), with ``breaking`` = ``error``
 #: and ``any`` = ``info``.
 FAIL_ON = ("error", "warn", "info", "never", "breaking", "any")
@@ -70,6 +70,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--date", metavar="YYYY-MM-DD", help="date for the changelog entry (default: none)"
+    )
+    parser.add_argument(
+        "--json-schema",
+        action="store_true",
+        help="print the JSON Schema of --format json and exit",
     )
 
 

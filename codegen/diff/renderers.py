@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from codegen.diff.changes import Change, Level, Severity
 from codegen.diff.growth import SizeReport, percent, signed
@@ -185,6 +186,10 @@ def render_markdown(report: DiffReport) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _dict_or_none(value: Mapping[str, str] | None) -> dict[str, str] | None:
+    return dict(value) if value is not None else None
+
+
 def render_json(report: DiffReport) -> str:
     """A stable JSON document (sorted changes, fixed keys)."""
     document = {
@@ -192,11 +197,13 @@ def render_json(report: DiffReport) -> str:
             "label": report.base_label,
             "version": report.base_version,
             "tools": report.base_tools,
+            "dependencies": _dict_or_none(report.base_dependencies),
         },
         "head": {
             "label": report.head_label,
             "version": report.head_version,
             "tools": report.head_tools,
+            "dependencies": _dict_or_none(report.head_dependencies),
         },
         "summary": {s.value: n for s, n in report.counts.items()},
         "version": {

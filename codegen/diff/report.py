@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +45,24 @@ class DiffReport:
     size: SizeReport | None = None
     #: Acknowledgements that matched no change (``mcp-schema-changes.toml``).
     stale: tuple[Acknowledgement, ...] = ()
+    #: Every tool name on either side, sorted (one JUnit test case each).
+    tools: tuple[str, ...] = ()
+    #: Tools left out by ``exclude`` in ``[tool.mcp-codegen.diff]``.
+    excluded: tuple[str, ...] = ()
+    #: The versions that decided inference on each side (None: the manifest records none).
+    base_dependencies: Mapping[str, str] | None = None
+    head_dependencies: Mapping[str, str] | None = None
+
+    def dependency_changes(self) -> list[tuple[str, str | None, str | None]]:
+        """``(name, base version, head version)`` for each recorded version that differs."""
+        if self.base_dependencies is None or self.head_dependencies is None:
+            return []
+        names = sorted(set(self.base_dependencies) | set(self.head_dependencies))
+        return [
+            (name, self.base_dependencies.get(name), self.head_dependencies.get(name))
+            for name in names
+            if self.base_dependencies.get(name) != self.head_dependencies.get(name)
+        ]
 
     def count(self, severity: Severity) -> int:
         return sum(1 for change in self.changes if change.severity is severity)
@@ -104,6 +123,9 @@ def build_report(base: Side, head: Side, tokenizer: str = "bytes/4") -> DiffRepo
         changes=tuple(diff_sides(base, head)),
         warnings=base.warnings + head.warnings,
         size=size_report(base, head, tokenizer),
+        tools=tuple(sorted(set(base.tools) | set(head.tools))),
+        base_dependencies=base.dependencies,
+        head_dependencies=head.dependencies,
     )
 
 

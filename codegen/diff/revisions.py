@@ -51,6 +51,8 @@ class Side:
     version: str | None  # SCHEMA_SET_VERSION from the manifest
     exists: bool  # False when the output directory does not exist on this side
     warnings: tuple[Diagnostic, ...] = field(default=())
+    #: ``DEPENDENCIES`` from the manifest (format 3): the versions that decided inference.
+    dependencies: Mapping[str, str] | None = None
 
 
 def to_json(value: object) -> JSON:
@@ -128,12 +130,19 @@ def _assemble(
                 continue
             tools[entry.name] = entry
     version = manifest.get("SCHEMA_SET_VERSION") if manifest else None
+    dependencies = manifest.get("DEPENDENCIES") if manifest else None
+    if not (
+        isinstance(dependencies, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in dependencies.items())
+    ):
+        dependencies = None
     return Side(
         label=label,
         tools=tools,
         version=version if isinstance(version, str) else None,
         exists=True,
         warnings=tuple(warnings),
+        dependencies=dependencies,
     )
 
 
