@@ -63,6 +63,15 @@ def _version_line(report: DiffReport) -> str:
     return line
 
 
+def _dependency_line(report: DiffReport) -> str | None:
+    """``dependencies: pydantic 2.11.0 -> 2.12.3, ...`` when the recorded versions differ."""
+    moved = report.dependency_changes()
+    if not moved:
+        return None
+    shown = ", ".join(f"{name} {old or 'none'} -> {new or 'none'}" for name, old, new in moved)
+    return f"inference dependencies: {shown}"
+
+
 def _where(change: Change) -> str:
     if change.path is None:
         return ""
@@ -79,6 +88,8 @@ def render_terminal(report: DiffReport, colour: bool = False) -> str:
         paint(f"mcp-codegen diff: {report.base_label} -> {report.head_label}", _BOLD),
         f"  {_version_line(report)}",
     ]
+    if (dependencies := _dependency_line(report)) is not None:
+        lines.append(f"  {dependencies}")
     current = None
     for change in report.changes:
         if change.tool != current:
@@ -149,6 +160,8 @@ def render_markdown(report: DiffReport) -> str:
         "",
     ]
     size = _size_markdown(report.size) if report.size is not None else []
+    if (dependencies := _dependency_line(report)) is not None:
+        lines += [f"_{escape_markdown(dependencies)}_", ""]
     if not report.changes:
         lines += ["No schema changes.", "", f"_{_version_line(report)}_", *size]
         return "\n".join(lines) + "\n"
@@ -258,6 +271,8 @@ def render_github(report: DiffReport, path_prefix: str = "") -> str:
     summary = _summary(report) if report.changes else "no schema changes"
     if report.size is not None:
         summary += f"; {_size_line(report.size)}"
+    if (dependencies := _dependency_line(report)) is not None:
+        summary += f"; {dependencies}"
     lines.append(
         f"::notice title=mcp-codegen diff::{_escape_data(summary)}; "
         f"{_escape_data(_version_line(report))}"

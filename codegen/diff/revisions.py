@@ -146,6 +146,13 @@ def _assemble(
     )
 
 
+def read_texts(label: str, manifest_text: str, modules: Mapping[str, str]) -> Side:
+    """A side from texts in memory: a manifest and the modules it lists (``check``'s fresh build)."""
+    manifest = parse_module(manifest_text, MANIFEST)
+    names = _listed_modules(manifest, MANIFEST)
+    return _assemble(label, manifest, ((name, name, modules[name]) for name in names))
+
+
 def _listed_modules(manifest: Mapping[str, JSON], display_path: str) -> list[str]:
     modules = manifest.get("MODULES")
     if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
