@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from codegen.diff.ci_formats import render_junit, render_sarif
+from codegen.diff.clients import ClientSettings
 from codegen.diff.policy import (
     FAIL_ON,
     FAIL_ON_ALIASES,
@@ -147,7 +148,14 @@ def run(args: argparse.Namespace) -> int:
             print(diagnostic, file=sys.stderr)
         return ExitCode.USAGE
     try:
-        report = build_report(base, head, config.tokenizer)
+        clients = ClientSettings(
+            profiles=config.profiles,
+            server_name=config.server_name,
+            name_budget=config.name_budget,
+            max_tool_bytes=config.max_tool_bytes,
+            max_total_bytes=config.max_total_bytes,
+        )
+        report = build_report(base, head, config.tokenizer, clients)
     except ValueError as exc:  # a tokenizer that is not installed
         print(f"{config.config_file}: {exc}", file=sys.stderr)
         return ExitCode.USAGE

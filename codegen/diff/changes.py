@@ -181,6 +181,19 @@ class ChangeKind(Enum):
         "tool now reaches an open world (openWorldHint {old} -> {new})",
     )
     TOOL_METADATA_CHANGED = ("tool_metadata_changed", _N, "{keyword} changed")
+    # Clients (with ``profiles``, ``name_budget``, ``max_*_bytes`` configured)
+    CLIENT_PROFILE_FAILS = (
+        "client_profile_fails",
+        _B,
+        "now fails under profile {profile}: {detail}",
+    )
+    CLIENT_PROFILE_LOSES = (
+        "client_profile_loses",
+        _U,
+        "now loses something under profile {profile}: {detail}",
+    )
+    NAME_OVER_BUDGET = ("name_over_budget", _B, "{detail}")
+    SIZE_LIMIT_EXCEEDED = ("size_limit_exceeded", _U, "{detail}")
 
     def __init__(self, slug: str, severity: Severity, template: str) -> None:
         self.slug = slug

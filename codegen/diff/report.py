@@ -10,6 +10,7 @@ from pathlib import Path
 
 from codegen.diff.changes import Change, Severity
 from codegen.diff.classify import diff_sides
+from codegen.diff.clients import ClientSettings, client_changes
 from codegen.diff.growth import SizeReport, size_report
 from codegen.diff.policy import FAIL_ON, FAIL_ON_ALIASES, Acknowledgement, fails
 from codegen.diff.revisions import Side
@@ -111,8 +112,14 @@ class DiffReport:
         return tuple(change for change in self.changes if change.acknowledged is not None)
 
 
-def build_report(base: Side, head: Side, tokenizer: str = "bytes/4") -> DiffReport:
-    """Diff two sides, and measure both tools/list payloads (tokens by ``tokenizer``)."""
+def build_report(
+    base: Side, head: Side, tokenizer: str = "bytes/4", clients: ClientSettings | None = None
+) -> DiffReport:
+    """Diff two sides, and measure both tools/list payloads (tokens by ``tokenizer``); with
+    ``clients``, add the client-aware changes (profiles, name budget, size limits)."""
+    changes = diff_sides(base, head)
+    if clients is not None:
+        changes = sorted(changes + client_changes(base, head, clients), key=Change.sort_key)
     return DiffReport(
         base_label=base.label,
         head_label=head.label,
@@ -120,7 +127,7 @@ def build_report(base: Side, head: Side, tokenizer: str = "bytes/4") -> DiffRepo
         head_version=head.version,
         base_tools=len(base.tools),
         head_tools=len(head.tools),
-        changes=tuple(diff_sides(base, head)),
+        changes=tuple(changes),
         warnings=base.warnings + head.warnings,
         size=size_report(base, head, tokenizer),
         tools=tuple(sorted(set(base.tools) | set(head.tools))),

@@ -26,6 +26,9 @@ class RuleDoc:
     after: tuple[dict[str, Any], ...]
     #: The protocol revisions whose clients see the change ("" = every revision).
     revisions: str = ""
+    #: For client-aware rules: the ``[tool.mcp-codegen]`` client settings the example needs
+    #: (``codegen.diff.clients.ClientSettings`` fields).
+    settings: dict[str, Any] | None = None
 
 
 S: dict[str, Any] = {"type": "string"}
@@ -390,5 +393,48 @@ RULE_DOCS: dict[str, RuleDoc] = {
         "Nothing validates differently; clients that show icons or read _meta see the change.",
         _tool(icons=[{"src": "https://example.com/a.png"}]),
         _tool(icons=[{"src": "https://example.com/b.png"}]),
+    ),
+    # --- clients (with profiles, name_budget and size limits configured)
+    "client-profile-fails": RuleDoc(
+        "A kept tool can no longer be expressed for a configured client profile.",
+        "That client drops or rejects the tool (here OpenAI strict mode cannot express an open "
+        "object), although the MCP schema itself changed compatibly.",
+        _tool({"q": S}),
+        _tool({"q": S, "filters": {"type": "object"}}),
+        settings={"profiles": ("openai-strict",)},
+    ),
+    "client-profile-loses": RuleDoc(
+        "A kept tool newly loses something under a configured client profile.",
+        "The model behind that client no longer sees a constraint (here Claude gets the root "
+        "anyOf flattened), so it sends calls the server rejects more often.",
+        _tool({"a": S}),
+        (
+            {
+                "name": "search",
+                "inputSchema": {
+                    "type": "object",
+                    "anyOf": [_obj({"a": S}, ("a",)), _obj({"b": S}, ("b",))],
+                },
+            },
+        ),
+        settings={"profiles": ("claude",)},
+    ),
+    "name-over-budget": RuleDoc(
+        "A new or renamed tool's name (with the server name) exceeds name_budget.",
+        "Clients such as Cursor drop tools whose server plus tool name is over 60 characters.",
+        _tool({"q": S}, private={"function": "pkg.tools:search"}),
+        _tool(
+            {"q": S},
+            name="search_the_entire_catalogue_by_title_author_isbn_or_free_text_tag",
+            private={"function": "pkg.tools:search"},
+        ),
+        settings={"server_name": "bookshop"},
+    ),
+    "size-limit-exceeded": RuleDoc(
+        "A tool, or the whole tools/list, crosses max_tool_bytes or max_total_bytes.",
+        "Every tool is sent to the model on every turn: the context budget you set is exceeded.",
+        _tool({"q": S}),
+        _tool({"q": {**S, "description": "Text to look for in titles, authors and tags."}}),
+        settings={"max_total_bytes": 120},
     ),
 }

@@ -103,6 +103,11 @@ def rules_markdown() -> str:
             "",
             doc.why,
             "",
+            *(
+                [f"Settings: `{json.dumps(doc.settings, sort_keys=True)}`", ""]
+                if doc.settings
+                else []
+            ),
             "Before:",
             "",
             *_json_block(doc.before),

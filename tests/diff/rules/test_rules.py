@@ -10,6 +10,7 @@ import pytest
 
 from codegen.diff.changes import ChangeKind
 from codegen.diff.classify import diff_sides
+from codegen.diff.clients import ClientSettings, client_changes
 from codegen.diff.revisions import Side, ToolEntry
 from codegen.diff.rule_docs import RULE_DOCS
 from codegen.diff.rules import DOCS_FILE, all_rules, rules_markdown
@@ -41,7 +42,11 @@ def test_rule_ids_are_kebab_case(kind: ChangeKind) -> None:
 @pytest.mark.parametrize("rule_id", list(RULE_DOCS))
 def test_example_fires_exactly_its_rule(rule_id: str) -> None:
     doc = RULE_DOCS[rule_id]
-    changes = diff_sides(as_side(doc.before), as_side(doc.after))
+    base, head = as_side(doc.before), as_side(doc.after)
+    if doc.settings is None:
+        changes = diff_sides(base, head)
+    else:  # a client-aware rule: only what the configured clients see
+        changes = client_changes(base, head, ClientSettings(**doc.settings))
     assert [change.kind.rule for change in changes] == [rule_id], [c.message for c in changes]
 
 
