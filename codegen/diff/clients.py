@@ -20,6 +20,10 @@ from codegen.profiles.name_limits import DEFAULT_NAME_BUDGET, check_names
 from codegen.shared.format import PRIVATE_KEY
 
 K = ChangeKind
+#: The kinds only ``client_changes`` reports (the schema classifier never does).
+CLIENT_KINDS = frozenset(
+    {K.CLIENT_PROFILE_FAILS, K.CLIENT_PROFILE_LOSES, K.NAME_OVER_BUDGET, K.SIZE_LIMIT_EXCEEDED}
+)
 
 
 @dataclass(frozen=True)
