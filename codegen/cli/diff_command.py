@@ -74,7 +74,10 @@ def _side(spec: str, config: Config, output: Path) -> Side:
         return read_directory(path.resolve(), label=spec)
     repo = _git_root(config)
     commit = resolve_commit(repo, spec)
-    label = spec if spec.startswith(commit[:7]) else f"{spec} ({commit[:7]})"
+    if spec == commit:  # a full commit id (the Action passes the PR's base sha)
+        label = commit[:10]
+    else:
+        label = spec if spec.startswith(commit[:7]) else f"{spec} ({commit[:7]})"
     return read_revision(repo, commit, _output_in_repo(repo, output), label=label)
 
 
