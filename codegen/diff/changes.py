@@ -138,6 +138,17 @@ class ChangeKind(Enum):
         _B,
         "structuredContent box for protocol 2026-07-28 clients changed: {old} -> {new}",
     )
+    OUTPUT_REVISIONS_DROPPED = (
+        "output_revisions_dropped",
+        _B,
+        "no longer served to clients of protocol {revisions}: built for {protocols} only, "
+        "whose output schemas those revisions do not accept",
+    )
+    OUTPUT_REVISIONS_ADDED = (
+        "output_revisions_added",
+        _C,
+        "now served to clients of protocol {revisions} too (boxed output schemas)",
+    )
     # Either direction, undecidable from the schemas
     PATTERN_CHANGED = ("pattern_changed", _U, "pattern of {subject} changed: {old} -> {new}")
     FORMAT_CHANGED = ("format_changed", _U, "format of {subject} changed: {old} -> {new}")

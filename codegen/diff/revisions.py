@@ -15,7 +15,8 @@ from codegen.diff.changes import JSON
 from codegen.shared.diagnostics import CodegenError, Diagnostic
 from codegen.shared.format import MANIFEST, PRIVATE_KEY, GeneratedModuleError, is_generated
 from codegen.shared.json_pointer import unescape
-from codegen.shared.reader import existing_generated, parse_literal_module
+from codegen.shared.protocols import FORMAT1_PROTOCOLS
+from codegen.shared.reader import existing_generated, module_protocols, parse_literal_module
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,8 @@ class ToolEntry:
     module: str  # generated module path, relative to the output directory
     source_path: str | None  # tool source file, relative to the project root
     line: int  # 1-based line of the tool's ``def``; 0 when unknown
+    #: The protocol revisions its module was built for (``PROTOCOLS``; format 1: the default).
+    protocols: tuple[str, ...] = FORMAT1_PROTOCOLS
 
     def line_for(self, pointer: str) -> int:
         """The source line a change at ``pointer`` comes from: its parameter's line when the
@@ -81,6 +84,7 @@ def _tools_of(
     tools = values.get("TOOLS", [])
     source = values.get("SOURCE_PATH")
     source_path = source if isinstance(source, str) else None
+    protocols = module_protocols(dict(values))
     entries: list[ToolEntry] = []
     problems: list[Diagnostic] = []
     if not isinstance(tools, list):
@@ -98,6 +102,7 @@ def _tools_of(
                 module=module_path,
                 source_path=source_path,
                 line=line if isinstance(line, int) and not isinstance(line, bool) else 0,
+                protocols=protocols,
             )
         )
     return entries, problems

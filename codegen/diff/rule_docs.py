@@ -29,6 +29,8 @@ class RuleDoc:
     #: For client-aware rules: the ``[tool.mcp-codegen]`` client settings the example needs
     #: (``codegen.diff.clients.ClientSettings`` fields).
     settings: dict[str, Any] | None = None
+    #: The modules' ``PROTOCOLS`` on BASE and HEAD, when the example depends on them.
+    protocols: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
 
 S: dict[str, Any] = {"type": "string"}
@@ -279,6 +281,23 @@ RULE_DOCS: dict[str, RuleDoc] = {
         _boxed("result"),
         _boxed("result", natural=True),
         revisions=NATURAL_REVISION,
+    ),
+    "output-revisions-dropped": RuleDoc(
+        "The tool's module is now built for protocol 2026-07-28 alone.",
+        "Its output schemas may have any root, which older revisions do not accept, so the "
+        "server refuses to list it to clients of 2025-11-25 and before.",
+        _tool({"q": S}),
+        _tool({"q": S}),
+        revisions=BOXED_REVISIONS,
+        protocols=(("2025-06-18", "2025-11-25", "2026-07-28"), ("2026-07-28",)),
+    ),
+    "output-revisions-added": RuleDoc(
+        "The tool's module is built for older protocol revisions again.",
+        "Clients of 2025-11-25 and before get the tool, with boxed (object-root) output schemas.",
+        _tool({"q": S}),
+        _tool({"q": S}),
+        revisions=BOXED_REVISIONS,
+        protocols=(("2026-07-28",), ("2025-11-25", "2026-07-28")),
     ),
     # --- undecidable
     "pattern-changed": RuleDoc(

@@ -108,6 +108,15 @@ def rules_markdown() -> str:
                 if doc.settings
                 else []
             ),
+            *(
+                [
+                    f"Module `PROTOCOLS`: BASE `{list(doc.protocols[0])}`, HEAD "
+                    f"`{list(doc.protocols[1])}`.",
+                    "",
+                ]
+                if doc.protocols
+                else []
+            ),
             "Before:",
             "",
             *_json_block(doc.before),

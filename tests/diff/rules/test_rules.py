@@ -16,10 +16,11 @@ from codegen.diff.rule_docs import RULE_DOCS
 from codegen.diff.rules import DOCS_FILE, all_rules, rules_markdown
 
 
-def as_side(tools: tuple[dict[str, Any], ...]) -> Side:
+def as_side(tools: tuple[dict[str, Any], ...], protocols: tuple[str, ...] | None = None) -> Side:
+    extra = {"protocols": protocols} if protocols is not None else {}
     entries = {
         tool["name"]: ToolEntry(
-            tool["name"], copy.deepcopy(tool), "pkg/tools.py", "pkg/tools.py", 3
+            tool["name"], copy.deepcopy(tool), "pkg/tools.py", "pkg/tools.py", 3, **extra
         )
         for tool in tools
     }
@@ -42,7 +43,8 @@ def test_rule_ids_are_kebab_case(kind: ChangeKind) -> None:
 @pytest.mark.parametrize("rule_id", list(RULE_DOCS))
 def test_example_fires_exactly_its_rule(rule_id: str) -> None:
     doc = RULE_DOCS[rule_id]
-    base, head = as_side(doc.before), as_side(doc.after)
+    old_protocols, new_protocols = doc.protocols or (None, None)
+    base, head = as_side(doc.before, old_protocols), as_side(doc.after, new_protocols)
     if doc.settings is None:
         changes = diff_sides(base, head)
     else:  # a client-aware rule: only what the configured clients see
