@@ -76,8 +76,13 @@ def _gitattributes_hint(config: Config) -> None:
             text = (directory / ".gitattributes").read_text(encoding="utf-8")
         except OSError:
             text = ""
-        if gitattributes_line(config, directory) in text.splitlines():
-            return
+        pattern = gitattributes_line(config, directory).split()[0]
+        for line in text.splitlines():
+            fields = line.split()
+            if fields[:1] == [pattern] and {"linguist-generated", "linguist-generated=true"} & {
+                *fields[1:]
+            }:
+                return
         if (directory / ".git").exists() or directory.parent == directory:
             break
         directory = directory.parent

@@ -3,7 +3,9 @@ one in a new module, merge in git without conflicts, and ``check`` passes on the
 
 from __future__ import annotations
 
+import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,3 +79,46 @@ def test_generate_prints_the_gitattributes_line_when_missing(tmp_path: Path) -> 
     done = project.run("generate")
     assert done.returncode == 0
     assert "schemas/generated/** linguist-generated=true" in done.stderr
+
+
+@pytest.mark.slow
+def test_same_module_additions_conflict_only_where_the_source_does(tmp_path: Path) -> None:
+    """With the merge driver (codegen.cli.merge_driver), tools added at both ends of one module
+    merge cleanly, as the source does; ``generate`` then makes ``check`` pass."""
+    project = Project(tmp_path)
+    project.configure()
+    project.write(".gitattributes", "generated/** linguist-generated=true merge=mcp-codegen\n")
+    project.write("pkg/__init__.py", "")
+    middle = TOOL.format(name="middle")
+    project.write("pkg/alpha.py", HEADER + middle)
+    assert git(tmp_path, "init", "-q", "-b", "main").returncode == 0
+    driver = f"{sys.executable} -m codegen.cli.merge_driver %O %A %B"
+    assert git(tmp_path, "config", "merge.mcp-codegen.driver", driver).returncode == 0
+    commit(project, "one tool")
+
+    git(tmp_path, "checkout", "-q", "-b", "top")
+    project.write("pkg/alpha.py", HEADER + TOOL.format(name="top") + "\n" + middle)
+    commit(project, "a tool above")
+    git(tmp_path, "checkout", "-q", "main")
+    git(tmp_path, "checkout", "-q", "-b", "bottom")
+    project.write("pkg/alpha.py", HEADER + middle + "\n" + TOOL.format(name="bottom"))
+    commit(project, "a tool below")
+
+    merged = git(tmp_path, "merge", "-q", "--no-edit", "top")
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert project.run("check").returncode == 1  # the merged module records no digest yet
+    assert project.run("generate").returncode == 0
+    assert project.run("check").returncode == 0
+    names = re.findall(
+        r'^        "name": "(\w+)",$', (tmp_path / "generated/pkg/alpha.py").read_text(), re.M
+    )
+    assert names == ["top", "middle", "bottom"]
+
+    # Without the driver the same merge conflicts in the generated module only.
+    git(tmp_path, "reset", "-q", "--hard", "HEAD^1")  # bottom, before the merge
+    git(tmp_path, "config", "--unset", "merge.mcp-codegen.driver")
+    conflicted = git(tmp_path, "merge", "-q", "--no-edit", "top")
+    assert conflicted.returncode != 0
+    assert git(tmp_path, "diff", "--name-only", "--diff-filter=U").stdout.split() == [
+        "generated/pkg/alpha.py"
+    ]
