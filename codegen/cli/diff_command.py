@@ -151,6 +151,12 @@ def run(args: argparse.Namespace) -> int:
             print(diagnostic, file=sys.stderr)
         return ExitCode.USAGE
     try:
+        # Excluded tools leave both sides first: no change, size or test case for them.
+        excluded = sorted(n for n in {*base.tools, *head.tools} if policy.excluded(n))
+        base, head = (
+            replace(side, tools={n: e for n, e in side.tools.items() if n not in excluded})
+            for side in (base, head)
+        )
         clients = ClientSettings(
             profiles=config.profiles,
             server_name=config.server_name,
@@ -167,8 +173,7 @@ def run(args: argparse.Namespace) -> int:
         report,
         changes=changes,
         stale=stale,
-        tools=tuple(name for name in report.tools if not policy.excluded(name)),
-        excluded=tuple(name for name in report.tools if policy.excluded(name)),
+        excluded=tuple(excluded),
     )
     for warning in report.warnings:
         print(warning, file=sys.stderr)
