@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from codegen.shared.reader import read_tree
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
 PUBLISHED = FIXTURES / "published"
@@ -86,8 +88,8 @@ def main() -> None:
 
 
 def _count(output: Path) -> int:
-    manifest = (output / "__init__.py").read_text(encoding="utf-8")
-    return int(manifest.split("TOOL_COUNT = ")[1].split()[0])
+    _, modules = read_tree(output)  # format 3 records no TOOL_COUNT: count the tools
+    return sum(len(module.get("TOOLS", ())) for module in modules)
 
 
 if __name__ == "__main__":

@@ -52,7 +52,45 @@ def cmd_generate(args: argparse.Namespace) -> int:
         f"{len(report.written)} written, {len(report.removed)} removed, "
         f"{len(report.unchanged)} unchanged"
     )
+    _gitattributes_hint(config)
     return ExitCode.OK
+
+
+def gitattributes_line(config: Config, directory: Path | None = None) -> str:
+    """The ``.gitattributes`` line (in ``directory``, default the project root) that collapses
+    the generated tree in pull-request diffs (GitHub's linguist marks it generated)."""
+    base = (directory or config.root).resolve()
+    try:
+        relative = config.output.resolve().relative_to(base).as_posix()
+    except ValueError:
+        relative = config.relative(config.output)
+    return f"{relative}/** linguist-generated=true"
+
+
+def _gitattributes_hint(config: Config) -> None:
+    """Print the line to add when no ``.gitattributes`` from the project root up to the
+    repository root has it."""
+    directory = config.root.resolve()
+    while True:
+        try:
+            text = (directory / ".gitattributes").read_text(encoding="utf-8")
+        except OSError:
+            text = ""
+        pattern = gitattributes_line(config, directory).split()[0]
+        for line in text.splitlines():
+            fields = line.split()
+            if fields[:1] == [pattern] and {"linguist-generated", "linguist-generated=true"} & {
+                *fields[1:]
+            }:
+                return
+        if (directory / ".git").exists() or directory.parent == directory:
+            break
+        directory = directory.parent
+    print(
+        "mcp-codegen: to collapse the generated files in pull-request diffs, add this line to "
+        f".gitattributes at the project root:\n  {gitattributes_line(config)}",
+        file=sys.stderr,
+    )
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -69,6 +107,21 @@ def cmd_check(args: argparse.Namespace) -> int:
     if report.up_to_date:
         print(f"mcp-codegen: {out}/ is up to date ({len(report.unchanged)} files)")
         return ExitCode.OK
+    from codegen.cli import drift
+
+    quiet_drift = not report.missing and not report.orphaned
+    if quiet_drift and drift.only_versions_differ(config.output, result.files, report.stale):
+        steps = drift.upgrades(
+            drift.recorded_versions(config.output), drift.inference_versions(config.flavor)
+        )
+        print(
+            f"mcp-codegen: {out}/ is up to date; note: installed versions differ from the "
+            f"recorded ones ({', '.join(steps)}) without changing any schema; "
+            "`generate` records them"
+        )
+        return ExitCode.OK
+    for line in drift.explain(config, result.files):
+        print(line, file=sys.stderr)
     for diff in report.diffs:
         sys.stdout.write(diff if diff.endswith("\n") else diff + "\n")
     for path in report.missing:

@@ -7,8 +7,19 @@ import functools
 import os
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from codegen.diff.ci_formats import render_junit, render_sarif
+from codegen.diff.clients import ClientSettings
+from codegen.diff.policy import (
+    FAIL_ON,
+    FAIL_ON_ALIASES,
+    Policy,
+    apply_policy,
+    load_policy,
+    write_acknowledgements,
+)
 from codegen.diff.renderers import (
     render_github,
     render_json,
@@ -63,7 +74,10 @@ def _side(spec: str, config: Config, output: Path) -> Side:
         return read_directory(path.resolve(), label=spec)
     repo = _git_root(config)
     commit = resolve_commit(repo, spec)
-    label = spec if spec.startswith(commit[:7]) else f"{spec} ({commit[:7]})"
+    if spec == commit:  # a full commit id (the Action passes the PR's base sha)
+        label = commit[:10]
+    else:
+        label = spec if spec.startswith(commit[:7]) else f"{spec} ({commit[:7]})"
     return read_revision(repo, commit, _output_in_repo(repo, output), label=label)
 
 
@@ -102,17 +116,27 @@ def render(report: DiffReport, args: argparse.Namespace, config: Config) -> str:
         return render_markdown(report)
     if args.format == "github":
         return render_github(report, _path_prefix(config))
+    if args.format == "sarif":
+        return render_sarif(report, _path_prefix(config))
+    if args.format == "junit":
+        return render_junit(report, args.fail_on or "error")
     return render_terminal(report, colour=_use_colour(args.color))
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``diff``; returns the exit status (0, 1 per ``--fail-on``, or 2 on errors)."""
+    if args.json_schema:
+        from codegen.diff.json_schema import render_schema
+
+        sys.stdout.write(render_schema())
+        return ExitCode.OK
     if args.date is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", args.date):
         print(f"mcp-codegen diff: --date must be YYYY-MM-DD, got {args.date!r}", file=sys.stderr)
         return ExitCode.USAGE
     try:
         config_path = getattr(args, "config", None)
         config = load_config(Path(config_path) if config_path else None)
+        policy = load_policy(config.config_file, config.root, drafting=args.acknowledge)
         output = Path(args.output).resolve() if args.output else config.output
         if args.head is None:
             head = read_directory(output, label=f"working tree ({config.relative(output)})")
@@ -127,12 +151,41 @@ def run(args: argparse.Namespace) -> int:
             print(diagnostic, file=sys.stderr)
         return ExitCode.USAGE
     try:
-        report = build_report(base, head, config.tokenizer)
+        # Excluded tools leave both sides first: no change, size or test case for them.
+        excluded = sorted(n for n in {*base.tools, *head.tools} if policy.excluded(n))
+        base, head = (
+            replace(side, tools={n: e for n, e in side.tools.items() if n not in excluded})
+            for side in (base, head)
+        )
+        clients = ClientSettings(
+            profiles=config.profiles,
+            server_name=config.server_name,
+            name_budget=config.name_budget,
+            max_tool_bytes=config.max_tool_bytes,
+            max_total_bytes=config.max_total_bytes,
+        )
+        report = build_report(base, head, config.tokenizer, clients)
     except ValueError as exc:  # a tokenizer that is not installed
         print(f"{config.config_file}: {exc}", file=sys.stderr)
         return ExitCode.USAGE
+    changes, stale = apply_policy(report.changes, policy)
+    report = replace(
+        report,
+        changes=changes,
+        stale=stale,
+        excluded=tuple(excluded),
+    )
     for warning in report.warnings:
         print(warning, file=sys.stderr)
+    fail_on = args.fail_on = args.fail_on or policy.fail_on
+    if args.acknowledge:
+        return _acknowledge(report, policy, fail_on, config)
+    for entry in stale:
+        print(
+            f"{policy.acknowledgements_file}:{entry.line}:1: warning: stale acknowledgement: no "
+            f"{entry.rule} change of {entry.tool!r} at {entry.pointer or '/'}; remove the entry",
+            file=sys.stderr,
+        )
     sys.stdout.write(render(report, args, config))
     if args.write_changelog is not None:
         target = Path(args.write_changelog)
@@ -142,4 +195,26 @@ def run(args: argparse.Namespace) -> int:
             print(f"wrote the {report.proposed_version} entry to {target}", file=sys.stderr)
         else:
             print("no schema changes: the changelog is unchanged", file=sys.stderr)
-    return ExitCode.STALE if report.fails(args.fail_on) else ExitCode.OK
+    return ExitCode.STALE if report.fails(fail_on) else ExitCode.OK
+
+
+def _acknowledge(report: DiffReport, policy: Policy, fail_on: str, config: Config) -> int:
+    """``--acknowledge``: append an entry for each unacknowledged change that fails the gate."""
+    threshold = FAIL_ON[FAIL_ON_ALIASES.get(fail_on, fail_on)] or FAIL_ON["error"]
+    assert threshold is not None
+    pending = [
+        change
+        for change in report.changes
+        if change.acknowledged is None and change.effective_level.rank <= threshold.rank
+    ]
+    target = policy.acknowledgements_file or config.root / "mcp-schema-changes.toml"
+    if not pending:
+        print(f"nothing to acknowledge: no change fails --fail-on {fail_on}", file=sys.stderr)
+        return ExitCode.OK
+    write_acknowledgements(target, pending)
+    print(
+        f"wrote {len(pending)} acknowledgement(s) to {config.relative(target)}; fill in each "
+        'reason = "" (an empty reason fails) and commit the file',
+        file=sys.stderr,
+    )
+    return ExitCode.OK

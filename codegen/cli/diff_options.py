@@ -11,9 +11,10 @@ from __future__ import annotations
 import argparse
 
 #: Report formats (``--format``).
-FORMATS = ("terminal", "markdown", "json", "github")
-#: ``--fail-on`` choices.
-FAIL_ON = ("breaking", "any", "never")
+FORMATS = ("terminal", "markdown", "json", "github", "sarif", "junit")
+#: ``--fail-on`` choices: a level (``codegen.diff.policy.FAIL_ON``), with ``breaking`` = ``error``
+#: and ``any`` = ``info``.
+FAIL_ON = ("error", "warn", "info", "never", "breaking", "any")
 
 DESCRIPTION = """\
 Compare the generated tool schemas of BASE and HEAD and classify every change as breaking,
@@ -49,8 +50,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fail-on",
         choices=FAIL_ON,
-        default="breaking",
-        help="exit 1 on breaking or unknown changes (default), on any change, or never",
+        default=None,
+        help="exit 1 on an unacknowledged change at this level or above (default: fail-on in "
+        "[tool.mcp-codegen.diff], else error: breaking and unknown changes); breaking = error, "
+        "any = info",
+    )
+    parser.add_argument(
+        "--acknowledge",
+        action="store_true",
+        help="append an entry with an empty reason to the acknowledgements file "
+        "(mcp-schema-changes.toml) for each change that fails the gate; then fill in the reasons",
     )
     parser.add_argument(
         "--write-changelog",
@@ -61,6 +70,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--date", metavar="YYYY-MM-DD", help="date for the changelog entry (default: none)"
+    )
+    parser.add_argument(
+        "--json-schema",
+        action="store_true",
+        help="print the JSON Schema of --format json and exit",
     )
 
 

@@ -30,6 +30,27 @@ class Severity(Enum):
         return list(Severity).index(self)
 
 
+class Level(Enum):
+    """What the review gate does with a change, most severe first (``codegen.diff.rules``)."""
+
+    ERROR = "error"
+    WARN = "warn"
+    INFO = "info"
+    OFF = "off"
+
+    @property
+    def rank(self) -> int:
+        return list(Level).index(self)
+
+
+#: A rule's level when ``[tool.mcp-codegen.diff]`` does not set it.
+DEFAULT_LEVEL = {
+    Severity.BREAKING: Level.ERROR,
+    Severity.UNKNOWN: Level.ERROR,  # never assumed compatible
+    Severity.COMPATIBLE: Level.INFO,
+    Severity.NOTABLE: Level.INFO,
+}
+
 _B, _U, _C, _N = Severity.BREAKING, Severity.UNKNOWN, Severity.COMPATIBLE, Severity.NOTABLE
 
 
@@ -117,6 +138,17 @@ class ChangeKind(Enum):
         _B,
         "structuredContent box for protocol 2026-07-28 clients changed: {old} -> {new}",
     )
+    OUTPUT_REVISIONS_DROPPED = (
+        "output_revisions_dropped",
+        _B,
+        "no longer served to clients of protocol {revisions}: built for {protocols} only, "
+        "whose output schemas those revisions do not accept",
+    )
+    OUTPUT_REVISIONS_ADDED = (
+        "output_revisions_added",
+        _C,
+        "now served to clients of protocol {revisions} too (boxed output schemas)",
+    )
     # Either direction, undecidable from the schemas
     PATTERN_CHANGED = ("pattern_changed", _U, "pattern of {subject} changed: {old} -> {new}")
     FORMAT_CHANGED = ("format_changed", _U, "format of {subject} changed: {old} -> {new}")
@@ -149,12 +181,48 @@ class ChangeKind(Enum):
         _N,
         "tool is no longer marked read-only (readOnlyHint {old} -> {new})",
     )
+    IDEMPOTENT_HINT_DISABLED = (
+        "idempotent_hint_disabled",
+        _N,
+        "tool is no longer marked idempotent (idempotentHint {old} -> {new})",
+    )
+    OPEN_WORLD_HINT_ENABLED = (
+        "open_world_hint_enabled",
+        _N,
+        "tool now reaches an open world (openWorldHint {old} -> {new})",
+    )
     TOOL_METADATA_CHANGED = ("tool_metadata_changed", _N, "{keyword} changed")
+    # Clients (with ``profiles``, ``name_budget``, ``max_*_bytes`` configured)
+    CLIENT_PROFILE_FAILS = (
+        "client_profile_fails",
+        _B,
+        "now fails under profile {profile}: {detail}",
+    )
+    CLIENT_PROFILE_LOSES = (
+        "client_profile_loses",
+        _U,
+        "now loses something under profile {profile}: {detail}",
+    )
+    NAME_OVER_BUDGET = ("name_over_budget", _B, "{detail}")
+    SIZE_LIMIT_EXCEEDED = ("size_limit_exceeded", _U, "{detail}")
 
     def __init__(self, slug: str, severity: Severity, template: str) -> None:
         self.slug = slug
         self.severity = severity
         self.template = template
+
+    @property
+    def rule(self) -> str:
+        """The stable kebab-case rule ID (config, acknowledgements, SARIF, docs/diff-rules.md).
+
+        It is the slug with ``-`` for ``_``: slugs never change once released, so neither do IDs.
+        """
+        return self.slug.replace("_", "-")
+
+    @classmethod
+    def from_rule(cls, rule: str) -> ChangeKind:
+        """The kind whose rule ID is ``rule``."""
+        return cls.from_slug(rule.replace("-", "_"))
 
     @classmethod
     def from_slug(cls, slug: str) -> ChangeKind:
@@ -187,12 +255,20 @@ class Change:
     new: JSON = ABSENT
     message: str = ""
     path: str | None = None  # tool source file, relative to the project root
-    line: int = 0  # 1-based line of the tool's ``def``; 0 when unknown
+    line: int = 0  # 1-based source line of the parameter (or the tool's ``def``); 0: unknown
     fields: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    #: The gate's level for this change: the config's for its rule, else the default.
+    level: Level | None = field(default=None, compare=False)
+    #: The reason from the acknowledgements file when this change is acknowledged there.
+    acknowledged: str | None = field(default=None, compare=False)
 
     @property
     def severity(self) -> Severity:
         return self.kind.severity
+
+    @property
+    def effective_level(self) -> Level:
+        return self.level if self.level is not None else DEFAULT_LEVEL[self.severity]
 
     def sort_key(self) -> tuple[str, int, str, str, str]:
         return (self.tool, self.severity.rank, self.pointer, self.kind.slug, self.message)
@@ -201,6 +277,7 @@ class Change:
         """A JSON-ready dict; absent old/new values are omitted."""
         data: dict[str, JSON] = {
             "kind": self.kind.slug,
+            "rule": self.kind.rule,
             "severity": self.severity.value,
             "tool": self.tool,
             "pointer": self.pointer,
@@ -212,6 +289,8 @@ class Change:
             data["new"] = self.new
         data["path"] = self.path
         data["line"] = self.line
+        data["level"] = self.effective_level.value
+        data["acknowledged"] = self.acknowledged
         return data
 
 

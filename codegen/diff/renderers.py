@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
-from codegen.diff.changes import Change, Severity
+from codegen.diff.changes import Change, Level, Severity
 from codegen.diff.growth import SizeReport, percent, signed
 from codegen.diff.report import DiffReport, escape_markdown
 
@@ -21,12 +22,25 @@ _MARKS = {
     Severity.COMPATIBLE: "✅",
     Severity.NOTABLE: "📝",
 }
-_ANNOTATION_LEVEL = {
-    Severity.BREAKING: "error",
-    Severity.UNKNOWN: "warning",
-    Severity.COMPATIBLE: "notice",
-    Severity.NOTABLE: "notice",
-}
+_ANNOTATION_LEVEL = {Level.ERROR: "error", Level.WARN: "warning", Level.INFO: "notice"}
+
+
+def _annotation_level(change: Change) -> str:
+    """An unacknowledged change's gate level; an acknowledged one is only a notice."""
+    if change.acknowledged is not None:
+        return "notice"
+    return _ANNOTATION_LEVEL.get(change.effective_level, "notice")
+
+
+def _ack_note(change: Change) -> str:
+    return f" [acknowledged: {change.acknowledged}]" if change.acknowledged is not None else ""
+
+
+def _stale_lines(report: DiffReport) -> list[str]:
+    return [
+        f"stale acknowledgement: {a.rule} of {a.tool!r} at {a.pointer or '/'} matches no change"
+        for a in report.stale
+    ]
 
 
 def _summary(report: DiffReport) -> str:
@@ -49,6 +63,15 @@ def _version_line(report: DiffReport) -> str:
     return line
 
 
+def _dependency_line(report: DiffReport) -> str | None:
+    """``dependencies: pydantic 2.11.0 -> 2.12.3, ...`` when the recorded versions differ."""
+    moved = report.dependency_changes()
+    if not moved:
+        return None
+    shown = ", ".join(f"{name} {old or 'none'} -> {new or 'none'}" for name, old, new in moved)
+    return f"inference dependencies: {shown}"
+
+
 def _where(change: Change) -> str:
     if change.path is None:
         return ""
@@ -65,10 +88,12 @@ def render_terminal(report: DiffReport, colour: bool = False) -> str:
         paint(f"mcp-codegen diff: {report.base_label} -> {report.head_label}", _BOLD),
         f"  {_version_line(report)}",
     ]
-    current = None
+    if (dependencies := _dependency_line(report)) is not None:
+        lines.append(f"  {dependencies}")
+    current, header_line = None, 0
     for change in report.changes:
         if change.tool != current:
-            current = change.tool
+            current, header_line = change.tool, change.line
             where = _where(change)
             lines += ["", paint(change.tool, _BOLD) + (f"  {paint(where, _DIM)}" if where else "")]
         label = change.severity.value
@@ -76,8 +101,11 @@ def render_terminal(report: DiffReport, colour: bool = False) -> str:
             label = label.upper()
         badge = paint(f"{label:<10}", _COLOURS[change.severity])
         pointer = paint(change.pointer or "/", _DIM)
-        lines.append(f"  {badge} {change.message}  {pointer}")
+        # A change on another line than the tool's first one (another parameter) says where.
+        at = paint(f"  line {change.line}", _DIM) if change.line not in (0, header_line) else ""
+        lines.append(f"  {badge} {change.message}  {pointer}{at}{_ack_note(change)}")
     lines += ["", _summary(report) if report.changes else "no schema changes"]
+    lines += _stale_lines(report)
     if report.size is not None:
         lines += _size_terminal(report.size)
     return "\n".join(lines) + "\n"
@@ -134,6 +162,8 @@ def render_markdown(report: DiffReport) -> str:
         "",
     ]
     size = _size_markdown(report.size) if report.size is not None else []
+    if (dependencies := _dependency_line(report)) is not None:
+        lines += [f"_{escape_markdown(dependencies)}_", ""]
     if not report.changes:
         lines += ["No schema changes.", "", f"_{_version_line(report)}_", *size]
         return "\n".join(lines) + "\n"
@@ -147,6 +177,8 @@ def render_markdown(report: DiffReport) -> str:
         f"**{version[0].upper()}{version[1:]}**",
         *size,
     ]
+    if report.stale:
+        lines += ["", *(f"- ⚠️ {escape_markdown(line)}" for line in _stale_lines(report))]
     for severity in Severity:
         group = [c for c in report.changes if c.severity is severity]
         if not group:
@@ -156,7 +188,8 @@ def render_markdown(report: DiffReport) -> str:
             "| Tool | Change | Pointer | Source |",
             "|---|---|---|---|",
             *(
-                f"| `{c.tool}` | {escape_markdown(c.message)} | `{c.pointer or '/'}` | "
+                f"| `{c.tool}` | {escape_markdown(c.message + _ack_note(c))} | "
+                f"`{c.pointer or '/'}` | "
                 f"{f'`{_where(c)}`' if _where(c) else ''} |"
                 for c in group
             ),
@@ -168,6 +201,10 @@ def render_markdown(report: DiffReport) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _dict_or_none(value: Mapping[str, str] | None) -> dict[str, str] | None:
+    return dict(value) if value is not None else None
+
+
 def render_json(report: DiffReport) -> str:
     """A stable JSON document (sorted changes, fixed keys)."""
     document = {
@@ -175,11 +212,13 @@ def render_json(report: DiffReport) -> str:
             "label": report.base_label,
             "version": report.base_version,
             "tools": report.base_tools,
+            "dependencies": _dict_or_none(report.base_dependencies),
         },
         "head": {
             "label": report.head_label,
             "version": report.head_version,
             "tools": report.head_tools,
+            "dependencies": _dict_or_none(report.head_dependencies),
         },
         "summary": {s.value: n for s, n in report.counts.items()},
         "version": {
@@ -188,6 +227,10 @@ def render_json(report: DiffReport) -> str:
             "head_satisfies": report.head_version_ok,
         },
         "changes": [change.to_json() for change in report.changes],
+        "stale_acknowledgements": [
+            {"tool": a.tool, "rule": a.rule, "pointer": a.pointer, "reason": a.reason}
+            for a in report.stale
+        ],
         "size": report.size.to_json() if report.size is not None else None,
     }
     return json.dumps(document, indent=2, ensure_ascii=False, default=str) + "\n"
@@ -213,9 +256,9 @@ def render_github(report: DiffReport, path_prefix: str = "") -> str:
             properties.append(f"file={_escape_property(path_prefix + change.path)}")
             if change.line:
                 properties.append(f"line={change.line}")
-        properties.append(f"title={_escape_property(f'MCP schema {change.kind.slug}')}")
-        message = f"{change.tool}: {change.message} ({change.pointer or '/'})"
-        level = _ANNOTATION_LEVEL[change.severity]
+        properties.append(f"title={_escape_property(f'MCP schema {change.kind.rule}')}")
+        message = f"{change.tool}: {change.message} ({change.pointer or '/'}){_ack_note(change)}"
+        level = _annotation_level(change)
         lines.append(f"::{level} {','.join(properties)}::{_escape_data(message)}")
     if report.size is not None:
         for row in report.size.tools:
@@ -230,6 +273,8 @@ def render_github(report: DiffReport, path_prefix: str = "") -> str:
     summary = _summary(report) if report.changes else "no schema changes"
     if report.size is not None:
         summary += f"; {_size_line(report.size)}"
+    if (dependencies := _dependency_line(report)) is not None:
+        summary += f"; {dependencies}"
     lines.append(
         f"::notice title=mcp-codegen diff::{_escape_data(summary)}; "
         f"{_escape_data(_version_line(report))}"

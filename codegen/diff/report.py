@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from codegen.diff.changes import Change, Severity
 from codegen.diff.classify import diff_sides
+from codegen.diff.clients import ClientSettings, client_changes
 from codegen.diff.growth import SizeReport, size_report
+from codegen.diff.policy import FAIL_ON, FAIL_ON_ALIASES, Acknowledgement, fails
 from codegen.diff.revisions import Side
 from codegen.shared.diagnostics import Diagnostic
 
@@ -41,6 +44,26 @@ class DiffReport:
     warnings: tuple[Diagnostic, ...] = ()
     #: How much tools/list grows or shrinks (None: not measured).
     size: SizeReport | None = None
+    #: Acknowledgements that matched no change (``mcp-schema-changes.toml``).
+    stale: tuple[Acknowledgement, ...] = ()
+    #: Every tool name on either side, sorted (one JUnit test case each).
+    tools: tuple[str, ...] = ()
+    #: Tools left out by ``exclude`` in ``[tool.mcp-codegen.diff]``.
+    excluded: tuple[str, ...] = ()
+    #: The versions that decided inference on each side (None: the manifest records none).
+    base_dependencies: Mapping[str, str] | None = None
+    head_dependencies: Mapping[str, str] | None = None
+
+    def dependency_changes(self) -> list[tuple[str, str | None, str | None]]:
+        """``(name, base version, head version)`` for each recorded version that differs."""
+        if self.base_dependencies is None or self.head_dependencies is None:
+            return []
+        names = sorted(set(self.base_dependencies) | set(self.head_dependencies))
+        return [
+            (name, self.base_dependencies.get(name), self.head_dependencies.get(name))
+            for name in names
+            if self.base_dependencies.get(name) != self.head_dependencies.get(name)
+        ]
 
     def count(self, severity: Severity) -> int:
         return sum(1 for change in self.changes if change.severity is severity)
@@ -80,16 +103,23 @@ class DiffReport:
         return list(dict.fromkeys(change.tool for change in self.changes))
 
     def fails(self, fail_on: str) -> bool:
-        """Whether the exit status is 1: breaking or unknown changes, or any change."""
-        if fail_on == "never":
-            return False
-        if fail_on == "any":
-            return bool(self.changes)
-        return bool(self.count(Severity.BREAKING) or self.count(Severity.UNKNOWN))
+        """Whether the exit status is 1: an unacknowledged change at the ``fail_on`` level or
+        above (``error``: breaking and unknown by default; ``info``/``any``: any; ``never``)."""
+        return fails(self.changes, FAIL_ON[FAIL_ON_ALIASES.get(fail_on, fail_on)])
+
+    @property
+    def acknowledged(self) -> tuple[Change, ...]:
+        return tuple(change for change in self.changes if change.acknowledged is not None)
 
 
-def build_report(base: Side, head: Side, tokenizer: str = "bytes/4") -> DiffReport:
-    """Diff two sides, and measure both tools/list payloads (tokens by ``tokenizer``)."""
+def build_report(
+    base: Side, head: Side, tokenizer: str = "bytes/4", clients: ClientSettings | None = None
+) -> DiffReport:
+    """Diff two sides, and measure both tools/list payloads (tokens by ``tokenizer``); with
+    ``clients``, add the client-aware changes (profiles, name budget, size limits)."""
+    changes = diff_sides(base, head)
+    if clients is not None:
+        changes = sorted(changes + client_changes(base, head, clients), key=Change.sort_key)
     return DiffReport(
         base_label=base.label,
         head_label=head.label,
@@ -97,9 +127,12 @@ def build_report(base: Side, head: Side, tokenizer: str = "bytes/4") -> DiffRepo
         head_version=head.version,
         base_tools=len(base.tools),
         head_tools=len(head.tools),
-        changes=tuple(diff_sides(base, head)),
+        changes=tuple(changes),
         warnings=base.warnings + head.warnings,
         size=size_report(base, head, tokenizer),
+        tools=tuple(sorted(set(base.tools) | set(head.tools))),
+        base_dependencies=base.dependencies,
+        head_dependencies=head.dependencies,
     )
 
 
@@ -176,7 +209,9 @@ def changelog_entry(report: DiffReport, date: str | None = None) -> str:
             continue
         lines += ["", f"### {SECTION_TITLES[severity]}", ""]
         lines += [
-            f"- `{c.tool}`: {escape_markdown(c.message)} (`{c.pointer or '/'}`)" for c in group
+            f"- `{c.tool}`: {escape_markdown(c.message)} (`{c.pointer or '/'}`)"
+            + (f"; acknowledged: {escape_markdown(c.acknowledged)}" if c.acknowledged else "")
+            for c in group
         ]
     return "\n".join(lines) + "\n"
 

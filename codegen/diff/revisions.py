@@ -14,7 +14,9 @@ from pathlib import Path, PurePosixPath
 from codegen.diff.changes import JSON
 from codegen.shared.diagnostics import CodegenError, Diagnostic
 from codegen.shared.format import MANIFEST, PRIVATE_KEY, GeneratedModuleError, is_generated
-from codegen.shared.reader import existing_generated, parse_literal_module
+from codegen.shared.json_pointer import unescape
+from codegen.shared.protocols import FORMAT1_PROTOCOLS
+from codegen.shared.reader import existing_generated, module_protocols, parse_literal_module
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,21 @@ class ToolEntry:
     module: str  # generated module path, relative to the output directory
     source_path: str | None  # tool source file, relative to the project root
     line: int  # 1-based line of the tool's ``def``; 0 when unknown
+    #: The protocol revisions its module was built for (``PROTOCOLS``; format 1: the default).
+    protocols: tuple[str, ...] = FORMAT1_PROTOCOLS
+
+    def line_for(self, pointer: str) -> int:
+        """The source line a change at ``pointer`` comes from: its parameter's line when the
+        tree records it (``x-codegen.parameters``, since format 3), else the ``def`` line."""
+        prefix = "/inputSchema/properties/"
+        if pointer.startswith(prefix):
+            name = unescape(pointer[len(prefix) :].split("/", 1)[0])
+            meta = self.tool.get(PRIVATE_KEY)
+            lines = meta.get("parameters") if isinstance(meta, dict) else None
+            line = lines.get(name) if isinstance(lines, dict) else None
+            if isinstance(line, int) and not isinstance(line, bool) and line > 0:
+                return line
+        return self.line
 
 
 @dataclass(frozen=True)
@@ -37,6 +54,8 @@ class Side:
     version: str | None  # SCHEMA_SET_VERSION from the manifest
     exists: bool  # False when the output directory does not exist on this side
     warnings: tuple[Diagnostic, ...] = field(default=())
+    #: ``DEPENDENCIES`` from the manifest (format 3): the versions that decided inference.
+    dependencies: Mapping[str, str] | None = None
 
 
 def to_json(value: object) -> JSON:
@@ -65,6 +84,7 @@ def _tools_of(
     tools = values.get("TOOLS", [])
     source = values.get("SOURCE_PATH")
     source_path = source if isinstance(source, str) else None
+    protocols = module_protocols(dict(values))
     entries: list[ToolEntry] = []
     problems: list[Diagnostic] = []
     if not isinstance(tools, list):
@@ -82,6 +102,7 @@ def _tools_of(
                 module=module_path,
                 source_path=source_path,
                 line=line if isinstance(line, int) and not isinstance(line, bool) else 0,
+                protocols=protocols,
             )
         )
     return entries, problems
@@ -114,13 +135,27 @@ def _assemble(
                 continue
             tools[entry.name] = entry
     version = manifest.get("SCHEMA_SET_VERSION") if manifest else None
+    dependencies = manifest.get("DEPENDENCIES") if manifest else None
+    if not (
+        isinstance(dependencies, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in dependencies.items())
+    ):
+        dependencies = None
     return Side(
         label=label,
         tools=tools,
         version=version if isinstance(version, str) else None,
         exists=True,
         warnings=tuple(warnings),
+        dependencies=dependencies,
     )
+
+
+def read_texts(label: str, manifest_text: str, modules: Mapping[str, str]) -> Side:
+    """A side from texts in memory: a manifest and the modules it lists (``check``'s fresh build)."""
+    manifest = parse_module(manifest_text, MANIFEST)
+    names = _listed_modules(manifest, MANIFEST)
+    return _assemble(label, manifest, ((name, name, modules[name]) for name in names))
 
 
 def _listed_modules(manifest: Mapping[str, JSON], display_path: str) -> list[str]:

@@ -91,6 +91,7 @@ _SCHEMA: dict[str, tuple[tuple[type, ...], str]] = {
     "max_tool_bytes": ((int,), "a positive number of bytes"),
     "max_total_bytes": ((int,), "a positive number of bytes"),
     "tokenizer": ((str,), 'a tokenizer name ("bytes/4" or a bpe-openai encoding)'),
+    "diff": ((dict,), "a table: [tool.mcp-codegen.diff] (docs/review-workflow.md)"),
     "protocol": ((str, list), f"one of {', '.join(map(repr, REVISIONS))}, or a list of them"),
 }
 _POSITIVE = ("name_budget", "max_tool_bytes", "max_total_bytes")

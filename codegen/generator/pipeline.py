@@ -131,7 +131,7 @@ def build(
         return BuildResult(diagnostics=_sorted([*diagnostics, *clashes]))
     tool_count = sum(len(definition.tools) for definition, _ in done)
     modules = [rendered for _, rendered in done if rendered is not None]
-    manifest = render_manifest(modules, tool_count, config)
+    manifest = render_manifest(modules, config)
     if problems := _unsafe(manifest):
         return BuildResult(diagnostics=_sorted([*diagnostics, *problems]))
     result = BuildResult(

@@ -14,10 +14,19 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # the runtime's registry imports this module: no typing import at run time
     from typing import Any
 
-#: The format this generator writes (2: ``PROTOCOLS`` and ``x-codegen.natural``).
-FORMAT = 2
-#: Every format a reader accepts: format 1 predates ``PROTOCOLS`` and the natural variant.
-SUPPORTED_FORMATS = (1, 2)
+#: The format this generator writes (3: the manifest records ``DEPENDENCIES`` and no longer
+#: ``TOOL_COUNT``, so branches that add tools merge; tools record ``x-codegen.parameters``).
+FORMAT = 3
+#: Every format a reader accepts: format 1 predates ``PROTOCOLS`` and the natural variant,
+#: format 2 predates ``DEPENDENCIES`` and needs ``TOOL_COUNT``.
+SUPPORTED_FORMATS = (1, 2, 3)
+#: The distributions whose versions decide inference, recorded in ``DEPENDENCIES`` (format 3):
+#: this generator and pydantic always, and the framework of the flavor.
+INFERENCE_DISTRIBUTIONS = {
+    "clean": ("mcp-schema-codegen", "pydantic", "pydantic-core"),
+    "mcp": ("mcp-schema-codegen", "pydantic", "pydantic-core", "mcp"),
+    "fastmcp": ("mcp-schema-codegen", "pydantic", "pydantic-core", "fastmcp"),
+}
 #: The manifest of a generated tree, at its root.
 MANIFEST = "__init__.py"
 #: The first line of every generated file starts so; nothing else under ``output`` is ours.
@@ -114,8 +123,15 @@ def check_manifest(manifest: dict[str, Any], path: str) -> None:
     modules = manifest.get("MODULES")
     if not isinstance(modules, tuple | list) or not all(isinstance(m, str) for m in modules):
         raise GeneratedModuleError("MODULES must be a tuple of relative paths", path)
-    if not isinstance(manifest.get("TOOL_COUNT"), int):
+    count = manifest.get("TOOL_COUNT")
+    if (count is not None or version in (1, 2)) and not isinstance(count, int):
         raise GeneratedModuleError("TOOL_COUNT must be an integer", path)
+    dependencies = manifest.get("DEPENDENCIES")
+    if dependencies is not None and not (
+        isinstance(dependencies, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in dependencies.items())
+    ):
+        raise GeneratedModuleError("DEPENDENCIES must map distribution names to versions", path)
     check_flavor(manifest.get("FLAVOR", "clean"), path)
 
 
@@ -173,6 +189,12 @@ def check_tool(tool: object, path: str) -> str:
         )
     if (problem := natural_problem(tool, private)) is not None:
         raise refuse(problem)
+    parameters = private.get("parameters")
+    if parameters is not None and not (
+        isinstance(parameters, dict)
+        and all(isinstance(k, str) and type(v) is int for k, v in parameters.items())
+    ):
+        raise refuse(f"has a malformed {PRIVATE_KEY}.parameters (parameter name -> source line)")
     result_meta = private.get("result_meta")
     if result_meta is not None and not isinstance(result_meta, dict):
         raise refuse(f"has a malformed {PRIVATE_KEY}.result_meta")

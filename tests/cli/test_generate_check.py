@@ -55,6 +55,7 @@ def test_generate_writes_modules_and_manifest(project: Project) -> None:
         "box": {"field": "result"},
         "line": 7,
         "column": 1,
+        "parameters": {"a": 7, "b": 7},  # each parameter's line, for diff annotations
         # -> int: the schema protocol 2026-07-28 clients get instead of the boxed one
         "natural": {"outputSchema": {"type": "integer"}},
     }

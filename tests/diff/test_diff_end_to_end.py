@@ -196,7 +196,7 @@ def test_subproject_annotations_use_repository_paths(tmp_path: Path) -> None:
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
     assert (
-        "::error file=app/shop/catalog.py,line=14,title=MCP schema input_enum_value_removed::"
+        "::error file=app/shop/catalog.py,line=14,title=MCP schema input-enum-value-removed::"
         "search_books: input 'genre' no longer accepts \"poetry\" "
         "(/inputSchema/properties/genre/enum)"
     ) in lines

@@ -163,6 +163,7 @@ def test_json_format() -> None:
     removed = next(c for c in document["changes"] if c["kind"] == "input_enum_value_removed")
     assert removed == {
         "kind": "input_enum_value_removed",
+        "rule": "input-enum-value-removed",
         "severity": "breaking",
         "tool": "search",
         "pointer": "/inputSchema/properties/genre/enum",
@@ -170,6 +171,8 @@ def test_json_format() -> None:
         "old": "poetry",
         "path": "shop/catalog.py",
         "line": 12,
+        "level": "error",
+        "acknowledged": None,
     }
 
 
@@ -177,7 +180,7 @@ def test_github_annotations_point_at_the_tool_source() -> None:
     lines = render_github(report_for(*MIXED), path_prefix="app/").splitlines()
     error = next(line for line in lines if line.startswith("::error "))
     assert error.startswith(
-        "::error file=app/shop/catalog.py,line=12,title=MCP schema input_enum_value_removed::"
+        "::error file=app/shop/catalog.py,line=12,title=MCP schema input-enum-value-removed::"
     )
     assert any(line.startswith("::notice file=app/shop/catalog.py,line=30,") for line in lines)
     assert lines[-1].startswith("::notice title=mcp-codegen diff::1 breaking")

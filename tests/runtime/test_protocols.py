@@ -191,7 +191,7 @@ def test_bad_protocol_values_are_positioned_errors(
 @pytest.mark.slow
 def test_default_build_holds_both_variants_by_the_rules(built: dict[str, Path]) -> None:
     module = _module(built["all"])
-    assert module["FORMAT"] == 2
+    assert module["FORMAT"] == 3
     assert module["PROTOCOLS"] == ALL
     tools = _tools(built["all"])
     assert "outputSchema" not in tools["note"]  # -> None: no output schema in any revision

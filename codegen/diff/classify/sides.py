@@ -12,8 +12,11 @@ from codegen.diff.classify.keywords import dict_of
 from codegen.diff.classify.tools import compare_tools
 from codegen.diff.revisions import Side, ToolEntry
 from codegen.shared.format import PRIVATE_KEY
+from codegen.shared.protocols import KNOWN_REVISIONS, missing_variant, variant_for
 
 K = ChangeKind
+#: Kinds decided by module data (``PROTOCOLS``), not by the tool dicts.
+MODULE_KINDS = frozenset({K.OUTPUT_REVISIONS_DROPPED, K.OUTPUT_REVISIONS_ADDED})
 
 
 def _signature(tool: Mapping[str, JSON]) -> str:
@@ -48,7 +51,7 @@ def _rename_score(old: Mapping[str, JSON], new: Mapping[str, JSON]) -> float:
 
 
 def _located(change: Change, entry: ToolEntry) -> Change:
-    return replace(change, path=entry.source_path, line=entry.line)
+    return replace(change, path=entry.source_path, line=entry.line_for(change.pointer))
 
 
 def diff_sides(base: Side, head: Side) -> list[Change]:
@@ -82,15 +85,50 @@ def diff_sides(base: Side, head: Side) -> list[Change]:
             )
             changes.append(_located(change, entry))
             pairs = compare_tools(base.tools[old_name].tool, entry.tool, name)
+            pairs += _revision_changes(base.tools[old_name], entry)
             changes += [_located(c, entry) for c in pairs]
         else:
             changes.append(_located(make_change(K.TOOL_ADDED, name, "", new=name), entry))
     for name, entry in head.tools.items():
         if name in base.tools:
-            changes += [
-                _located(c, entry) for c in compare_tools(base.tools[name].tool, entry.tool, name)
-            ]
+            pairs = compare_tools(base.tools[name].tool, entry.tool, name)
+            pairs += _revision_changes(base.tools[name], entry)
+            changes += [_located(c, entry) for c in pairs]
     return sorted(_dedupe(changes), key=Change.sort_key)
+
+
+def _boxed_revisions(protocols: tuple[str, ...]) -> tuple[str, ...]:
+    """The known revisions before 2026-07-28 that a module built for ``protocols`` serves: all
+    of them, unless it holds natural output schemas only (``missing_variant``)."""
+    return tuple(
+        revision
+        for revision in KNOWN_REVISIONS
+        if variant_for(revision) == "boxed" and missing_variant(protocols, revision) is None
+    )
+
+
+def _revision_changes(old: ToolEntry, new: ToolEntry) -> list[Change]:
+    """The output schema per protocol revision: a module built for 2026-07-28 alone is not
+    served to older clients at all (its output schemas may have any root)."""
+    before, after = _boxed_revisions(old.protocols), _boxed_revisions(new.protocols)
+    if before == after:
+        return []
+    lost = [r for r in before if r not in after]
+    gained = [r for r in after if r not in before]
+    kind, revisions = (
+        (K.OUTPUT_REVISIONS_DROPPED, lost) if lost else (K.OUTPUT_REVISIONS_ADDED, gained)
+    )
+    return [
+        make_change(
+            kind,
+            new.name,
+            "/outputSchema",
+            old=list(old.protocols),
+            new=list(new.protocols),
+            revisions=", ".join(revisions),
+            protocols=", ".join(new.protocols),
+        )
+    ]
 
 
 def _dedupe(changes: Iterable[Change]) -> list[Change]:

@@ -21,6 +21,9 @@ K = ChangeKind
 TOOL_FIELDS_COMPARED = frozenset(
     {"name", "title", "description", "inputSchema", "outputSchema", "annotations", PRIVATE_KEY}
 )
+#: What a read-only tool's hints mean, whatever they say (the spec calls them meaningful only
+#: when ``readOnlyHint`` is false).
+_READ_ONLY_IMPLIES = {"destructiveHint": False, "idempotentHint": True}
 
 
 def _box(tool: Mapping[str, JSON]) -> str | None:
@@ -121,14 +124,16 @@ def _compare_tool_annotations(
 
     def effective(hints: Mapping[str, JSON], key: str) -> JSON:
         value = hints.get(key, HINT_DEFAULTS[key])
-        if key == "destructiveHint" and hints.get("readOnlyHint", False) is True:
-            return False  # destructiveHint is meaningful only when readOnlyHint is false
+        if key in _READ_ONLY_IMPLIES and hints.get("readOnlyHint", False) is True:
+            # meaningful only when readOnlyHint is false: a read-only tool neither destroys
+            # nor has additional effects when repeated
+            return _READ_ONLY_IMPLIES[key]
         return value
 
     def shown(hints: Mapping[str, JSON], key: str) -> str:
         if key in hints:
             return json.dumps(hints[key])
-        if key == "destructiveHint" and hints.get("readOnlyHint", False) is True:
+        if key in _READ_ONLY_IMPLIES and hints.get("readOnlyHint", False) is True:
             return "unset (read-only)"
         return f"unset (= {json.dumps(HINT_DEFAULTS[key])})"
 
@@ -136,6 +141,8 @@ def _compare_tool_annotations(
     for key, kind, turned_on in (
         ("readOnlyHint", K.READ_ONLY_HINT_DISABLED, False),
         ("destructiveHint", K.DESTRUCTIVE_HINT_ENABLED, True),
+        ("idempotentHint", K.IDEMPOTENT_HINT_DISABLED, False),
+        ("openWorldHint", K.OPEN_WORLD_HINT_ENABLED, True),
     ):
         if effective(before, key) is not turned_on and effective(after, key) is turned_on:
             flagged.add(key)

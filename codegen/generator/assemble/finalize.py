@@ -254,7 +254,11 @@ def assemble_tool(
             function=f"{module.module}:{tool.qualname}",
             box_field=flavored["box"],
             position=tool.position,
-            extra={**_registrar_keys(module, tool), **flavored[PRIVATE_KEY]},
+            extra={
+                **_parameter_lines(tool, flavored["wire"]),
+                **_registrar_keys(module, tool),
+                **flavored[PRIVATE_KEY],
+            },
         ), problems
 
     input_schema = build_input_schema(tool, inspected, memo)
@@ -298,9 +302,20 @@ def assemble_tool(
         function=f"{module.module}:{tool.qualname}",
         box_field=box_field,
         position=tool.position,
-        extra={**_registrar_keys(module, tool), **variant_keys},
+        extra={**_parameter_lines(tool, wire), **_registrar_keys(module, tool), **variant_keys},
     )
     return definition, problems
+
+
+def _parameter_lines(tool: ScannedTool, wire: dict[str, JSON]) -> dict[str, JSON]:
+    """``{"parameters": {name: line}}``: the source line of each parameter the input schema
+    lists, so ``diff`` can point a change at its parameter rather than at the ``def``."""
+    schema = wire.get("inputSchema")
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict):
+        return {}
+    lines = {p.name: p.position.line for p in tool.parameters if p.name in properties}
+    return {"parameters": lines} if lines else {}
 
 
 def _registrar_keys(module: ScannedModule, tool: ScannedTool) -> dict[str, JSON]:

@@ -70,6 +70,14 @@ def python_literal(value: Any, depth: int = 0) -> str:
     return "".join(out)
 
 
+def lines_literal(values: Any) -> str:
+    """A tuple of strings with one item per line, however short: two branches that each add an
+    item then change different lines, and git merges them (the manifest's ``MODULES``)."""
+    if not values:
+        return "()"
+    return "(\n" + "".join(f"{INDENT}{string_literal(str(v))},\n" for v in values) + ")"
+
+
 def _write(value: Any, depth: int, out: list[str]) -> None:
     """Append the literal's text to ``out`` (one join at the end, whatever the nesting)."""
     scalar = _scalar(value)

@@ -14,8 +14,14 @@ import jinja2
 from codegen import __version__
 from codegen.generator.config import Config
 from codegen.generator.model import ModuleDefinition, RenderedFile, ToolDefinition
-from codegen.generator.render.literal import comment_text, python_literal
-from codegen.shared.format import FORMAT, MANIFEST, PRIVATE_KEY, module_path
+from codegen.generator.render.literal import comment_text, lines_literal, python_literal
+from codegen.shared.format import (
+    FORMAT,
+    INFERENCE_DISTRIBUTIONS,
+    MANIFEST,
+    PRIVATE_KEY,
+    module_path,
+)
 
 
 def _template_dir() -> Path:
@@ -36,6 +42,7 @@ def _environment() -> jinja2.Environment:
     )
     env.filters["literal"] = lambda value: _Rendered(python_literal(value))
     env.filters["comment"] = lambda value: _Rendered(comment_text(str(value)))
+    env.filters["lines"] = lambda value: _Rendered(lines_literal(value))
     # Values reach the output only through the filters above: a bare ``{{ x }}`` is a bug.
     env.finalize = _require_filtered
     return env
@@ -85,7 +92,7 @@ def render_module(definition: ModuleDefinition, config: Config) -> RenderedFile:
     return RenderedFile(module_path(source.module), content)
 
 
-def render_manifest(modules: list[RenderedFile], tool_count: int, config: Config) -> RenderedFile:
+def render_manifest(modules: list[RenderedFile], config: Config) -> RenderedFile:
     paths = tuple(sorted(m.relative_path for m in modules))
     content = _render(
         "manifest.py.jinja",
@@ -95,7 +102,21 @@ def render_manifest(modules: list[RenderedFile], tool_count: int, config: Config
         flavor=config.flavor,
         protocols=config.protocols,
         regenerate_command=config.regenerate_command,
+        dependencies=inference_versions(config.flavor),
         modules=paths,
-        tool_count=tool_count,
     )
     return RenderedFile(MANIFEST, content)
+
+
+def inference_versions(flavor: str) -> dict[str, str]:
+    """The installed versions of the distributions that decide inference for ``flavor``
+    (``DEPENDENCIES``); one not installed is recorded as ``"not installed"``."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for name in INFERENCE_DISTRIBUTIONS[flavor]:
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = "not installed"
+    return found

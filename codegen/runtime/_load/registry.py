@@ -361,7 +361,7 @@ def _build(
                 private.append(tool[PRIVATE_KEY])
             module_paths.append(relative)
             flavors.append(flavor)
-    if len(tools) != manifest["TOOL_COUNT"]:
+    if "TOOL_COUNT" in manifest and len(tools) != manifest["TOOL_COUNT"]:  # formats 1 and 2
         raise GeneratedModuleError(
             f"{manifest_path}: TOOL_COUNT is {manifest['TOOL_COUNT']} but the modules hold "
             f"{len(tools)} tools; the generated files are out of step, regenerate them"

@@ -289,7 +289,7 @@ def test_loads_an_importable_package_by_name_by_module_and_by_manifest(
 @pytest.mark.parametrize(
     ("modules", "tool_count", "message"),
     [
-        ({"a.py": f"FORMAT = 3\nTOOLS = ({_tool_literal('x')!r},)\n"}, 1, "format 3"),
+        ({"a.py": f"FORMAT = 4\nTOOLS = ({_tool_literal('x')!r},)\n"}, 1, "format 4"),
         ({"a.py": f"FORMAT = 1\nTOOLS = ({_tool_literal('x')!r},)\n"}, 2, "TOOL_COUNT is 2"),
         (
             {
