@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from codegen.cli import action
-from tests.support import Project
+from tests.helpers.project import Project
 
 FIXTURES = Path(__file__).parent / "fixtures"
 BASE_SOURCE = '''

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from codegen.shared.reader import parse_literal_module, read_manifest
-from tests.support import Project
+from tests.helpers.project import Project
 
 SOURCE = '''
 from codegen.decorators import tool

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from codegen.generator.discover import module_name_for
-from tests.support import REPO, Project
+from tests.helpers.project import REPO, Project
 
 LIST = """
 import asyncio, json, sys

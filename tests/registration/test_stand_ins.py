@@ -17,7 +17,7 @@ import pytest
 
 from codegen.registration.registrar import StandIn, StandInUsed
 from codegen.shared.reader import read_tree
-from tests.support import Project
+from tests.helpers.project import Project
 
 TOOLS = """
 def register_tools(mcp_server, container):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import Project
+from tests.helpers.project import Project
 
 SOURCE = '''
 from codegen.decorators import tool

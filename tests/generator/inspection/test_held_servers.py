@@ -13,7 +13,7 @@ import anyio
 import pytest
 
 from codegen.shared.reader import read_tree
-from tests.support import REPO, Project
+from tests.helpers.project import REPO, Project
 
 SERVER = '''
 from mcp.server.mcpserver import MCPServer

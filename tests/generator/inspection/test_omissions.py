@@ -19,7 +19,7 @@ import pytest
 from codegen.generator.config import load_config
 from codegen.generator.pipeline import generate
 from codegen.shared.reader import read_tree
-from tests.support import REPO
+from tests.helpers.project import REPO
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "forms_sdk"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from codegen.shared.reader import read_tree
-from tests.support import Project
+from tests.helpers.project import Project
 
 TOOLS = """
 import functools

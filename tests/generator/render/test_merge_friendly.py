@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import Project
+from tests.helpers.project import Project
 
 TOOL = '''
 
