@@ -15,7 +15,7 @@ from codegen import __version__
 from codegen.generator.config import Config
 from codegen.generator.model import ModuleDefinition, RenderedFile, ToolDefinition
 from codegen.generator.render.literal import comment_text, python_literal
-from codegen.shared.format import FORMAT, MANIFEST, PRIVATE_KEY, module_path
+from codegen.shared.format import FORMAT, MANIFEST, PRIVATE_KEY, SERVERS_FILE, module_path
 
 
 def _template_dir() -> Path:
@@ -99,3 +99,15 @@ def render_manifest(modules: list[RenderedFile], tool_count: int, config: Config
         tool_count=tool_count,
     )
     return RenderedFile(MANIFEST, content)
+
+
+def render_servers(servers: list[dict[str, object]], config: Config) -> RenderedFile:
+    """The server records of ``mcp-codegen run``'s fast path (``SERVERS_FILE``), sorted."""
+    content = _render(
+        "servers.py.jinja",
+        format=FORMAT,
+        generator_version=__version__,
+        regenerate_command=config.regenerate_command,
+        servers=tuple(sorted(servers, key=lambda server: str(server["object"]))),
+    )
+    return RenderedFile(SERVERS_FILE, content)
