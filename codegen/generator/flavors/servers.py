@@ -5,7 +5,7 @@ the tool modules in source order, finds the server objects they reach that a mod
 its top level (``mcp = MCPServer(...)``), and drives each one's own JSON-RPC session in memory:
 ``initialize`` at every handshake revision, then ``tools/list``. Its lifespan is not entered
 (the SDK answers both without it), so no user start-up code runs. The answers are printed as JSON
-on the original stdout; the parent (``codegen.generator.flavors.server_records``) runs the probe
+on the original stdout; the parent (``codegen.generator.workers.server_records``) runs the probe
 twice and keeps only what both runs agree on.
 """
 
