@@ -17,12 +17,14 @@ from typing import Any
 from codegen.shared.diagnostics import ExitCode
 
 PROG = "mcp-codegen run"
+#: Set to 1 to turn the stdio fast path off (as ``--no-fast-path``).
+DISABLE_ENV = "MCP_CODEGEN_NO_FAST_PATH"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
-        usage=f"{PROG} [--generated DIR] [--strict] TARGET [-- ARGS...]",
+        usage=f"{PROG} [--generated DIR] [--strict] [--no-fast-path] TARGET [-- ARGS...]",
         description="Run your own MCP server with its tools registered from generated modules "
         "(no schema inference at start-up); everything else stays the framework's.",
     )
@@ -37,6 +39,17 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="refuse to start when a tool has no current generated entry (instead of one "
         "warning per tool and the framework's own inference)",
+    )
+    parser.add_argument(
+        "--no-fast-path",
+        action="store_true",
+        help="over stdio, let the framework answer from the first message. By default, when "
+        "the generated tree records TARGET's initialize answer (generate records the servers "
+        "its tool modules bind, and `run_targets`), initialize, ping and tools/list are "
+        "answered from those literals while the server imports in the background, and the "
+        "session is handed to the framework for everything else. A server with tools kept "
+        "with the framework (registered at run time) answers tools/list from the framework. "
+        "HTTP is unchanged. See docs/fastpath-run.md",
     )
     parser.add_argument(
         "target",
@@ -60,6 +73,23 @@ def main(argv: list[str]) -> int:
 
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
+    if not options.no_fast_path and os.environ.get(DISABLE_ENV) != "1":
+        from codegen.runtime.hook import serve_in_front
+
+        try:
+            code = serve_in_front(
+                options.generated,
+                options.target,
+                strict=options.strict,
+                resolve=lambda: _resolve(module_name, attribute),
+                start=lambda target: _start(options.target, target, forwarded),
+            )
+        except (GeneratedSchemaError, GeneratedModuleError) as exc:
+            return _fail(str(exc))
+        except (ImportError, AttributeError) as exc:
+            return _fail(f"cannot load {options.target}: {exc}")
+        if code is not None:
+            return code
     try:
         use_generated(options.generated, strict=options.strict)
         target = _resolve(module_name, attribute)
@@ -67,12 +97,16 @@ def main(argv: list[str]) -> int:
         return _fail(str(exc))
     except (ImportError, AttributeError) as exc:
         return _fail(f"cannot load {options.target}: {exc}")
-    sys.argv = [options.target, *forwarded]
+    return _start(options.target, target, forwarded)
+
+
+def _start(name: str, target: Any, forwarded: list[str]) -> int:
+    sys.argv = [name, *forwarded]
     if inspect.isroutine(target) or (callable(target) and not hasattr(target, "run")):
         return _exit_code(target())
     if callable(getattr(target, "run", None)):
         return _exit_code(target.run())
-    return _fail(f"{options.target} is neither callable nor has a .run() method")
+    return _fail(f"{name} is neither callable nor has a .run() method")
 
 
 def _resolve(module_name: str, attribute: str) -> Any:

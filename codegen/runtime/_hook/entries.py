@@ -90,6 +90,11 @@ class GeneratedIndex:
                         gc.enable()
         return self._tools
 
+    @property
+    def warned(self) -> frozenset[str]:
+        """Names of the tools found stale or missing so far (each warned about once)."""
+        return frozenset(self._warned)
+
     def __len__(self) -> int:
         return len(self._loaded())
 
