@@ -201,7 +201,9 @@ def serve(
     return loaded[0]()
 
 
-def _stale_listing(session: ServerSession, stale: list[str], wire_out: Any, regenerate: str) -> None:
+def _stale_listing(
+    session: ServerSession, stale: list[str], wire_out: Any, regenerate: str
+) -> None:
     if not session.listed:
         return  # nothing wrong was listed: the framework lists from now on
     names = ", ".join(repr(name) for name in stale)
