@@ -129,8 +129,8 @@ def build(
     modules = [rendered for _, rendered in done if rendered is not None]
     extra: list[RenderedFile] = []  # generated files the manifest does not list as modules
     if config.flavor != "clean":  # the fast path of `mcp-codegen run` (framework servers)
-        from codegen.generator.workers.server_records import record_servers
         from codegen.generator.render.modules import render_servers
+        from codegen.generator.workers.server_records import record_servers
 
         servers, notes = record_servers(config, [definition for definition, _ in done])
         diagnostics.extend(notes)
