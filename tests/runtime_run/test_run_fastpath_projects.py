@@ -145,3 +145,60 @@ def test_strict_refuses_a_stale_tree_before_answering(built: Path, tmp_path: Pat
     assert "refusing to start (strict)" in err and "server.py" in err
     fresh, _, err = _run(built, OPENING, {1, 2}, "--strict")
     assert set(fresh) == {1, 2}, err
+
+
+KEPT = '''
+    import os
+
+    from mcp.server.mcpserver import MCPServer
+
+    mcp = MCPServer("demo")
+
+
+    @mcp.tool()
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        return a + b
+
+
+    @mcp.tool(
+        description=os.environ.get("DEMO_DESCRIPTION", "Known at run time."),
+    )  # mcp-codegen: framework
+    def configured(text: str) -> str:
+        return text
+    '''
+
+
+def test_tools_kept_with_the_framework(tmp_path: Path) -> None:
+    """A tool marked ``# mcp-codegen: framework`` is skipped with one note, its neighbours are
+    generated, ``--strict`` starts, and tools/list comes from the framework (same bytes)."""
+    project = Project(tmp_path)
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/server.py", KEPT)
+    project.configure('sources = ["pkg"]\nflavor = "mcp"\n')
+    done = project.run("generate")
+    assert done.returncode == 0, done.stderr
+    notes = [line for line in done.stderr.splitlines() if "note:" in line]
+    assert len(notes) == 1 and "'configured'" in notes[0] and "pkg/server.py:14:" in notes[0]
+    generated = (tmp_path / "generated" / "pkg" / "server.py").read_text()
+    assert '"add"' in generated and "configured" not in generated
+    servers = (tmp_path / "generated" / "__servers__.py").read_text()
+    assert '"tools": None' in servers
+    env = {"DEMO_DESCRIPTION": "Set by the deployment."}
+    messages = [
+        *OPENING,
+        request(3, "tools/call", {"name": "configured", "arguments": {"text": "x"}}),
+    ]
+    answers = {}
+    for options in ((), ("--no-fast-path",), ("--strict",)):
+        answers[options], _, err = exchange(
+            run_command("generated", "pkg.server:mcp", *options),
+            messages,
+            {1, 2, 3},
+            cwd=tmp_path,
+            env=codegen_env(PYTHONPATH=str(tmp_path), **env),
+            timeout=60,
+        )
+        assert set(answers[options]) == {1, 2, 3}, err
+    assert answers[()] == answers[("--no-fast-path",)] == answers[("--strict",)]
+    assert b"Set by the deployment." in answers[()][2]
