@@ -8,13 +8,14 @@ is called). The current directory is importable, as with ``python -m``.
 from __future__ import annotations
 
 import argparse
-import importlib
-import inspect
 import os
 import sys
-from typing import Any
 
-from codegen.shared.diagnostics import ExitCode
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing, inspect and the diagnostics module cost milliseconds before the
+    from typing import Any  # fast path's first answer (bench/run_fastpath.py)
+
+_OK, _USAGE = 0, 2  # codegen.shared.diagnostics._OK / USAGE
 
 PROG = "mcp-codegen run"
 #: Set to 1 to turn the stdio fast path off (as ``--no-fast-path``).
@@ -62,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     """Parse ``argv`` (everything after ``run``), install the hook and start the target."""
     split = argv.index("--") if "--" in argv else len(argv)
-    options = build_parser().parse_args(argv[:split])
+    options = _quick_options(argv[:split]) or build_parser().parse_args(argv[:split])
     forwarded = argv[split + 1 :]
     module_name, colon, attribute = options.target.partition(":")
     if not colon or not module_name or not attribute:
@@ -101,6 +102,8 @@ def main(argv: list[str]) -> int:
 
 
 def _start(name: str, target: Any, forwarded: list[str]) -> int:
+    import inspect
+
     sys.argv = [name, *forwarded]
     if inspect.isroutine(target) or (callable(target) and not hasattr(target, "run")):
         return _exit_code(target())
@@ -109,7 +112,38 @@ def _start(name: str, target: Any, forwarded: list[str]) -> int:
     return _fail(f"{name} is neither callable nor has a .run() method")
 
 
+class _Options:
+    def __init__(self, target: str, generated: str, strict: bool, no_fast_path: bool) -> None:
+        self.target, self.generated = target, generated
+        self.strict, self.no_fast_path = strict, no_fast_path
+
+
+def _quick_options(argv: list[str]) -> _Options | None:
+    """The options of a plain command line without argparse (which costs ~10 ms with ``re``
+    before the fast path's first answer); ``None``: let argparse parse it (help, errors)."""
+    generated, flags, targets = "generated", set(), []
+    arguments = iter(argv)
+    for argument in arguments:
+        if argument in ("--strict", "--no-fast-path"):
+            flags.add(argument)
+        elif argument == "--generated":
+            generated = next(arguments, "")
+            if not generated or generated.startswith("-"):
+                return None
+        elif argument.startswith("--generated="):
+            generated = argument.partition("=")[2]
+        elif argument.startswith("-"):
+            return None
+        else:
+            targets.append(argument)
+    if len(targets) != 1 or not generated:
+        return None
+    return _Options(targets[0], generated, "--strict" in flags, "--no-fast-path" in flags)
+
+
 def _resolve(module_name: str, attribute: str) -> Any:
+    import importlib
+
     target: Any = importlib.import_module(module_name)
     for part in attribute.split("."):
         target = getattr(target, part)
@@ -119,7 +153,7 @@ def _resolve(module_name: str, attribute: str) -> Any:
 def _exit_code(value: Any) -> int:
     """What ``sys.exit(value)`` would exit with, as a console script's wrapper does."""
     if value is None:
-        return ExitCode.OK
+        return _OK
     if isinstance(value, int):
         return value
     print(value, file=sys.stderr)
@@ -128,4 +162,4 @@ def _exit_code(value: Any) -> int:
 
 def _fail(message: str) -> int:
     print(f"{PROG}: {message}", file=sys.stderr)
-    return ExitCode.USAGE
+    return _USAGE
