@@ -22,7 +22,6 @@ Usage: python bench/run_fastpath.py [--sizes 10 100 1000] [--repeats 5] [--keep]
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -80,7 +79,8 @@ def prepare(workdir: Path, sizes: list[int]) -> Path:
             write_app(project, framework, size)
             modules = sorted(p.stem for p in (project / "synth").glob("tools_*.py"))
             (project / "server.py").write_text(
-                "from app import app\n" + "".join(f"import synth.{m}  # noqa: F401\n" for m in modules)
+                "from app import app\n"
+                + "".join(f"import synth.{m}  # noqa: F401\n" for m in modules)
             )
             (project / "floor.py").write_text(FLOOR)
             with (project / "pyproject.toml").open("a") as config:
@@ -199,7 +199,9 @@ def report(sizes, repeats, lists, calls, ratios) -> str:  # type: ignore[no-unty
             if fast_ratio > TARGET_RATIO:
                 missed.append(f"{framework} N={size}: fast path {fast_ratio:.2f}x the floor")
             if fast_call > plain_call:
-                missed.append(f"{framework} N={size}: first call {fast_call:.0f} > {plain_call:.0f} ms")
+                missed.append(
+                    f"{framework} N={size}: first call {fast_call:.0f} > {plain_call:.0f} ms"
+                )
     lines.append("")
     lines.append(
         "Targets met (fast path <= 1.5x floor, first call no slower than plain)."
