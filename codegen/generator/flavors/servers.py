@@ -134,6 +134,9 @@ async def server_record(server: Any) -> dict[str, Any]:
 
 def main() -> None:
     """The probe: settings (JSON) on stdin; ``{"servers": [...], "problems": [...]}`` on stdout."""
+    # No bytecode written into the user's tree: a .pyc compiled under this probe's hash seed
+    # would freeze set constants in its order for every later import (the workers' included).
+    sys.dont_write_bytecode = True
     results = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # whatever user code prints goes to stderr
     settings = json.loads(sys.stdin.read())
