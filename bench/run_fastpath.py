@@ -84,7 +84,7 @@ def prepare(workdir: Path, sizes: list[int]) -> Path:
             )
             (project / "floor.py").write_text(FLOOR)
             with (project / "pyproject.toml").open("a") as config:
-                config.write('run_targets = ["server:app"]\n')
+                config.write('run_targets = ["server:app"]\nimport_timeout = 600\n')
             subprocess.run(
                 [sys.executable, "-m", "codegen", "--config", str(project / "pyproject.toml"), "generate"],
                 cwd=project,

@@ -161,11 +161,13 @@ def _probe(config: Config, settings: dict[str, Any], env: dict[str, str]) -> dic
             capture_output=True,
             cwd=config.root,
             env=env,
-            timeout=max(config.import_timeout, 30.0),
+            timeout=max(
+                4 * config.import_timeout, 120.0
+            ),  # every tool inferred: slower than a worker
             check=False,
         )
     except subprocess.TimeoutExpired:
-        return f"the probe took longer than {config.import_timeout:g} s"
+        return f"the probe took longer than {max(4 * config.import_timeout, 120.0):g} s"
     try:
         result = json.loads(done.stdout)
     except ValueError:
