@@ -24,10 +24,13 @@ HANDSHAKE_REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 RECORDED_FRAMEWORKS = ("mcp", "fastmcp")
 
 
-def find_servers(root: Path, output: Path) -> list[tuple[str, str, int, Any]]:
-    """``(object path, source path relative to root, line, server)`` of each server object a
-    project module binds at its top level, sorted by object path; each object once (the first
-    binding, by object path)."""
+def find_servers(
+    root: Path, output: Path, source_dirs: tuple[Path, ...] = ()
+) -> list[tuple[str, str, int, Any]]:
+    """``(object path, source path, line, server)`` of each server object a project module
+    (under ``root``, outside any ``site-packages``, or under one of ``source_dirs``) binds at
+    its top level, sorted by object path; each object once (the first binding, by object path).
+    The source path is relative to ``root``, or else to the module's import root."""
     from codegen.registration.served import UnsupportedServer, framework_of
 
     found: dict[int, tuple[str, str, int, Any]] = {}
@@ -36,9 +39,9 @@ def find_servers(root: Path, output: Path) -> list[tuple[str, str, int, Any]]:
         if not isinstance(path, str) or not path.endswith(".py"):
             continue
         resolved = Path(path).resolve()
-        if not resolved.is_relative_to(root) or resolved.is_relative_to(output):
-            continue
-        if "site-packages" in resolved.parts or name == "__main__":
+        in_root = resolved.is_relative_to(root) and "site-packages" not in resolved.parts
+        in_sources = any(resolved.is_relative_to(d) for d in source_dirs)
+        if not (in_root or in_sources) or resolved.is_relative_to(output) or name == "__main__":
             continue
         assigned: dict[str, int] | None = None
         for attribute, value in sorted(vars(module).items()):
@@ -51,7 +54,14 @@ def find_servers(root: Path, output: Path) -> list[tuple[str, str, int, Any]]:
             if assigned is None:
                 assigned = _top_level_assignments(resolved)
             if attribute in assigned:
-                relative = resolved.relative_to(root).as_posix()
+                # never an absolute path in the tree: outside the project, the module's own
+                # path under its import root
+                relative = (
+                    resolved.relative_to(root).as_posix()
+                    if resolved.is_relative_to(root)
+                    else "/".join(name.split("."))
+                    + ("/__init__.py" if resolved.name == "__init__.py" else ".py")
+                )
                 found[id(value)] = (f"{name}:{attribute}", relative, assigned[attribute], value)
     return sorted(found.values(), key=lambda item: item[0])
 
@@ -164,7 +174,8 @@ def main() -> None:
             importlib.import_module(target.partition(":")[0])
         except BaseException as exc:  # user code may raise anything
             problems.append(f"importing run target {target} raised {type(exc).__name__}: {exc}")
-    found = find_servers(root, output)
+    source_dirs = tuple(Path(d).resolve() for d in settings.get("source_dirs", ()))
+    found = find_servers(root, output, source_dirs)
     for target in settings.get("targets", ()):
         try:
             found.extend(_target_server(target, found))

@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from codegen.generator.config import Config
@@ -53,6 +54,8 @@ def record_servers(
         "output": str(config.output),
         "modules": modules,
         "targets": list(config.run_targets),
+        # the directories of the sources: a server object bound beside them is the project's
+        "source_dirs": sorted({str(Path(d.source.path).parent) for d in definitions}),
     }
     reduced = {k: v for k, v in os.environ.items() if k in _KEPT_ENVIRONMENT}
     pinned = worker_environment(PROBE_HASH_SEED)
