@@ -120,7 +120,14 @@ def check(entry: tuple[str, str, list[str], str, str], workdir: Path) -> tuple[b
         text=True,
         check=False,
     ).stderr.splitlines()
-    import_ms = max(int(line.split("|")[1]) for line in importing if "|" in line) / 1000
+    import_ms = (
+        max(
+            int(field)
+            for line in importing
+            if "|" in line and (field := line.split("|")[1].strip()).isdigit()
+        )
+        / 1000
+    )
     run = [sys.executable, "-m", "codegen", "run", "--generated", "generated"]
     plain, plain_ms = session(
         [sys.executable, "-c", f"import {module} as m; m.{attribute}.run()"], project
