@@ -6,7 +6,8 @@ every measurement is a fresh process (all bytecode precompiled) driven over stdi
 JSON-RPC client. Four setups, interleaved round by round:
 
   floor     the interpreter's floor: a stdlib-only script answering initialize and tools/list
-            with empty results (what any Python server pays before its own work);
+            with the same listing, loaded from a JSON file and serialised (what any Python
+            process pays to send that listing; bench/startup.py's floor does the same);
   plain     the app as written (``serve.py``): the framework infers every tool at import;
   hooked    ``mcp-codegen run --no-fast-path --generated generated server:app``;
   fastpath  ``mcp-codegen run --generated generated server:app`` (the default).
@@ -22,6 +23,7 @@ Usage: python bench/run_fastpath.py [--sizes 10 100 1000] [--repeats 5] [--keep]
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -41,10 +43,12 @@ SETUPS = ("floor", "plain", "hooked", "fastpath")
 TARGET_RATIO = 1.5
 FLOOR = """\
 import json, sys
+with open("listing.json", encoding="utf-8") as handle:
+    tools = json.load(handle)
 for line in sys.stdin:
     message = json.loads(line)
     if "id" in message:
-        result = {"tools": []} if message["method"] == "tools/list" else {}
+        result = {"tools": tools} if message["method"] == "tools/list" else {}
         sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}) + "\\n")
         sys.stdout.flush()
 """
@@ -71,11 +75,18 @@ def prepare(workdir: Path, sizes: list[int]) -> Path:
     import shutil
 
     lib = workdir / "lib"
-    shutil.copytree(REPO / "codegen", lib / "codegen", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(REPO / "templates", lib / "templates")
+    if not lib.is_dir():
+        shutil.copytree(
+            REPO / "codegen", lib / "codegen", ignore=shutil.ignore_patterns("__pycache__")
+        )
+        shutil.copytree(REPO / "templates", lib / "templates")
     for framework in FRAMEWORKS:
         for size in sizes:
             project = workdir / f"{framework}-{size}"
+            if (project / "listing.json").is_file():
+                continue  # prepared by an earlier run (--workdir)
+            if project.exists():
+                shutil.rmtree(project)
             write_app(project, framework, size)
             modules = sorted(p.stem for p in (project / "synth").glob("tools_*.py"))
             (project / "server.py").write_text(
@@ -93,6 +104,10 @@ def prepare(workdir: Path, sizes: list[int]) -> Path:
                 stdout=subprocess.DEVNULL,
             )  # fmt: skip
             assert (project / "generated" / "__servers__.py").is_file()
+            from codegen.shared.reader import read_tree, wire_tools
+
+            _, modules = read_tree(project / "generated")
+            (project / "listing.json").write_text(json.dumps(wire_tools(modules)))
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(workdir)], check=True)
     return lib
 
@@ -217,7 +232,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    parser.add_argument("--workdir", type=Path, help="reuse (and keep) a prepared directory")
     options = parser.parse_args(argv)
+    if options.workdir is not None:
+        options.workdir.mkdir(parents=True, exist_ok=True)
+        print(run(options.sizes, options.repeats, options.workdir))
+        return 0
     with scratch_dir("run-fastpath-bench-", keep=options.keep) as workdir:
         print(run(options.sizes, options.repeats, workdir))
     return 0
