@@ -83,33 +83,36 @@ def prepare(workdir: Path, sizes: list[int]) -> Path:
     for framework in FRAMEWORKS:
         for size in sizes:
             project = workdir / f"{framework}-{size}"
-            if (project / "listing.json").is_file():
-                continue  # prepared by an earlier run (--workdir)
-            if project.exists():
-                shutil.rmtree(project)
-            write_app(project, framework, size)
-            modules = sorted(p.stem for p in (project / "synth").glob("tools_*.py"))
-            (project / "server.py").write_text(
-                "from app import app\n"
-                + "".join(f"import synth.{m}  # noqa: F401\n" for m in modules)
-            )
+            if not (project / "generated" / "__servers__.py").is_file():
+                if project.exists():
+                    shutil.rmtree(project)
+                _write_and_generate(project, framework, size, lib)
             (project / "floor.py").write_text(FLOOR)
-            with (project / "pyproject.toml").open("a") as config:
-                config.write('run_targets = ["server:app"]\nimport_timeout = 600\n')
-            subprocess.run(
-                [sys.executable, "-m", "codegen", "--config", str(project / "pyproject.toml"), "generate"],
-                cwd=project,
-                env={**_child_env(lib), "PYTHONPATH": f"{project}{os.pathsep}{lib}"},
-                check=True,
-                stdout=subprocess.DEVNULL,
-            )  # fmt: skip
-            assert (project / "generated" / "__servers__.py").is_file()
             from codegen.shared.reader import read_tree, wire_tools
 
             _, modules = read_tree(project / "generated")
             (project / "listing.json").write_text(json.dumps(wire_tools(modules)))
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(workdir)], check=True)
     return lib
+
+
+def _write_and_generate(project: Path, framework: str, size: int, lib: Path) -> None:
+    write_app(project, framework, size)
+    modules = sorted(p.stem for p in (project / "synth").glob("tools_*.py"))
+    (project / "server.py").write_text(
+        "from app import app\n" + "".join(f"import synth.{m}  # noqa: F401\n" for m in modules)
+    )
+    (project / "floor.py").write_text(FLOOR)
+    with (project / "pyproject.toml").open("a") as config:
+        config.write('run_targets = ["server:app"]\nimport_timeout = 600\n')
+    subprocess.run(
+        [sys.executable, "-m", "codegen", "--config", str(project / "pyproject.toml"), "generate"],
+        cwd=project,
+        env={**_child_env(lib), "PYTHONPATH": f"{project}{os.pathsep}{lib}"},
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert (project / "generated" / "__servers__.py").is_file()
 
 
 def command(setup: str) -> list[str]:
