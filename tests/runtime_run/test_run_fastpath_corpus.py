@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.runtime_run.run_support import REPO, INITIALIZED, exchange, initialize, request
+from tests.runtime_run.run_support import INITIALIZED, REPO, exchange, initialize, request
 from tests.support import codegen_env
 
 pytestmark = pytest.mark.slow
