@@ -39,7 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--strict",
         action="store_true",
         help="refuse to start when a tool has no current generated entry (instead of one "
-        "warning per tool and the framework's own inference)",
+        "warning per tool and the framework's own inference); with the fast path, every "
+        "generated module's source hash is checked before the first answer",
     )
     parser.add_argument(
         "--no-fast-path",
