@@ -5,6 +5,11 @@ Runs in: parent.
 
 import sys
 
+if sys.argv[1:2] == ["run"]:  # the stdio fast path: none of the other commands' imports
+    from codegen.cli.run import main as run
+
+    sys.exit(run(sys.argv[2:]))
+
 from codegen.generator.workers.prestart import start_early
 
 start_early(sys.argv[1:])  # before the CLI's imports: the workers' start-up overlaps them

@@ -10,21 +10,24 @@ Runs in: server.
 from __future__ import annotations
 
 import argparse
-import importlib
-import inspect
 import os
 import sys
-from typing import Any
 
-from codegen.shared.diagnostics import ExitCode
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing, inspect and the diagnostics module cost milliseconds before the
+    from typing import Any  # fast path's first answer (bench/run_fastpath.py)
+
+_OK, _USAGE = 0, 2  # codegen.shared.diagnostics._OK / USAGE
 
 PROG = "mcp-codegen run"
+#: Set to 1 to turn the stdio fast path off (as ``--no-fast-path``).
+DISABLE_ENV = "MCP_CODEGEN_NO_FAST_PATH"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
-        usage=f"{PROG} [--generated DIR] [--strict] TARGET [-- ARGS...]",
+        usage=f"{PROG} [--generated DIR] [--strict] [--no-fast-path] TARGET [-- ARGS...]",
         description="Run your own MCP server with its tools registered from generated modules "
         "(no schema inference at start-up); everything else stays the framework's.",
     )
@@ -38,7 +41,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--strict",
         action="store_true",
         help="refuse to start when a tool has no current generated entry (instead of one "
-        "warning per tool and the framework's own inference)",
+        "warning per tool and the framework's own inference); with the fast path, every "
+        "generated module's source hash is checked before the first answer",
+    )
+    parser.add_argument(
+        "--no-fast-path",
+        action="store_true",
+        help="over stdio, let the framework answer from the first message. By default, when "
+        "the generated tree records TARGET's initialize answer (generate records the servers "
+        "its tool modules bind, and `run_targets`), initialize, ping and tools/list are "
+        "answered from those literals while the server imports in the background, and the "
+        "session is handed to the framework for everything else. A server with tools kept "
+        "with the framework (registered at run time) answers tools/list from the framework. "
+        "HTTP is unchanged. See docs/fastpath-run.md",
     )
     parser.add_argument(
         "target",
@@ -51,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     """Parse ``argv`` (everything after ``run``), install the hook and start the target."""
     split = argv.index("--") if "--" in argv else len(argv)
-    options = build_parser().parse_args(argv[:split])
+    options = _quick_options(argv[:split]) or build_parser().parse_args(argv[:split])
     forwarded = argv[split + 1 :]
     module_name, colon, attribute = options.target.partition(":")
     if not colon or not module_name or not attribute:
@@ -62,6 +77,23 @@ def main(argv: list[str]) -> int:
 
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
+    if not options.no_fast_path and os.environ.get(DISABLE_ENV) != "1":
+        from codegen.runtime.hook import serve_in_front
+
+        try:
+            code = serve_in_front(
+                options.generated,
+                options.target,
+                strict=options.strict,
+                resolve=lambda: _resolve(module_name, attribute),
+                start=lambda target: _start(options.target, target, forwarded),
+            )
+        except (GeneratedSchemaError, GeneratedModuleError) as exc:
+            return _fail(str(exc))
+        except (ImportError, AttributeError) as exc:
+            return _fail(f"cannot load {options.target}: {exc}")
+        if code is not None:
+            return code
     try:
         use_generated(options.generated, strict=options.strict)
         target = _resolve(module_name, attribute)
@@ -69,15 +101,52 @@ def main(argv: list[str]) -> int:
         return _fail(str(exc))
     except (ImportError, AttributeError) as exc:
         return _fail(f"cannot load {options.target}: {exc}")
-    sys.argv = [options.target, *forwarded]
+    return _start(options.target, target, forwarded)
+
+
+def _start(name: str, target: Any, forwarded: list[str]) -> int:
+    import inspect
+
+    sys.argv = [name, *forwarded]
     if inspect.isroutine(target) or (callable(target) and not hasattr(target, "run")):
         return _exit_code(target())
     if callable(getattr(target, "run", None)):
         return _exit_code(target.run())
-    return _fail(f"{options.target} is neither callable nor has a .run() method")
+    return _fail(f"{name} is neither callable nor has a .run() method")
+
+
+class _Options:
+    def __init__(self, target: str, generated: str, strict: bool, no_fast_path: bool) -> None:
+        self.target, self.generated = target, generated
+        self.strict, self.no_fast_path = strict, no_fast_path
+
+
+def _quick_options(argv: list[str]) -> _Options | None:
+    """The options of a plain command line without argparse (which costs ~10 ms with ``re``
+    before the fast path's first answer); ``None``: let argparse parse it (help, errors)."""
+    generated, flags, targets = "generated", set(), []
+    arguments = iter(argv)
+    for argument in arguments:
+        if argument in ("--strict", "--no-fast-path"):
+            flags.add(argument)
+        elif argument == "--generated":
+            generated = next(arguments, "")
+            if not generated or generated.startswith("-"):
+                return None
+        elif argument.startswith("--generated="):
+            generated = argument.partition("=")[2]
+        elif argument.startswith("-"):
+            return None
+        else:
+            targets.append(argument)
+    if len(targets) != 1 or not generated:
+        return None
+    return _Options(targets[0], generated, "--strict" in flags, "--no-fast-path" in flags)
 
 
 def _resolve(module_name: str, attribute: str) -> Any:
+    import importlib
+
     target: Any = importlib.import_module(module_name)
     for part in attribute.split("."):
         target = getattr(target, part)
@@ -87,7 +156,7 @@ def _resolve(module_name: str, attribute: str) -> Any:
 def _exit_code(value: Any) -> int:
     """What ``sys.exit(value)`` would exit with, as a console script's wrapper does."""
     if value is None:
-        return ExitCode.OK
+        return _OK
     if isinstance(value, int):
         return value
     print(value, file=sys.stderr)
@@ -96,4 +165,4 @@ def _exit_code(value: Any) -> int:
 
 def _fail(message: str) -> int:
     print(f"{PROG}: {message}", file=sys.stderr)
-    return ExitCode.USAGE
+    return _USAGE

@@ -60,6 +60,8 @@ class Config:
     max_total_bytes: int | None = None
     tokenizer: str = "bytes/4"
     protocols: tuple[str, ...] = REVISIONS  # oldest first, no repeats
+    #: ``mcp-codegen run`` targets whose server's initialize answer is recorded (fast path).
+    run_targets: tuple[str, ...] = ()
 
     def relative(self, path: Path) -> str:
         """``path`` relative to the project root, with ``/`` separators."""
@@ -92,6 +94,7 @@ _SCHEMA: dict[str, tuple[tuple[type, ...], str]] = {
     "max_total_bytes": ((int,), "a positive number of bytes"),
     "tokenizer": ((str,), 'a tokenizer name ("bytes/4" or a bpe-openai encoding)'),
     "diff": ((dict,), "a table: [tool.mcp-codegen.diff] (docs/review-workflow.md)"),
+    "run_targets": ((list,), 'a list of `mcp-codegen run` targets such as "pkg.server:mcp"'),
     "protocol": ((str, list), f"one of {', '.join(map(repr, REVISIONS))}, or a list of them"),
 }
 _POSITIVE = ("name_budget", "max_tool_bytes", "max_total_bytes")
@@ -242,6 +245,7 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
         max_total_bytes=table.get("max_total_bytes"),
         tokenizer=table.get("tokenizer", "bytes/4"),
         protocols=protocols,
+        run_targets=tuple(dict.fromkeys(table.get("run_targets", ()))),
     )
 
 

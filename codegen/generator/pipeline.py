@@ -131,11 +131,20 @@ def build(
         return BuildResult(diagnostics=_sorted([*diagnostics, *clashes]))
     tool_count = sum(len(definition.tools) for definition, _ in done)
     modules = [rendered for _, rendered in done if rendered is not None]
+    extra: list[RenderedFile] = []  # generated files the manifest does not list as modules
+    if config.flavor != "clean":  # the fast path of `mcp-codegen run` (framework servers)
+        from codegen.generator.render.modules import render_servers
+        from codegen.generator.workers.server_records import record_servers
+
+        servers, notes = record_servers(config, [definition for definition, _ in done])
+        diagnostics.extend(notes)
+        if servers is not None:
+            extra.append(render_servers(servers, config))
     manifest = render_manifest(modules, config)
     if problems := _unsafe(manifest):
         return BuildResult(diagnostics=_sorted([*diagnostics, *problems]))
     result = BuildResult(
-        files=(*modules, manifest),
+        files=(*modules, *extra, manifest),
         tool_count=tool_count,
         definitions=tuple(definition for definition, _ in done),
         diagnostics=_sorted(diagnostics),

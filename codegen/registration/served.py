@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -117,6 +118,82 @@ async def served_tools(server: Any) -> list[dict[str, Any]]:
                 break
         group.cancel_scope.cancel()
     return tools
+
+
+async def opening_answers(
+    server: Any, revision: str, *, listing: bool
+) -> tuple[dict[str, Any], list[dict[str, Any]] | None]:
+    """The server's ``initialize`` result at ``revision`` and, with ``listing``, every
+    ``tools/list`` page after it, as plain JSON in wire order. The server's lifespan is not
+    entered (neither answer needs it), and its stdio run's own initialization options are used.
+    """
+    import anyio
+    from mcp.server.runner import serve_dual_era_loop
+    from mcp.shared.memory import create_client_server_memory_streams
+
+    framework = framework_of(server)
+    lowlevel = _lowlevel(server, framework)
+    envelope = _Envelope()
+    pages: list[dict[str, Any]] | None = None
+    async with (
+        create_client_server_memory_streams() as (client, server_streams),
+        anyio.create_task_group() as group,
+    ):
+        read, write = client
+
+        async def run_server() -> None:
+            # The stdio run's own options (both frameworks pass these), without the lifespan.
+            await serve_dual_era_loop(
+                lowlevel,
+                *server_streams,
+                lifespan_state=None,
+                init_options=lowlevel.create_initialization_options(),
+            )
+
+        group.start_soon(run_server)
+
+        async def request(number: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
+            await write.send(envelope.request(number, method, params))
+            while True:
+                message = await read.receive()
+                if isinstance(message, Exception):
+                    raise message
+                kind, identifier, payload = envelope.unpack(message)
+                if kind == "response" and identifier == number:
+                    return _plain(payload)
+                if kind == "error" and identifier == number:
+                    raise RuntimeError(f"{method} failed: {payload}")
+
+        result = await request(
+            1,
+            "initialize",
+            {
+                "protocolVersion": revision,
+                "capabilities": {},
+                "clientInfo": {"name": "mcp-codegen", "version": "0"},
+            },
+        )
+        if listing:
+            await write.send(envelope.notification("notifications/initialized"))
+            pages = []
+            cursor = None
+            number = 2
+            while True:
+                page = await request(number, "tools/list", {"cursor": cursor} if cursor else {})
+                pages.append(page)
+                cursor = page.get("nextCursor")
+                number += 1
+                if not cursor:
+                    break
+        group.cancel_scope.cancel()
+    return result, pages
+
+
+def _plain(payload: Any) -> Any:
+    """A response's result as plain JSON data, in wire key order."""
+    if hasattr(payload, "model_dump"):
+        return payload.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    return json.loads(json.dumps(payload))
 
 
 def list_served_tools(server: Any) -> list[dict[str, Any]]:

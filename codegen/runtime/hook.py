@@ -19,7 +19,13 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-__all__ = ["GeneratedSchemaError", "StaleSchemaWarning", "active", "use_generated"]
+__all__ = [
+    "GeneratedSchemaError",
+    "StaleSchemaWarning",
+    "active",
+    "serve_in_front",
+    "use_generated",
+]
 
 _ACTIVE: GeneratedIndex | None = None
 
@@ -47,6 +53,67 @@ def use_generated(
     if not any(isinstance(finder, _PatchOnImport) for finder in sys.meta_path):
         sys.meta_path.insert(0, _PatchOnImport())
     return index
+
+
+def serve_in_front(
+    path: str,
+    target: str,
+    *,
+    strict: bool,
+    resolve: Callable[[], Any],
+    start: Callable[[Any], int],
+) -> int | None:
+    """Serve stdio with the fast path in front of the server ``target`` names (``mcp-codegen
+    run``); ``None`` when the tree has no usable record for it (run it the usual way).
+
+    ``resolve()`` imports the target (on a background thread, after ``use_generated``) and
+    ``start(obj)`` runs it (in this thread, once the fast path hands over). With ``strict``, a
+    generated module whose source changed refuses the start before anything is answered
+    (``GeneratedSchemaError``).
+    """
+    import os
+
+    from codegen.runtime._load.registry import load_tools
+    from codegen.runtime._stdio import front
+
+    directory = os.path.abspath(path)
+    record = front.server_record(directory, target)
+    if record is None:
+        return None
+    if strict:
+        try:
+            front.check_sources(directory)
+        except front.FrontRefused as exc:
+            raise GeneratedSchemaError(str(exc)) from None
+    registry = load_tools(directory)
+    listed = frozenset(record["tools"] or ())
+    regenerate = _regenerate_command(directory)
+
+    def load() -> tuple[Callable[[], int], list[str]]:
+        front.install_handover()
+        index = use_generated(directory, strict=strict)
+        obj = resolve()
+        stale = listed & (index.warned | _unregistered(obj, listed))
+        return (lambda: start(obj)), sorted(stale)
+
+    return front.serve(registry, record, load=load, regenerate=regenerate)
+
+
+def _unregistered(obj: Any, names: frozenset[str]) -> frozenset[str]:
+    """Listed names an SDK 2.x ``MCPServer`` does not register (others: not checked here)."""
+    manager = getattr(obj, "_tool_manager", None)
+    if manager is None or not hasattr(manager, "list_tools"):
+        return frozenset()
+    return names - {tool.name for tool in manager.list_tools()}
+
+
+def _regenerate_command(directory: str) -> str:
+    import os
+
+    from codegen.shared.format import MANIFEST, regenerate_command
+
+    with open(os.path.join(directory, MANIFEST), "rb") as handle:
+        return regenerate_command(handle.read(1024))
 
 
 def active() -> GeneratedIndex | None:

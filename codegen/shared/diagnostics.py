@@ -20,13 +20,13 @@ class Diagnostic:
     line: int
     column: int
     message: str
-    severity: str = "error"  # "error" or "warning"
+    severity: str = "error"  # "error", "warning" or "note"
 
     def __str__(self) -> str:
         where = self.path
         if self.line:
             where += f":{self.line}:{self.column or 1}"
-        prefix = "warning: " if self.severity == "warning" else ""
+        prefix = f"{self.severity}: " if self.severity in ("warning", "note") else ""
         return f"{where}: {prefix}{self.message}"
 
 

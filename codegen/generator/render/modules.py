@@ -20,6 +20,7 @@ from codegen.shared.format import (
     INFERENCE_DISTRIBUTIONS,
     MANIFEST,
     PRIVATE_KEY,
+    SERVERS_FILE,
     module_path,
 )
 
@@ -120,3 +121,15 @@ def inference_versions(flavor: str) -> dict[str, str]:
         except PackageNotFoundError:
             found[name] = "not installed"
     return found
+
+
+def render_servers(servers: list[dict[str, object]], config: Config) -> RenderedFile:
+    """The server records of ``mcp-codegen run``'s fast path (``SERVERS_FILE``), sorted."""
+    content = _render(
+        "servers.py.jinja",
+        format=FORMAT,
+        generator_version=__version__,
+        regenerate_command=config.regenerate_command,
+        servers=tuple(sorted(servers, key=lambda server: str(server["object"]))),
+    )
+    return RenderedFile(SERVERS_FILE, content)

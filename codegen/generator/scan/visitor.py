@@ -40,6 +40,10 @@ def search_roots() -> tuple[Path, ...]:
     return tuple(Path(entry) for entry in sys.path if entry and Path(entry).is_dir())
 
 
+#: The inline comment that keeps a tool with the framework (docs/fastpath-run.md).
+FRAMEWORK_MARKER = "# mcp-codegen: framework"
+
+
 class ToolVisitor:
     """Walks one module's statements and records each tool: decorated functions as they are
     met, ``<server>.add_tool(fn, ...)`` calls in ``finish`` (``fn`` may be defined later)."""
@@ -70,6 +74,7 @@ class ToolVisitor:
         #: qualname -> its ``def``, so ``add_tool(fn)`` calls can find ``fn`` (see codegen.generator.scan.added_tools)
         self.defs: dict[str, tuple[cst.FunctionDef, ast.FunctionDef | ast.AsyncFunctionDef]] = {}
         self._located_added: list[ast.Call] | None = None
+        self._lines: list[str] | None = None
         self.added: list[
             tuple[cst.Call, ast.Call, str, tuple[ast.FunctionDef | ast.AsyncFunctionDef, ...]]
         ] = []
@@ -143,6 +148,8 @@ class ToolVisitor:
         self.defs[qualname] = (node, located)
         for index, decorator in enumerate(node.decorators):
             if self._matches(decorator):
+                if self._kept_with_framework(located.decorator_list[index], located):
+                    break
                 self._record(node, located, located.decorator_list[index], decorator, qualname)
                 break
         self.scope.extend([node.name.value, "<locals>"])
@@ -152,6 +159,29 @@ class ToolVisitor:
         del self.scope[-2:]
 
     # -- helpers ----------------------------------------------------------------------------
+    def _kept_with_framework(
+        self, decorator: ast.expr, function: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> bool:
+        """A tool marked ``# mcp-codegen: framework`` on its decorator's lines stays with the
+        framework (its name or description is known only at run time): skipped, one note."""
+        if self._lines is None:
+            self._lines = self.source.data.decode("utf-8", "replace").splitlines()
+        first, last = decorator.lineno, getattr(decorator, "end_lineno", None) or decorator.lineno
+        if not any(FRAMEWORK_MARKER in text for text in self._lines[first - 1 : last]):
+            return False
+        self.diagnostics.append(
+            Diagnostic(
+                self.relative,
+                decorator.lineno,
+                decorator.col_offset + 1,
+                f"tool {function.name!r} is kept with the framework ({FRAMEWORK_MARKER}): not "
+                "generated; the framework infers it at start-up and answers tools/list for its "
+                "server",
+                severity="note",
+            )
+        )
+        return True
+
     def _code(self, node: cst.CSTNode) -> str:
         return self._module.code_for_node(node)
 

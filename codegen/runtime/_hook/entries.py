@@ -90,6 +90,11 @@ class GeneratedIndex:
                         gc.enable()
         return self._tools
 
+    @property
+    def warned(self) -> frozenset[str]:
+        """Names of the tools found stale or missing so far (each warned about once)."""
+        return frozenset(self._warned)
+
     def __len__(self) -> int:
         return len(self._loaded())
 
@@ -101,6 +106,8 @@ class GeneratedIndex:
         path = _function_path(function)
         found = self._loaded().get((path, tool_name))
         if found is None:
+            if kept_with_framework(function):
+                return None  # marked to stay with the framework: inferred, even when strict
             self._stale(tool_name, f"{path} has no generated entry in {self.directory}")
             return None
         entry, module_path, flavor = found
@@ -143,6 +150,29 @@ class GeneratedIndex:
             else:
                 self._source_sha[source] = source_digest(data)
         return self._source_sha[source]
+
+
+#: The inline comment on a tool's decorator that keeps it with the framework (the scanner's
+#: ``FRAMEWORK_MARKER``; docs/fastpath-run.md).
+FRAMEWORK_MARKER = "# mcp-codegen: framework"
+
+
+def kept_with_framework(function: Callable[..., Any]) -> bool:
+    """Whether ``function``'s decorator lines carry ``FRAMEWORK_MARKER`` (read with
+    ``linecache``, only for functions without a generated entry)."""
+    import linecache
+
+    code = getattr(getattr(function, "__wrapped__", function), "__code__", None)
+    if code is None:
+        return False
+    lines = linecache.getlines(code.co_filename)
+    first = code.co_firstlineno  # the first decorator's line for a decorated function
+    for text in lines[first - 1 : first + 49]:
+        if text.lstrip().startswith(("def ", "async def ")):
+            return False
+        if FRAMEWORK_MARKER in text:
+            return True
+    return False
 
 
 def _function_path(function: Callable[..., Any]) -> str:

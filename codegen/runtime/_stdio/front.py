@@ -1,0 +1,318 @@
+"""The stdio fast path in front of your own server (``mcp-codegen run``).
+
+Standard library only until the handover. The build recorded, per server object, what it answers
+at ``initialize`` for each handshake revision and which generated tools its ``tools/list`` holds
+(``SERVERS_FILE``). With a record for the run target, this module answers ``initialize``,
+``notifications/initialized``, ``ping`` and ``tools/list`` from those literals (the session logic
+of ``_stdio.fastpath``), imports your server on a background thread from the first tools/list
+answer on (or at the handover when that comes first), and hands the
+session over, with the replay, to your framework's own stdio transport (``mcp.server.stdio.
+stdio_server``, which SDK 2.x and fastmcp both run) at the first message it does not answer.
+
+When the server has loaded, its listed tools are checked again: a tool the hook found stale or
+missing, or one the server does not register, ends the fast path's listing. If tools/list was
+already answered, the client gets ``notifications/tools/list_changed`` when the server declared
+``tools.listChanged``; otherwise an error on stderr names the tool and the regenerate command.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from codegen.runtime._stdio.fastpath import (
+    PRELOAD_ENV,
+    Handover,
+    ReplayReader,
+    Session,
+    sdk_matches,
+)
+from codegen.runtime._stdio.shapes import Doubt
+from codegen.shared.format import (
+    MANIFEST,
+    SERVERS_FILE,
+    check_servers,
+    is_generated_file,
+    recorded_digest,
+    regenerate_command,
+    source_digest,
+)
+from codegen.shared.reader import exec_generated
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from codegen.runtime._load.registry import ToolRegistry
+
+#: The handover the patched ``stdio_server`` takes (one per process).
+_pending: list[Handover] = []
+_LIST_CHANGED = b'{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n'
+
+
+class FrontRefused(Exception):
+    """``--strict``: a generated module is stale; the server must not start."""
+
+
+def server_record(directory: str, target: str) -> dict[str, Any] | None:
+    """The record of ``target`` in the tree at ``directory``, when the fast path can serve it."""
+    path = os.path.join(directory, SERVERS_FILE)
+    if not is_generated_file(path) or not sdk_matches():
+        return None
+    for record in check_servers(exec_generated(path), path):
+        if record["object"] == target and record["initialize"]:
+            return record
+    return None
+
+
+def check_sources(directory: str) -> None:
+    """``--strict``: every generated module's source must hash as recorded (found on
+    ``sys.path`` by its module name, nothing imported); raises ``FrontRefused``."""
+    manifest = exec_generated(os.path.join(directory, MANIFEST))
+    with open(os.path.join(directory, MANIFEST), "rb") as handle:
+        command = regenerate_command(handle.read(1024))
+    for relative in manifest.get("MODULES", ()):
+        generated = os.path.join(directory, *relative.split("/"))
+        with open(generated, "rb") as handle:
+            head = handle.read(2048)
+        module = exec_generated(generated).get("SOURCE_MODULE", "")
+        source = _module_file(module)
+        data = None
+        if source is not None:
+            with open(source, "rb") as handle:
+                data = handle.read()
+        if data is None or source_digest(data) != recorded_digest(head):
+            raise FrontRefused(
+                f"refusing to start (strict): {source or module} changed since {generated} was "
+                f"generated; run `{command}`"
+            )
+
+
+def _module_file(module: str) -> str | None:
+    parts = module.split(".")
+    for entry in sys.path:
+        base = os.path.join(entry or os.curdir, *parts)
+        for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+            if os.path.isfile(candidate):
+                return candidate
+    return None
+
+
+class ServerSession(Session):
+    """``Session`` answering with a recorded server's own ``initialize`` and tool order."""
+
+    def __init__(self, registry: ToolRegistry, record: dict[str, Any]) -> None:
+        super().__init__(registry, name="")
+        self._record = record
+        self._names: tuple[str, ...] | None = (
+            tuple(record["tools"]) if record["tools"] is not None else None
+        )
+        self.stale = False  # set by the loader: the framework answers tools/list from now on
+
+    def _initialize(self, negotiated: str) -> Any:
+        recorded = self._record["initialize"].get(negotiated)
+        if recorded is None:
+            raise Doubt(negotiated)
+        return recorded
+
+    def _result(self, method: str) -> dict[str, Any]:
+        if method == "ping":
+            return {}
+        if self._names is None or self.stale:
+            raise Doubt("tools/list")  # the framework lists (run-time tools, stale entries)
+        by_name = {tool["name"]: tool for tool in self._registry.wire_tools(self.protocol_version)}
+        return {"tools": [by_name[name] for name in self._names]}
+
+    @property
+    def list_changed(self) -> bool:
+        answers = self._record["initialize"].values()
+        return any(
+            ((answer.get("capabilities") or {}).get("tools") or {}).get("listChanged") is True
+            for answer in answers
+        )
+
+
+def serve(
+    registry: ToolRegistry,
+    record: dict[str, Any],
+    *,
+    load: Callable[[], tuple[Callable[[], int], list[str]]],
+    regenerate: str,
+) -> int:
+    """Answer what the fast path can while ``load()`` imports the server on a thread; then run.
+
+    ``load`` returns ``(run, stale)``: the function that runs the server (its stdio transport
+    takes the handover) and the listed tools found stale or missing once it is loaded.
+    """
+    import _thread
+
+    from codegen.runtime._stdio.claim import claim_stdio
+
+    wire_in, wire_out, restore = claim_stdio()
+    session = ServerSession(registry, record)
+    loaded: list[Any] = []
+    failed: list[BaseException] = []
+    done = _thread.allocate_lock()
+    done.acquire()
+
+    def loader() -> None:
+        try:
+            run, stale = load()
+            if stale:
+                session.stale = True
+                _stale_listing(session, stale, wire_out, regenerate)
+            loaded.append(run)
+        except BaseException as exc:  # re-raised in the main thread
+            failed.append(exc)
+        finally:
+            done.release()
+
+    # When the import starts: by default once the first tools/list is answered (started with
+    # initialize, the import competed with the tools/list answer for the GIL: 1.4x -> 2.3x the
+    # floor in bench/run_fastpath.py), "0" at the handover, "initialize" after initialize.
+    when = os.environ.get(PRELOAD_ENV, "1")
+    started = False
+    line = b""
+    while True:
+        line = wire_in.readline(1 << 26)
+        if not line:
+            break
+        if not line.strip():
+            continue
+        try:
+            answer = session.answer(line)
+        except (Doubt, RecursionError, ValueError, TypeError, KeyError):
+            answer = None
+        if answer is None:
+            break
+        if answer:
+            try:
+                wire_out.write(answer)
+                wire_out.flush()
+            except OSError:
+                restore()
+                return 0
+        if (
+            not started
+            and when != "0"
+            and (session.listed or (when == "1" and session.protocol_version))
+        ):
+            started = True
+            _thread.start_new_thread(loader, ())
+    if not started:
+        if not line:
+            restore()
+            return 0  # end of input before the server was needed: nothing to import
+        _thread.start_new_thread(loader, ())
+    done.acquire()
+    if failed:
+        restore()
+        raise failed[0]
+    if not line:  # end of input before the server was needed
+        restore()
+        return 0
+    _pending.append(
+        Handover(
+            ReplayReader(b"".join(session.replay) + line, wire_in),
+            wire_out,
+            restore,
+            frozenset(session.answered),
+            session.protocol_version,
+        )
+    )
+    return loaded[0]()
+
+
+def _stale_listing(
+    session: ServerSession, stale: list[str], wire_out: Any, regenerate: str
+) -> None:
+    if not session.listed:
+        return  # nothing wrong was listed: the framework lists from now on
+    names = ", ".join(repr(name) for name in stale)
+    if session.list_changed:
+        wire_out.write(_LIST_CHANGED)
+        wire_out.flush()
+        return
+    print(
+        f"mcp-codegen run: error: the fast path listed {names} from a generated entry that is "
+        f"stale or missing, and the server does not declare tools.listChanged, so the client "
+        f"keeps that list; run `{regenerate}` and restart",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def install_handover() -> None:
+    """Patch ``mcp.server.stdio.stdio_server`` so the first stdio run takes the handover
+    (call before the framework imports it by name)."""
+    import mcp.server.stdio as stdio
+
+    original = stdio.stdio_server
+    if getattr(original, "_codegen_front", False):
+        return
+    from contextlib import asynccontextmanager
+
+    @asynccontextmanager
+    async def stdio_server(stdin: Any = None, stdout: Any = None) -> Any:
+        if stdin is not None or stdout is not None or not _pending:
+            async with original(stdin, stdout) as streams:
+                yield streams
+            return
+        handover = _pending.pop()
+        try:
+            async with original(
+                _Lines(handover.wire_in), _Sink(handover.wire_out, set(handover.answered))
+            ) as streams:
+                yield streams
+        finally:
+            handover.restore()
+
+    stdio_server._codegen_front = True  # type: ignore[attr-defined]
+    # Modules that took the name before (``mcp.server`` imports the SDK's servers) get it too.
+    for module in list(sys.modules.values()):
+        if getattr(module, "stdio_server", None) is original:
+            module.stdio_server = stdio_server  # type: ignore[attr-defined]
+
+
+class _Lines:
+    """The SDK transport's ``async for line in stdin`` over the replay, then the wire."""
+
+    def __init__(self, reader: ReplayReader) -> None:
+        self._reader = reader
+
+    def __aiter__(self) -> _Lines:
+        return self
+
+    async def __anext__(self) -> str:
+        import anyio.to_thread
+
+        line = await anyio.to_thread.run_sync(self._reader.readline, abandon_on_cancel=True)
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", "replace")
+
+
+class _Sink:
+    """The SDK transport's stdout: drops its answers to requests the fast path answered."""
+
+    def __init__(self, wire: Any, answered: set[int | str]) -> None:
+        self._wire = wire
+        self._answered = answered
+
+    async def write(self, text: str) -> None:
+        import anyio.to_thread
+
+        if self._answered:
+            import json
+
+            message = json.loads(text)
+            if ("result" in message or "error" in message) and message.get("id") in self._answered:
+                self._answered.discard(message["id"])
+                return
+        await anyio.to_thread.run_sync(self._wire.write, text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        import anyio.to_thread
+
+        await anyio.to_thread.run_sync(self._wire.flush)

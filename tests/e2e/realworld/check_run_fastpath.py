@@ -1,0 +1,171 @@
+"""Real servers published on PyPI through ``mcp-codegen run`` with the stdio fast path.
+
+Run by ``nox -s realworld`` after ``check_realworld.py``, in each environment, with that
+environment's Python (kept apart from check_realworld.py and servers.toml, which issue 19 also
+extends)::
+
+    python tests/e2e/realworld/check_run_fastpath.py --env sdk2
+
+For each server below installed in this environment: a temporary project whose ``sources`` are
+the installed package's files and whose ``run_targets`` is the server object, ``mcp-codegen
+generate``, then three stdio sessions, each sending initialize, initialized and tools/list at
+once: the plain server (its module imported, ``.run()``), ``mcp-codegen run --no-fast-path``
+and ``mcp-codegen run`` (the fast path). The initialize answers must be byte-identical across
+the three, tools/list byte-identical between the two ``run`` sessions and equal as JSON to the
+plain server's (the generator's own exactness is check_realworld.py's business; a tool it lists
+as ``not_exact`` there is reported, not failed). Prints spawn -> tools/list per setup, and the
+time the server's module alone takes to import. Exits 1 when an expectation is not met.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[2]
+sys.path.insert(0, str(HERE))
+
+from check_realworld import package_dir  # noqa: E402
+
+#: env -> (id, import name, sources relative to the package, flavor, run target)
+FAST_PATH_SERVERS: dict[str, list[tuple[str, str, list[str], str, str]]] = {
+    "sdk2": [
+        (
+            "duckduckgo-sdk2",
+            "duckduckgo_mcp_server",
+            ["server.py"],
+            "mcp",
+            "duckduckgo_mcp_server.server:mcp",
+        ),
+    ],
+    "fastmcp": [],
+}
+OPENING = (
+    json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "realworld", "version": "0"},
+            },
+        }
+    )
+    + '\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+    + '{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n'
+).encode()
+
+
+def session(command: list[str], cwd: Path) -> tuple[dict[int, bytes], float]:
+    """Raw answers to ids 1 and 2, and spawn -> tools/list ms."""
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(OPENING)
+    process.stdin.flush()
+    answers: dict[int, bytes] = {}
+    while len(answers) < 2:
+        line = process.stdout.readline()
+        if not line:
+            break
+        message = json.loads(line)
+        if message.get("id") in (1, 2):
+            answers[message["id"]] = line.rstrip(b"\n")
+    elapsed = (time.perf_counter() - started) * 1000
+    process.stdin.close()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    return answers, elapsed
+
+
+def check(entry: tuple[str, str, list[str], str, str], workdir: Path) -> tuple[bool, str]:
+    ident, import_name, sources, flavor, target = entry
+    package = package_dir(import_name)
+    project = workdir / ident
+    project.mkdir(parents=True)
+    (project / "pyproject.toml").write_text(
+        "[tool.mcp-codegen]\n"
+        f"sources = {json.dumps([str(package / s) for s in sources])}\n"
+        f"flavor = {json.dumps(flavor)}\n"
+        "import_timeout = 180\n"
+        f"run_targets = {json.dumps([target])}\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "codegen", "generate"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        return False, f"{ident}: generate failed:\n{done.stderr}"
+    module, _, attribute = target.partition(":")
+    importing = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", f"import {module}"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stderr.splitlines()
+    import_ms = (
+        max(
+            int(field)
+            for line in importing
+            if "|" in line and (field := line.split("|")[1].strip()).isdigit()
+        )
+        / 1000
+    )
+    run = [sys.executable, "-m", "codegen", "run", "--generated", "generated"]
+    plain, plain_ms = session(
+        [sys.executable, "-c", f"import {module} as m; m.{attribute}.run()"], project
+    )
+    hooked, hooked_ms = session([*run, "--no-fast-path", target], project)
+    fast, fast_ms = session([*run, target], project)
+    problems = []
+    if not (plain.get(1) == hooked.get(1) == fast.get(1)) or 1 not in fast:
+        problems.append("initialize answers differ")
+    if fast.get(2) != hooked.get(2) or 2 not in fast:
+        problems.append("tools/list differs between the fast path and the hook alone")
+    elif json.loads(fast[2]) != json.loads(plain.get(2, b"null")):
+        problems.append("tools/list differs from the plain server's (see check_realworld.py)")
+    tools = len(json.loads(fast[2])["result"]["tools"]) if 2 in fast else 0
+    line = (
+        f"| {ident} | {tools} | {import_ms:,.0f} | {plain_ms:,.0f} | {hooked_ms:,.0f} | "
+        f"{fast_ms:,.0f} | {'; '.join(problems) or 'ok'} |"
+    )
+    return not problems, line
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--env", required=True, choices=sorted(FAST_PATH_SERVERS))
+    options = parser.parse_args()
+    os.environ.setdefault("FASTMCP_SHOW_CLI_BANNER", "false")
+    print(
+        "| server | tools | import ms | plain ms | run --no-fast-path ms | run (fast path) ms | "
+        "result |\n|---|---:|---:|---:|---:|---:|---|"
+    )
+    ok = True
+    with tempfile.TemporaryDirectory(prefix="realworld-fastpath-") as workdir:
+        for entry in FAST_PATH_SERVERS[options.env]:
+            passed, line = check(entry, Path(workdir))
+            ok = ok and passed
+            print(line, flush=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

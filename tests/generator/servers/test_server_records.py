@@ -1,0 +1,68 @@
+"""``generate`` records what each server says at initialize, only where two imports agree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codegen.shared.format import SERVERS_FILE, check_servers
+from codegen.shared.reader import parse_literal_module
+from tests.helpers.project import Project, codegen_env
+
+pytestmark = pytest.mark.slow
+
+SERVER = '''
+    import os
+
+    from mcp.server.mcpserver import MCPServer
+
+    mcp = MCPServer("demo", version=os.environ.get("DEMO_VERSION", "dev"))
+    steady = MCPServer("steady", instructions="Always the same.")
+
+
+    @mcp.tool()
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        return a + b
+
+
+    @steady.tool()
+    def echo(text: str) -> str:
+        """Say it back."""
+        return text
+    '''
+
+
+def _records(root: Path) -> dict[str, dict[str, object]]:
+    path = root / "generated" / SERVERS_FILE
+    values = parse_literal_module(path.read_text(encoding="utf-8"), str(path))
+    return {record["object"]: record for record in check_servers(values, str(path))}
+
+
+def test_a_value_from_the_environment_is_not_recorded(tmp_path: Path) -> None:
+    project = Project(tmp_path)
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/server.py", SERVER)
+    project.configure('sources = ["pkg"]\nflavor = "mcp"\n')
+    done = project.run("generate", env=codegen_env(DEMO_VERSION="1.2.3"))
+    assert done.returncode == 0, done.stderr
+    warnings = [line for line in done.stderr.splitlines() if ": warning: " in line]
+    assert len(warnings) == 1, done.stderr
+    assert warnings[0].startswith("pkg/server.py:5:1: warning: server pkg.server:mcp: its")
+    assert "'1.2.3' vs 'dev'" in warnings[0] and "without the fast path" in warnings[0]
+    records = _records(tmp_path)
+    assert records["pkg.server:mcp"]["initialize"] is None
+    steady = records["pkg.server:steady"]
+    assert steady["tools"] == ("echo",) and steady["line"] == 6
+    answers = steady["initialize"]
+    assert isinstance(answers, dict)
+    assert sorted(answers) == ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
+    assert answers["2025-06-18"]["serverInfo"]["name"] == "steady"
+    assert answers["2025-06-18"]["instructions"] == "Always the same."
+    assert answers["2025-06-18"]["protocolVersion"] == "2025-06-18"
+    # Deterministic: a second build (no cache) writes the same bytes.
+    before = project.snapshot()
+    again = project.run("generate", "--no-cache", env=codegen_env(DEMO_VERSION="1.2.3"))
+    assert again.returncode == 0, again.stderr
+    assert project.snapshot() == before

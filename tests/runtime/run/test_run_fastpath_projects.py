@@ -1,0 +1,204 @@
+"""``mcp-codegen run`` with the fast path on small generated projects: freshness at load time,
+``--strict``, and answers given before the server is even imported (SDK 2.x and fastmcp)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.project import Project, codegen_env
+from tests.runtime.run.run_support import INITIALIZED, exchange, initialize, request, run_command
+
+pytestmark = pytest.mark.slow
+
+SERVERS = {
+    "mcp": '''
+        from mcp.server.mcpserver import MCPServer
+
+        mcp = MCPServer("demo", instructions="A demo server.")
+
+
+        @mcp.tool()
+        def add(a: int, b: int) -> int:
+            """Add two numbers."""
+            return a + b
+
+
+        @mcp.tool()
+        def echo(text: str) -> str:
+            """Say it back."""
+            return text
+        ''',
+    "fastmcp": '''
+        from fastmcp import FastMCP
+
+        mcp = FastMCP("demo", instructions="A demo server.")
+
+
+        @mcp.tool
+        def add(a: int, b: int) -> int:
+            """Add two numbers."""
+            return a + b
+
+
+        @mcp.tool
+        def echo(text: str) -> str:
+            """Say it back."""
+            return text
+        ''',
+}
+
+
+def _generated(tmp: Path, flavor: str) -> Project:
+    project = Project(tmp)
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/server.py", SERVERS[flavor])
+    project.configure(f'sources = ["pkg"]\nflavor = "{flavor}"\n')
+    done = project.run("generate")
+    assert done.returncode == 0, done.stderr
+    assert (tmp / "generated" / "__servers__.py").is_file()
+    return project
+
+
+@pytest.fixture(scope="module", params=["mcp", "fastmcp"])
+def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _generated(tmp_path_factory.mktemp(request.param), request.param).root
+
+
+def _copy(built: Path, tmp: Path) -> Path:
+    shutil.copytree(built, tmp / "p", ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp / "p"
+
+
+OPENING = [initialize(), INITIALIZED, request(2, "tools/list")]
+
+
+def _run(root: Path, messages: list[object], expect: set[int], *options: str):
+    return exchange(
+        run_command("generated", "pkg.server:mcp", *options),
+        messages,
+        expect,
+        cwd=root,
+        env=codegen_env(PYTHONPATH=str(root)),
+        timeout=60,
+    )
+
+
+def test_same_answers(built: Path) -> None:
+    messages = [
+        *OPENING,
+        request(3, "tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}}),
+        request(4, "tools/call", {"name": "add", "arguments": {"a": "x"}}),
+        request(5, "tools/list"),
+        request(6, "ping"),
+    ]
+    fast, _, err = _run(built, messages, {1, 2, 3, 4, 5, 6})
+    plain, _, _ = _run(built, messages, {1, 2, 3, 4, 5, 6}, "--no-fast-path")
+    assert set(fast) == {1, 2, 3, 4, 5, 6}, err
+    assert fast == plain
+
+
+def test_answers_before_the_server_imports(built: Path, tmp_path: Path) -> None:
+    """A server whose import fails still gets its opening answered from the literals; plain
+    does not answer at all. Proves the answers come from the fast path, not the framework."""
+    root = _copy(built, tmp_path)
+    server = root / "pkg" / "server.py"
+    server.write_text(server.read_text() + "\nraise RuntimeError('slow dependency missing')\n")
+    fast, _, err = _run(root, OPENING, {1, 2})
+    plain, _, _ = _run(root, OPENING, {1, 2}, "--no-fast-path")
+    assert set(fast) == {1, 2}
+    assert b'"tools"' in fast[2] and b'"add"' in fast[2]
+    assert plain == {}
+    assert "slow dependency missing" in err
+
+
+def test_stale_listed_tool_after_load(built: Path, tmp_path: Path) -> None:
+    """A listed tool turns out stale when the server loads: fastmcp declares
+    tools.listChanged, so the client is told to list again; the SDK's MCPServer does not, so an
+    error names the tool and the regenerate command. Either way the next tools/list is the
+    framework's own (here: the new description)."""
+    root = _copy(built, tmp_path)
+    server = root / "pkg" / "server.py"
+    server.write_text(server.read_text().replace("Say it back.", "Say it back, louder."))
+    messages = [*OPENING, request(3, "tools/call", {"name": "echo", "arguments": {"text": "x"}})]
+    messages.append(request(4, "tools/list"))
+    answers, notes, err = _run(root, messages, {1, 2, 3, 4})
+    assert set(answers) == {1, 2, 3, 4}, err
+    assert b"Say it back." in answers[2] and b"louder" not in answers[2]
+    assert b"louder" in answers[4]
+    changed = [note for note in notes if b"notifications/tools/list_changed" in note]
+    if "fastmcp" in str(built):
+        assert len(changed) >= 1
+    else:
+        assert changed == []
+        assert "error" in err and "'echo'" in err and "nox -s codegen" in err
+
+
+def test_strict_refuses_a_stale_tree_before_answering(built: Path, tmp_path: Path) -> None:
+    root = _copy(built, tmp_path)
+    server = root / "pkg" / "server.py"
+    server.write_text(server.read_text() + "\n# changed\n")
+    answers, _, err = _run(root, OPENING, {1, 2}, "--strict")
+    assert answers == {}
+    assert "refusing to start (strict)" in err and "server.py" in err
+    fresh, _, err = _run(built, OPENING, {1, 2}, "--strict")
+    assert set(fresh) == {1, 2}, err
+
+
+KEPT = '''
+    import os
+
+    from mcp.server.mcpserver import MCPServer
+
+    mcp = MCPServer("demo")
+
+
+    @mcp.tool()
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        return a + b
+
+
+    @mcp.tool(
+        description=os.environ.get("DEMO_DESCRIPTION", "Known at run time."),
+    )  # mcp-codegen: framework
+    def configured(text: str) -> str:
+        return text
+    '''
+
+
+def test_tools_kept_with_the_framework(tmp_path: Path) -> None:
+    """A tool marked ``# mcp-codegen: framework`` is skipped with one note, its neighbours are
+    generated, ``--strict`` starts, and tools/list comes from the framework (same bytes)."""
+    project = Project(tmp_path)
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/server.py", KEPT)
+    project.configure('sources = ["pkg"]\nflavor = "mcp"\n')
+    done = project.run("generate")
+    assert done.returncode == 0, done.stderr
+    notes = [line for line in done.stderr.splitlines() if "note:" in line]
+    assert len(notes) == 1 and "'configured'" in notes[0] and "pkg/server.py:14:" in notes[0]
+    generated = (tmp_path / "generated" / "pkg" / "server.py").read_text()
+    assert '"add"' in generated and "configured" not in generated
+    servers = (tmp_path / "generated" / "__servers__.py").read_text()
+    assert '"tools": None' in servers
+    env = {"DEMO_DESCRIPTION": "Set by the deployment."}
+    messages = [
+        *OPENING,
+        request(3, "tools/call", {"name": "configured", "arguments": {"text": "x"}}),
+    ]
+    answers = {}
+    for options in ((), ("--no-fast-path",), ("--strict",)):
+        answers[options], _, err = exchange(
+            run_command("generated", "pkg.server:mcp", *options),
+            messages,
+            {1, 2, 3},
+            cwd=tmp_path,
+            env=codegen_env(PYTHONPATH=str(tmp_path), **env),
+            timeout=60,
+        )
+        assert set(answers[options]) == {1, 2, 3}, err
+    assert answers[()] == answers[("--no-fast-path",)] == answers[("--strict",)]
+    assert b"Set by the deployment." in answers[()][2]
