@@ -158,6 +158,30 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return run(args.against, output, config.root, config.python_path, config.import_timeout)
 
 
+def cmd_cache(args: argparse.Namespace) -> int:
+    from codegen.generator.cache.entries import EntryStore, limit_bytes
+    from codegen.generator.project import CACHE_DIR
+
+    config = _load(args)
+    store = EntryStore(config.root / CACHE_DIR)
+    where = config.relative(store.directory)
+    if args.action == "clean":
+        count = store.clean()
+        print(f"mcp-codegen: removed {where}/ ({count} entries)")
+        return ExitCode.OK
+    if args.action == "prune":
+        removed = store.prune()
+        print(f"mcp-codegen: pruned {removed} entries from {where}/")
+        return ExitCode.OK
+    entries = store.entries()
+    size = sum(stat.st_size for _, stat in entries)
+    print(
+        f"mcp-codegen: {where}/ holds {len(entries)} entries, {size / 1e6:.1f} MB "
+        f"(bound {limit_bytes() / 1e6:.0f} MB, set by MCP_CODEGEN_CACHE_MB)"
+    )
+    return ExitCode.OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mcp-codegen",
@@ -236,6 +260,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("--output", help="generated directory (default: from config)")
     verify.set_defaults(handler=cmd_verify)
+    cache = commands.add_parser(
+        "cache", help="show, prune or remove the build cache (.mcp-codegen-cache/)"
+    )
+    cache.add_argument(
+        "action",
+        choices=("info", "prune", "clean"),
+        help="info: entries and size; prune: drop the least recently used beyond the size "
+        "bound; clean: remove the cache",
+    )
+    cache.set_defaults(handler=cmd_cache)
     _add_optional_commands(commands)
     return parser
 

@@ -17,6 +17,7 @@ from codegen.generator.model import (
     ModuleDefinition,
     RenderedFile,
     ScannedModule,
+    SourceFile,
     ToolDefinition,
     WriteReport,
 )
@@ -69,7 +70,10 @@ def build(
     stored = use_cache and hash_seed == WORKER_HASH_SEED and not diagnostics
     cache = BuildCache(config, contents) if stored else None
     if cache is not None and (cached := cache.load()) is not None:
-        return _with_target_checks(replace(cached, verified=False), config)
+        warned = replace(
+            cached, verified=False, diagnostics=_sorted([*cached.diagnostics, *cache.finish()])
+        )
+        return _with_target_checks(warned, config)
     # Imported here, not at the top: a cache hit must not pay for jinja2 or the worker machinery.
     from codegen.generator.assemble.finalize import assemble_module, duplicate_names
     from codegen.generator.assemble.stability import leaked_state
@@ -82,11 +86,17 @@ def build(
         if may_define_tools(source := load_source(path, config, data), config.decorators)
     ]
     built: dict[str, tuple[ModuleDefinition, RenderedFile | None]] = {}
+    inspected_by: dict[str, InspectedModule] = {}
+    scanned_by: dict[str, ScannedModule] = {}
+    dependencies: dict[str, str | None] = {}
+    complete = True  # every module's dependencies are known: the build may be stored
 
     def record_scan(module: ScannedModule) -> None:
+        scanned_by[module.relative_path] = module
         diagnostics.extend(module.diagnostics)
 
     def assemble_and_render(inspected: InspectedModule) -> None:
+        inspected_by[inspected.module.relative_path] = inspected
         definition, problems = assemble_module(inspected, config)
         problems.extend(leaked_state(definition, config))
         diagnostics.extend(problems)
@@ -96,16 +106,49 @@ def build(
             diagnostics.extend(_unsafe(rendered))  # checked now, while the workers still run
         built[inspected.module.relative_path] = (definition, rendered)
 
-    # Workers scan each source, then import and inspect it; modules are assembled and rendered
-    # here as they arrive.
-    session = InspectSession(
-        config, on_scanned=record_scan, on_result=assemble_and_render, hash_seed=hash_seed
-    )
-    try:
-        session.run(sources)
-    finally:
-        session.close()
-    scanned = [m for s in sources if (m := session.scanned.get(s.relative_path)) is not None]
+    def record_done(
+        source: SourceFile, module: ScannedModule | None, imported: list[tuple[str, str | None]]
+    ) -> None:
+        nonlocal complete
+        if cache is None:
+            return
+        found = cache.store_module(source, module, inspected_by.get(source.relative_path), imported)
+        if found is None:
+            complete = False
+        else:
+            dependencies.update(found)
+
+    # Modules whose inputs are unchanged come from the cache; the others go to the workers.
+    misses = []
+    for source in sources:
+        hit = cache.load_module(source) if cache is not None else None
+        if hit is None:
+            misses.append(source)
+            continue
+        module, inspected, found = hit
+        dependencies.update(found)
+        if module is not None:
+            record_scan(module)
+            if inspected is not None:
+                assemble_and_render(inspected)
+    if misses:
+        # Workers scan each source, then import and inspect it; modules are assembled and
+        # rendered here as they arrive.
+        session = InspectSession(
+            config,
+            on_scanned=record_scan,
+            on_result=assemble_and_render,
+            hash_seed=hash_seed,
+            on_done=record_done,
+            workers=len(misses),
+        )
+        try:
+            session.run(misses)
+        finally:
+            session.close()
+    scanned = [m for s in sources if (m := scanned_by.get(s.relative_path)) is not None]
+    cache_warnings = cache.finish() if cache is not None else []
+    diagnostics.extend(cache_warnings)
 
     diagnostics.extend(duplicate_names(scanned))
     diagnostics.extend(_unused_factories(config, scanned))
@@ -137,8 +180,9 @@ def build(
         diagnostics=_sorted(diagnostics),
         verified=True,
     )
-    if cache is not None:
-        cache.store(replace(result, definitions=()), session.dependencies())
+    if cache is not None and complete:
+        kept = tuple(d for d in result.diagnostics if d not in cache_warnings)
+        cache.store_build(replace(result, definitions=(), diagnostics=kept), dependencies)
     return _with_target_checks(result, config)
 
 

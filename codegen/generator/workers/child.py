@@ -9,8 +9,8 @@ path:
 - in, on stdin: a settings dict, then one ``SourceFile`` per message, then ``None``;
 - out, on the original stdout: ``("ready",)``, then per source ``("start", path)``,
   ``("scanned", path, ScannedModule | None)``, ``("progress", path)`` while it works and
-  ``("done", path, tools, diagnostics)``; at the end ``("dependencies", files)`` and
-  ``("finished",)``.
+  ``("done", path, tools, diagnostics, imported)`` (``imported``: the ``(module, file)`` pairs the
+  source depends on, see ``codegen.generator.workers.imports``); at the end ``("finished",)``.
 
 The original stdout and stdin are moved out of reach first: anything user code prints, even from
 C, lands on stderr, and a module that reads stdin at import gets EOF instead of hanging.
@@ -221,6 +221,9 @@ def main() -> None:
         guard_output_package(Path(settings["output"]))
     _preload(settings.get("flavor", "clean"))
     factories = _factories(settings.get("factories", []))
+    from codegen.generator.workers.imports import ImportGraph
+
+    graph = ImportGraph(settings["sys_path"])  # after the libraries: only user code is recorded
     write_message(events, ("ready",))
     while (source := read_message(requests)) is not None:
         key = source.relative_path
@@ -229,6 +232,7 @@ def main() -> None:
         write_message(events, ("scanned", key, module))
         tools: list[InspectedTool] = []
         diagnostics: list[Diagnostic] = []
+        before = set(sys.modules)
         if module is not None and module.inspectable:
             tools, diagnostics = _inspect_module(
                 module,
@@ -237,12 +241,10 @@ def main() -> None:
                 events,
                 settings.get("flavor", "clean"),
             )
-        write_message(events, ("done", key, tools, diagnostics))
-    # Every file this process imported: the build cache's dependency set.
-    loaded = [
-        f for m in list(sys.modules.values()) if isinstance(f := getattr(m, "__file__", None), str)
-    ]
-    write_message(events, ("dependencies", loaded))
+        imported: list[tuple[str, str | None]] = []
+        if module is not None and module.inspectable:
+            imported = graph.reached([source.module, *(set(sys.modules) - before)])
+        write_message(events, ("done", key, tools, diagnostics, imported))
     write_message(events, ("finished",))
     events.close()
     sys.stdout.flush()
