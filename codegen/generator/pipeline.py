@@ -69,7 +69,7 @@ def build(
     diagnostics.extend([*problems, *unreadable])
     stored = use_cache and hash_seed == WORKER_HASH_SEED and not diagnostics
     cache = BuildCache(config, contents) if stored else None
-    if cache is not None and (cached := cache.load()) is not None:
+    if cache is not None and isinstance(cached := cache.load(), BuildResult):
         warned = replace(
             cached, verified=False, diagnostics=_sorted([*cached.diagnostics, *cache.finish()])
         )

@@ -63,12 +63,19 @@ class BuildCache:
 
     def load(self) -> Any | None:
         stored = self.store.get(self.build_key)
-        if not isinstance(stored, dict) or not self.hashes.current(stored.get("dependencies", {})):
+        try:
+            if stored is None or not self.hashes.current(dict(stored["dependencies"])):
+                return None
+            return stored["result"]
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            self.store.warnings.append(
+                f"the stored build was ignored: it holds {type(exc).__name__}: {exc}"
+            )
             return None
-        return stored.get("result")
 
     def store_build(self, result: Any, dependencies: Mapping[str, str | None]) -> None:
         self.store.put(self.build_key, {"dependencies": dict(dependencies), "result": result})
+        self.store.prune()
 
     # -- modules ------------------------------------------------------------------------------
 
@@ -90,19 +97,29 @@ class BuildCache:
     ) -> tuple[ScannedModule | None, InspectedModule | None, dict[str, str | None]] | None:
         """The stored scan and inspection of ``source`` if nothing it depends on changed."""
         stored = self.store.get(self.module_key(source))
-        if not isinstance(stored, dict):
+        if stored is None:
             return None
-        dependencies = stored.get("dependencies", {})
-        if not self.hashes.current(dependencies):
-            return None
-        scanned: ScannedModule | None = stored.get("scanned")
-        inspected: InspectedModule | None = None
-        if scanned is not None:
+        try:
+            dependencies = dict(stored["dependencies"])
+            if not self.hashes.current(dependencies):
+                return None
+            scanned, tools, diagnostics = stored["scanned"], stored["tools"], stored["diagnostics"]
+            if scanned is None:
+                return None, None, dependencies
+            if not isinstance(scanned, ScannedModule):
+                raise TypeError(type(scanned).__name__)
             scanned = replace(scanned, **source.location())
-            if stored.get("tools") is not None:
-                inspected = InspectedModule(
-                    module=scanned, tools=stored["tools"], diagnostics=stored["diagnostics"]
-                )
+            if tools is None:
+                return scanned, None, dependencies
+            inspected = InspectedModule(
+                module=scanned, tools=tuple(tools), diagnostics=tuple(diagnostics)
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            self.store.warnings.append(
+                f"cache entry for {source.relative_path} was ignored: it holds "
+                f"{type(exc).__name__}: {exc}; the module is inspected again"
+            )
+            return None
         return scanned, inspected, dependencies
 
     def store_module(

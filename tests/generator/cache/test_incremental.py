@@ -209,6 +209,7 @@ def _write_marked(project: Project, module: str, kind: str, shared: bool) -> Non
     )
 
 
+@pytest.mark.slow
 def test_only_what_changed_is_inspected_again(project: Project) -> None:
     project.write("pkg/models.py", MODELS)
     _write_marked(project, "leaf", "int", shared=False)
@@ -235,6 +236,7 @@ def test_only_what_changed_is_inspected_again(project: Project) -> None:
     assert _imported(project) == set()
 
 
+@pytest.mark.slow
 def test_a_copied_project_and_cache_give_hits(project: Project, tmp_path: Path) -> None:
     project.write("pkg/models.py", MODELS)
     _write_marked(project, "leaf", "int", shared=False)
