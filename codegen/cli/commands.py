@@ -35,7 +35,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from codegen.generator.pipeline import generate
 
     config = _load(args)
-    result, report = generate(config, use_cache=not args.no_cache)
+    result, report = generate(config, use_cache=not args.no_cache, progress=_progress(args))
     _print_diagnostics(result.diagnostics)
     if report is None:
         print(f"mcp-codegen: {len(result.errors)} error(s); nothing was written", file=sys.stderr)
@@ -43,9 +43,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
     _vary_hash_seed(args, config, result)
     tools = result.tool_count
     out = config.relative(config.output)
-    for path in report.written:
+    for path in report.written if not args.quiet else ():
         print(f"wrote {out}/{path}")
-    for path in report.removed:
+    for path in report.removed if not args.quiet else ():
         print(f"removed orphaned {out}/{path}")
     print(
         f"mcp-codegen: {tools} tools in {len(result.files) - 1} modules; "
@@ -55,11 +55,18 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def _progress(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """A progress line on stderr when it is a terminal, unless ``--quiet``."""
+    from codegen.generator.progress import Progress
+
+    return Progress(sys.stderr, enabled=not args.quiet)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from codegen.generator.pipeline import check
 
     config = _load(args)
-    result, report = check(config, use_cache=not args.no_cache)
+    result, report = check(config, use_cache=not args.no_cache, progress=_progress(args))
     _print_diagnostics(result.diagnostics)
     if report is None:
         print(f"mcp-codegen: {len(result.errors)} error(s)", file=sys.stderr)
@@ -204,6 +211,12 @@ def build_parser() -> argparse.ArgumentParser:
             "--no-cache",
             action="store_true",
             help="ignore and do not update the build cache (.mcp-codegen-cache/)",
+        )
+        command.add_argument(
+            "-q",
+            "--quiet",
+            action="store_true",
+            help="no progress line on a terminal, no line per written file",
         )
         command.add_argument(
             "--vary-hash-seed",

@@ -7,6 +7,7 @@ that order), while this process assembles and renders each inspected module as i
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field, replace
 
 from codegen.generator.cache.store import BuildCache
@@ -21,6 +22,7 @@ from codegen.generator.model import (
     ToolDefinition,
     WriteReport,
 )
+from codegen.generator.progress import Progress
 from codegen.generator.workers.prestart import WORKER_HASH_SEED
 from codegen.generator.write.output import apply, compare, target_problems, verify_literal_module
 from codegen.shared.diagnostics import Diagnostic
@@ -56,13 +58,26 @@ def _sorted(diagnostics: list[Diagnostic]) -> tuple[Diagnostic, ...]:
 
 
 def build(
-    config: Config, *, use_cache: bool = True, hash_seed: str = WORKER_HASH_SEED
+    config: Config,
+    *,
+    use_cache: bool = True,
+    hash_seed: str = WORKER_HASH_SEED,
+    progress: Progress | None = None,
 ) -> BuildResult:
     """Run every stage up to rendering, in memory. Returns diagnostics instead of raising.
 
     With ``use_cache``, an unchanged project (see ``codegen.generator.cache.store``) reuses the last build.
     ``hash_seed`` is the workers' ``PYTHONHASHSEED`` (another one only to probe for changes).
+    ``progress`` hears of each module as it is done.
     """
+    progress = progress or Progress(sys.stderr, enabled=False)
+    try:
+        return _build(config, use_cache, hash_seed, progress)
+    finally:
+        progress.close()
+
+
+def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) -> BuildResult:
     diagnostics: list[Diagnostic] = []
     files, problems = discover_sources(config)
     contents, unreadable = read_sources(files, config)
@@ -105,11 +120,14 @@ def build(
             rendered = render_module(definition, config)
             diagnostics.extend(_unsafe(rendered))  # checked now, while the workers still run
         built[inspected.module.relative_path] = (definition, rendered)
+        progress.module_done(len(definition.tools))
 
     def record_done(
         source: SourceFile, module: ScannedModule | None, imported: list[tuple[str, str | None]]
     ) -> None:
         nonlocal complete
+        if source.relative_path not in inspected_by:
+            progress.module_done(0)
         if cache is None:
             return
         found = cache.store_module(source, module, inspected_by.get(source.relative_path), imported)
@@ -119,6 +137,7 @@ def build(
             dependencies.update(found)
 
     # Modules whose inputs are unchanged come from the cache; the others go to the workers.
+    progress.start(len(sources))
     misses = []
     for source in sources:
         hit = cache.load_module(source) if cache is not None else None
@@ -127,6 +146,8 @@ def build(
             continue
         module, inspected, found = hit
         dependencies.update(found)
+        if inspected is None:
+            progress.module_done(0)
         if module is not None:
             record_scan(module)
             if inspected is not None:
@@ -253,17 +274,21 @@ def _with_target_checks(result: BuildResult, config: Config) -> BuildResult:
     return replace(result, diagnostics=_sorted([*result.diagnostics, *problems]))
 
 
-def generate(config: Config, *, use_cache: bool = True) -> tuple[BuildResult, WriteReport | None]:
+def generate(
+    config: Config, *, use_cache: bool = True, progress: Progress | None = None
+) -> tuple[BuildResult, WriteReport | None]:
     """Build, then write only if the whole build succeeded."""
-    result = build(config, use_cache=use_cache)
+    result = build(config, use_cache=use_cache, progress=progress)
     if result.errors:
         return result, None
     return result, apply(list(result.files), config.output, verify=not result.verified)
 
 
-def check(config: Config, *, use_cache: bool = True) -> tuple[BuildResult, WriteReport | None]:
+def check(
+    config: Config, *, use_cache: bool = True, progress: Progress | None = None
+) -> tuple[BuildResult, WriteReport | None]:
     """Build and compare with the output directory; writes nothing (but the build cache)."""
-    result = build(config, use_cache=use_cache)
+    result = build(config, use_cache=use_cache, progress=progress)
     if result.errors:
         return result, None
     return result, compare(list(result.files), config.output)
