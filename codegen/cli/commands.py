@@ -165,6 +165,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return run(args.against, output, config.root, config.python_path, config.import_timeout)
 
 
+def cmd_watch(args: argparse.Namespace) -> int:
+    from codegen.cli.watch import main as watch
+
+    return watch(args.config)
+
+
 def cmd_cache(args: argparse.Namespace) -> int:
     from codegen.generator.cache.entries import EntryStore, limit_bytes
     from codegen.generator.project import CACHE_DIR
@@ -273,6 +279,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("--output", help="generated directory (default: from config)")
     verify.set_defaults(handler=cmd_verify)
+    watch = commands.add_parser(
+        "watch",
+        help="regenerate on every save of a source, the config or an imported project file",
+    )
+    watch.set_defaults(handler=cmd_watch)
     cache = commands.add_parser(
         "cache", help="show, prune or remove the build cache (.mcp-codegen-cache/)"
     )

@@ -36,6 +36,9 @@ class BuildResult:
     #: The assembled modules (not kept by the build cache: a cached build has only its files).
     definitions: tuple[ModuleDefinition, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default=())
+    #: The project files the build read, relative to the root: sources and every project file
+    #: they imported (what ``mcp-codegen watch`` watches; empty without the build cache).
+    inputs: tuple[str, ...] = ()
     #: Every file was rendered and checked to be a literal-only module by this build (a build
     #: taken from the cache was not, so writing it checks again).
     verified: bool = False
@@ -195,6 +198,7 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
     if problems := _unsafe(manifest):
         return BuildResult(diagnostics=_sorted([*diagnostics, *problems]))
     result = BuildResult(
+        inputs=tuple(sorted(k.partition(":")[2] for k in dependencies if k.startswith("file:"))),
         files=(*modules, manifest),
         tool_count=tool_count,
         definitions=tuple(definition for definition, _ in done),

@@ -135,6 +135,15 @@ def start_early(argv: list[str]) -> None:
         discard()
 
 
+def keep_started(root: Path, count: int) -> None:
+    """Have ``count`` fresh workers waiting for the next build of ``root`` (``mcp-codegen watch``):
+    started now, they import libcst and pydantic while nothing is being built."""
+    waiting = _started.setdefault(str(root.resolve()), [])
+    waiting[:] = [(p, e) for p, e in waiting if p.poll() is None]
+    while len(waiting) < count:
+        waiting.append(spawn_worker(root))
+
+
 def take(root: Path) -> list[tuple[subprocess.Popen[bytes], IO[bytes]]]:
     """The workers started early for this project root (each handed out once)."""
     return _started.pop(str(root.resolve()), [])
