@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from codegen.generator.cache.store import BuildCache
 from codegen.generator.config import Config
@@ -103,7 +104,9 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
         for path, data in contents.items()
         if may_define_tools(source := load_source(path, config, data), config.decorators)
     ]
-    built: dict[str, tuple[ModuleDefinition, RenderedFile | None]] = {}
+    #: relative path -> (definition, or a function that reads it from the cache; rendered file;
+    #: tool count; defines factory tools)
+    built: dict[str, tuple[Any, RenderedFile | None, int, bool]] = {}
     inspected_by: dict[str, InspectedModule] = {}
     scanned_by: dict[str, ScannedModule] = {}
     dependencies: dict[str, str | None] = {}
@@ -113,16 +116,33 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
         scanned_by[module.relative_path] = module
         diagnostics.extend(module.diagnostics)
 
-    def assemble_and_render(inspected: InspectedModule) -> None:
-        inspected_by[inspected.module.relative_path] = inspected
+    rendered_from_cache = False
+    unrendered: dict[str, tuple[ModuleDefinition, RenderedFile | None, list[Diagnostic]]] = {}
+
+    def assemble_and_render(inspected: InspectedModule, render_key: str | None = None) -> None:
+        key = inspected.module.relative_path
+        inspected_by[key] = inspected
         definition, problems = assemble_module(inspected, config)
         problems.extend(leaked_state(definition, config))
-        diagnostics.extend(problems)
         rendered = None
         if definition.tools and not _has_errors(problems):
             rendered = render_module(definition, config)
-            diagnostics.extend(_unsafe(rendered))  # checked now, while the workers still run
-        built[inspected.module.relative_path] = (definition, rendered)
+            problems.extend(_unsafe(rendered))  # checked now, while the workers still run
+        if cache is not None and render_key is not None:
+            cache.store_rendered(render_key, definition, rendered, problems)
+        elif cache is not None:  # stored once its inputs are known (``record_done``)
+            unrendered[key] = (definition, rendered, problems)
+        finish_module(key, definition, rendered, problems)
+
+    def finish_module(
+        key: str,
+        definition: ModuleDefinition,
+        rendered: RenderedFile | None,
+        problems: list[Diagnostic],
+    ) -> None:
+        diagnostics.extend(problems)
+        factory = any("factory" in tool.extra for tool in definition.tools)
+        built[key] = (definition, rendered, len(definition.tools), factory)
         progress.module_done(len(definition.tools))
 
     def record_done(
@@ -136,25 +156,24 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
         found = cache.store_module(source, module, inspected_by.get(source.relative_path), imported)
         if found is None:
             complete = False
-        else:
-            dependencies.update(found)
+            return
+        dependencies.update(found)
+        if (done := unrendered.pop(source.relative_path, None)) is not None:
+            cache.store_rendered(cache.render_key(source, found), *done)
 
-    # Modules whose inputs are unchanged come from the cache; the others go to the workers.
+    # Modules whose inputs are unchanged come from the cache; the others go to the workers,
+    # which start on them while this process assembles (or takes from the cache) the rest.
     progress.start(len(sources))
-    misses = []
+    misses: list[SourceFile] = []
+    misses_late: list[SourceFile] = []
+    hits = []
     for source in sources:
         hit = cache.load_module(source) if cache is not None else None
         if hit is None:
             misses.append(source)
-            continue
-        module, inspected, found = hit
-        dependencies.update(found)
-        if inspected is None:
-            progress.module_done(0)
-        if module is not None:
-            record_scan(module)
-            if inspected is not None:
-                assemble_and_render(inspected)
+        else:
+            hits.append((source, hit))
+    session = None
     if misses:
         # Workers scan each source, then import and inspect it; modules are assembled and
         # rendered here as they arrive.
@@ -166,8 +185,46 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             on_done=record_done,
             workers=len(misses),
         )
+    try:
+        if session is not None:
+            session.start(misses)
+        for source, (module, read_inspected, found) in hits:
+            dependencies.update(found)
+            if module is not None:
+                record_scan(module)
+            if module is None or not module.inspectable or cache is None:
+                progress.module_done(0)
+                continue
+            render_key = cache.render_key(source, found)
+            if (stored := cache.load_rendered(render_key, source)) is not None:
+                rendered_from_cache = True
+                diagnostics.extend(stored.problems)
+                built[source.relative_path] = (
+                    stored.definition,
+                    stored.rendered,
+                    stored.tool_count,
+                    stored.factory,
+                )
+                progress.module_done(stored.tool_count)
+            elif (inspected := read_inspected()) is not None:
+                assemble_and_render(inspected, render_key)
+            else:  # unreadable after all: inspected again
+                misses_late.append(source)
+        if session is not None:
+            session.wait()
+    finally:
+        if session is not None:
+            session.close()
+    if misses_late:  # stored inspections that could not be read after all
+        session = InspectSession(
+            config,
+            on_scanned=record_scan,
+            on_result=assemble_and_render,
+            hash_seed=hash_seed,
+            on_done=record_done,
+        )
         try:
-            session.run(misses)
+            session.run(misses_late)
         finally:
             session.close()
     scanned = [m for s in sources if (m := scanned_by.get(s.relative_path)) is not None]
@@ -190,10 +247,16 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
     if _has_errors(diagnostics):
         return BuildResult(diagnostics=_sorted(diagnostics))
     done = [built[m.relative_path] for m in scanned if m.relative_path in built]
-    if clashes := _factory_name_clashes([definition for definition, _ in done]):
+    # Definitions taken from the cache are read only when factory tools' names must be compared.
+    if any(factory for *_, factory in done):
+        done = [(_definition(d), rendered, n, f) for d, rendered, n, f in done]
+    definitions = tuple(d for d, *_ in done if isinstance(d, ModuleDefinition))
+    if len(definitions) < len(done):
+        definitions = ()  # like a whole cached build: ``--vary-hash-seed`` builds afresh
+    if clashes := _factory_name_clashes(list(definitions)):
         return BuildResult(diagnostics=_sorted([*diagnostics, *clashes]))
-    tool_count = sum(len(definition.tools) for definition, _ in done)
-    modules = [rendered for _, rendered in done if rendered is not None]
+    tool_count = sum(n for _, _, n, _ in done)
+    modules = [rendered for _, rendered, _, _ in done if rendered is not None]
     manifest = render_manifest(modules, tool_count, config)
     if problems := _unsafe(manifest):
         return BuildResult(diagnostics=_sorted([*diagnostics, *problems]))
@@ -201,14 +264,18 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
         inputs=tuple(sorted(k.partition(":")[2] for k in dependencies if k.startswith("file:"))),
         files=(*modules, manifest),
         tool_count=tool_count,
-        definitions=tuple(definition for definition, _ in done),
+        definitions=definitions,
         diagnostics=_sorted(diagnostics),
-        verified=True,
+        verified=not rendered_from_cache,
     )
     if cache is not None and complete:
         kept = tuple(d for d in result.diagnostics if d not in cache_warnings)
         cache.store_build(replace(result, definitions=(), diagnostics=kept), dependencies)
     return _with_target_checks(result, config)
+
+
+def _definition(value: Any) -> ModuleDefinition:
+    return value if isinstance(value, ModuleDefinition) else value()
 
 
 def _unused_factories(config: Config, scanned: list[ScannedModule]) -> list[Diagnostic]:

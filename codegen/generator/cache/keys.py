@@ -18,14 +18,16 @@ version, the standard library and the generator not at all (the environment cove
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import os
 import pickle
+import re
 import sys
 import sysconfig
 from collections.abc import Iterable
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 
 from codegen import __version__
@@ -36,6 +38,9 @@ from codegen.generator.workers.prestart import worker_settings
 CACHE_FORMAT = 1
 #: Libraries whose version decides a schema, looked up by distribution name.
 _LIBRARIES = ("pydantic", "pydantic-core", "libcst", "typing-extensions", "mcp", "fastmcp")
+_LIBRARY_MODULES = frozenset(
+    ("pydantic", "pydantic_core", "libcst", "typing_extensions", "mcp", "fastmcp")
+)
 _PACKAGE = Path(__file__).resolve().parents[2]  # codegen/
 _TEMPLATES = _PACKAGE.parent / "templates"
 _STDLIB = tuple({str(Path(sysconfig.get_paths()[k]).resolve()) for k in ("stdlib", "platstdlib")})
@@ -47,35 +52,76 @@ def digest(value: object) -> str:
     return hashlib.sha256(repr(value).encode()).hexdigest()
 
 
-@cache
-def _generator_digest() -> str:
-    """The content of the generator's code and templates, by path relative to the package."""
-    found = hashlib.sha256()
+def _generator_files() -> list[Path]:
+    found = []
     for root in (_PACKAGE, _TEMPLATES):
-        if not root.is_dir():
-            continue
-        for path in sorted(root.rglob("*")):
-            if path.suffix in (".py", ".jinja") and "__pycache__" not in path.parts:
-                found.update(path.relative_to(root.parent).as_posix().encode() + b"\0")
-                found.update(hashlib.sha256(path.read_bytes()).digest())
-    return found.hexdigest()
+        if root.is_dir():
+            found += [
+                path
+                for path in sorted(root.rglob("*"))
+                if path.suffix in (".py", ".jinja") and "__pycache__" not in path.parts
+            ]
+    return found
+
+
+@cache
+def _generator_digest(memo: Path | None = None) -> str:
+    """The content of the generator's code and templates, by path relative to the package.
+
+    ``memo`` (a file in the local cache directory) remembers the digest beside the files' sizes
+    and mtimes, so an unchanged generator is not read again; the digest itself is content only.
+    """
+    files = _generator_files()
+    stats = [(str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files]
+    if memo is not None:
+        try:
+            remembered = json.loads(memo.read_text())
+            if remembered["stats"] == [list(s) for s in stats]:
+                return str(remembered["digest"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    found = hashlib.sha256()
+    for path in files:
+        root = _PACKAGE if path.is_relative_to(_PACKAGE) else _TEMPLATES
+        found.update(path.relative_to(root.parent).as_posix().encode() + b"\0")
+        found.update(hashlib.sha256(path.read_bytes()).digest())
+    digest = found.hexdigest()
+    if memo is not None:
+        with contextlib.suppress(OSError):
+            memo.parent.mkdir(parents=True, exist_ok=True)
+            memo.write_text(json.dumps({"stats": stats, "digest": digest}))
+    return digest
+
+
+@cache
+def _listing(directory: str) -> tuple[str, ...]:
+    try:
+        return tuple(os.listdir(directory))
+    except OSError:
+        return ()
 
 
 @cache
 def _version(distribution: str) -> str | None:
-    try:
-        return metadata.version(distribution)
-    except metadata.PackageNotFoundError:
-        return None
+    """The installed version, read from the ``*.dist-info`` / ``*.egg-info`` directory name on
+    ``sys.path`` as ``importlib.metadata`` finds it (importing that costs 0.1-0.2 s)."""
+    wanted = re.sub(r"[-_.]+", "_", distribution).lower() + "-"
+    for directory in sys.path:
+        for entry in _listing(directory or "."):
+            for suffix in (".dist-info", ".egg-info"):
+                if entry.endswith(suffix) and entry.lower().startswith(wanted):
+                    return entry[len(wanted) : -len(suffix)].split("-py")[0]
+    return None
 
 
 @cache
-def environment_key() -> str:
+def environment_key(memo: Path | None = None) -> str:
+    """``memo``: where the generator's digest may be remembered (see ``_generator_digest``)."""
     return digest(
         (
             CACHE_FORMAT,
             __version__,
-            _generator_digest(),
+            _generator_digest(memo),
             sys.implementation.name,
             sys.version,
             pickle.HIGHEST_PROTOCOL,
@@ -113,6 +159,10 @@ def config_key(config: Config) -> str:
 
 @cache
 def _distributions() -> dict[str, list[str]]:
+    """Slow (it reads every installed distribution's file list): only for a module whose
+    distribution is not named like it."""
+    from importlib import metadata
+
     return metadata.packages_distributions()
 
 
@@ -153,7 +203,9 @@ class FileHashes:
                 found["file:" + path] = self.of(path)
                 continue
             top = name.partition(".")[0]
-            distributions = _distributions().get(top)
+            if top in _LIBRARY_MODULES:
+                continue  # in the environment key
+            distributions = [top] if _version(top) is not None else _distributions().get(top)
             if distributions:
                 for distribution in distributions:
                     found["dist:" + distribution] = _version(distribution)

@@ -19,8 +19,9 @@ A module with errors is never stored; any doubt is a miss.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import replace
+import pickle
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +35,27 @@ from codegen.generator.cache.keys import (
     settings_key,
 )
 from codegen.generator.config import Config
-from codegen.generator.model import InspectedModule, ScannedModule, SourceFile
+from codegen.generator.model import (
+    InspectedModule,
+    ModuleDefinition,
+    RenderedFile,
+    ScannedModule,
+    SourceFile,
+)
 from codegen.generator.project import CACHE_DIR
 from codegen.shared.diagnostics import Diagnostic
+
+
+@dataclass(frozen=True)
+class StoredRendering:
+    """A module's stored assembled and rendered output."""
+
+    definition: Callable[[], ModuleDefinition]
+    rendered: RenderedFile | None
+    problems: list[Diagnostic]
+    tool_count: int
+    factory: bool  # has tools defined by a factory (their names are checked across modules)
+
 
 #: Fields of a ``ScannedModule`` that name where the checkout is: blanked in an entry, taken from
 #: this build's ``SourceFile`` when the entry is used.
@@ -56,8 +75,10 @@ class BuildCache:
             name = relative(path, config.root)
             self.hashes.remember(name, data)
             sources.append((name, self.hashes.of(name)))
-        self._module_base = (environment_key(), settings_key(config))
-        self.build_key = digest(("build", environment_key(), config_key(config), sources))
+        environment = environment_key(self.store.directory / "generator-digest.json")
+        self._module_base = (environment, settings_key(config))
+        self._config_key = config_key(config)
+        self.build_key = digest(("build", environment, self._config_key, sources))
 
     # -- whole builds -------------------------------------------------------------------------
 
@@ -94,8 +115,12 @@ class BuildCache:
 
     def load_module(
         self, source: SourceFile
-    ) -> tuple[ScannedModule | None, InspectedModule | None, dict[str, str | None]] | None:
-        """The stored scan and inspection of ``source`` if nothing it depends on changed."""
+    ) -> (
+        tuple[ScannedModule | None, Callable[[], InspectedModule | None], dict[str, str | None]]
+        | None
+    ):
+        """The stored scan of ``source`` if nothing it depends on changed, with a function that
+        reads its stored inspection (unpickled only when its rendered output is not stored)."""
         stored = self.store.get(self.module_key(source))
         if stored is None:
             return None
@@ -103,24 +128,34 @@ class BuildCache:
             dependencies = dict(stored["dependencies"])
             if not self.hashes.current(dependencies):
                 return None
-            scanned, tools, diagnostics = stored["scanned"], stored["tools"], stored["diagnostics"]
-            if scanned is None:
-                return None, None, dependencies
-            if not isinstance(scanned, ScannedModule):
-                raise TypeError(type(scanned).__name__)
-            scanned = replace(scanned, **source.location())
-            if tools is None:
-                return scanned, None, dependencies
-            inspected = InspectedModule(
-                module=scanned, tools=tuple(tools), diagnostics=tuple(diagnostics)
-            )
+            scanned, payload = stored["scanned"], stored["inspected"]
+            if scanned is not None:
+                if not isinstance(scanned, ScannedModule):
+                    raise TypeError(type(scanned).__name__)
+                scanned = replace(scanned, **source.location())
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            self.store.warnings.append(
-                f"cache entry for {source.relative_path} was ignored: it holds "
-                f"{type(exc).__name__}: {exc}; the module is inspected again"
-            )
+            self._ignored(source, exc)
             return None
+
+        def inspected() -> InspectedModule | None:
+            if scanned is None or payload is None:
+                return None
+            try:
+                tools, diagnostics = pickle.loads(payload)
+                return InspectedModule(
+                    module=scanned, tools=tuple(tools), diagnostics=tuple(diagnostics)
+                )
+            except Exception as exc:  # checked by its entry's checksum: only a foreign pickle
+                self._ignored(source, exc)
+                return None
+
         return scanned, inspected, dependencies
+
+    def _ignored(self, source: SourceFile, exc: BaseException) -> None:
+        self.store.warnings.append(
+            f"cache entry for {source.relative_path} was ignored: it holds "
+            f"{type(exc).__name__}: {exc}; the module is inspected again"
+        )
 
     def store_module(
         self,
@@ -145,11 +180,54 @@ class BuildCache:
             {
                 "dependencies": dependencies,
                 "scanned": replace(scanned, **_LOCATION) if scanned is not None else None,
-                "tools": inspected.tools if inspected is not None else None,
-                "diagnostics": inspected.diagnostics if inspected is not None else (),
+                # Pickled apart: a build that finds the module's rendered output never reads it.
+                "inspected": pickle.dumps(
+                    (inspected.tools, inspected.diagnostics), protocol=pickle.HIGHEST_PROTOCOL
+                )
+                if inspected is not None
+                else None,
             },
         )
         return dependencies
+
+    def render_key(self, source: SourceFile, dependencies: Mapping[str, str | None]) -> str:
+        """A module's assembled and rendered output: its inspection plus every config value."""
+        return digest(
+            ("render", self.module_key(source), sorted(dependencies.items()), self._config_key)
+        )
+
+    def load_rendered(self, key: str, source: SourceFile) -> StoredRendering | None:
+        stored = self.store.get(key)
+        if stored is None:
+            return None
+        try:
+            payload, rendered, problems, tool_count, factory = stored
+            if rendered is not None and not isinstance(rendered, RenderedFile):
+                raise TypeError(type(rendered).__name__)
+        except (TypeError, ValueError) as exc:
+            self._ignored(source, exc)
+            return None
+
+        def definition() -> ModuleDefinition:
+            """Unpickled only when needed (factory tools, whose names must be compared)."""
+            loaded = pickle.loads(payload)
+            return replace(loaded, source=replace(loaded.source, **source.location()))
+
+        return StoredRendering(definition, rendered, list(problems), int(tool_count), bool(factory))
+
+    def store_rendered(
+        self,
+        key: str,
+        definition: ModuleDefinition,
+        rendered: RenderedFile | None,
+        problems: list[Diagnostic],
+    ) -> None:
+        if _has_errors(problems):
+            return
+        blank = replace(definition, source=replace(definition.source, **_LOCATION))
+        payload = pickle.dumps(blank, protocol=pickle.HIGHEST_PROTOCOL)
+        factory = any("factory" in tool.extra for tool in definition.tools)
+        self.store.put(key, (payload, rendered, tuple(problems), len(definition.tools), factory))
 
     def finish(self) -> list[Diagnostic]:
         """Prune when this build wrote entries; the warnings of entries that were ignored."""

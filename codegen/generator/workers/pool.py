@@ -151,6 +151,15 @@ class InspectSession:
 
     def run(self, sources: list[SourceFile]) -> None:
         """Scan and inspect every source; returns when all are delivered."""
+        self.start(sources)
+        self.wait()
+
+    def wait(self) -> None:
+        """Deliver every result of the sources handed to ``start``."""
+        self._loop()
+
+    def start(self, sources: list[SourceFile]) -> None:
+        """Hand the sources out; the workers start on them while this process does other work."""
         self.queue.extend(sources)
         for _ in range(PREFETCH + 1):  # round-robin, so a short list is shared out evenly
             for worker in self.workers:
@@ -158,7 +167,6 @@ class InspectSession:
                     worker.submit(self.queue.popleft())
         for worker in self.workers:
             self._dispatch(worker)
-        self._loop()
 
     def _start_worker(
         self,

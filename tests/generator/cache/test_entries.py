@@ -38,12 +38,17 @@ def test_truncated_and_corrupted_entries_are_misses_with_a_warning(project: Proj
     _two_modules(project)
     expected = project.snapshot()
     entries = _entries(project)
-    assert len(entries) == 3  # two modules and the whole build
-    entries[0].write_bytes(entries[0].read_bytes()[:40])  # truncated
-    data = bytearray(entries[1].read_bytes())
-    data[-5] ^= 0xFF  # one flipped byte
-    entries[1].write_bytes(bytes(data))
-    entries[2].write_bytes(b"")
+    assert len(entries) == 5  # per module: its inspection and its rendering; the whole build
+    for index, entry in enumerate(entries):
+        data = entry.read_bytes()
+        if index % 3 == 0:
+            entry.write_bytes(data[:40])  # truncated
+        elif index % 3 == 1:
+            flipped = bytearray(data)
+            flipped[-5] ^= 0xFF  # one flipped byte
+            entry.write_bytes(bytes(flipped))
+        else:
+            entry.write_bytes(b"")
     project.write("pkg/alpha.py", TOOLS.format(name="alpha") + "\n# edited\n")
     done = project.run("check")
     assert done.returncode == 1, done.stdout + done.stderr  # the edit changed the source hash
@@ -92,12 +97,12 @@ def test_prune_keeps_the_most_recently_used_within_the_bound(tmp_path: Path) -> 
 def test_cache_clean_removes_the_cache_and_the_next_build_is_whole(project: Project) -> None:
     _two_modules(project)
     info = project.run("cache", "info")
-    assert info.returncode == 0 and "3 entries" in info.stdout
+    assert info.returncode == 0 and "5 entries" in info.stdout
     done = project.run("cache", "clean")
     assert done.returncode == 0, done.stderr
     assert not (project.root / ".mcp-codegen-cache").exists()
     assert project.run("check").returncode == 0
-    assert len(_entries(project)) == 3
+    assert len(_entries(project)) == 5
 
 
 @pytest.mark.slow
