@@ -56,6 +56,12 @@ class Lines:
         for line in stream:
             self.queue.put(line)
 
+    def drained(self) -> list[str]:
+        found = []
+        while not self.queue.empty():
+            found.append(self.queue.get())
+        return found
+
     def wait_for(self, text: str, timeout: float = 180) -> str:
         end = time.monotonic() + timeout
         seen = []
@@ -67,7 +73,10 @@ class Lines:
             seen.append(line)
             if text in line:
                 return line
-        raise AssertionError(f"no line with {text!r} in {seen}")
+        raise AssertionError(f"no line with {text!r} in {seen}; other stream: {self.other()}")
+
+    def other(self) -> list[str]:
+        return []
 
 
 @pytest.mark.slow
@@ -86,6 +95,7 @@ def test_watch_rebuilds_reports_errors_and_leaves_no_worker_on_ctrl_c(project: P
     )
     try:
         out, err = Lines(process.stdout), Lines(process.stderr)
+        out.other = lambda: [*err.drained(), f"exit code {process.poll()}"]  # type: ignore[method-assign]
         first = out.wait_for("tool(s) changed")
         assert "2 tool(s) changed" in first and "3 file(s) written" in first
         out.wait_for("watching")
