@@ -50,8 +50,7 @@ class Watcher:
         self.stream = stream
         self.config: Config = load_config(config_file)
         self.inputs: set[Path] = set()
-        self.tools: dict[str, str] = {}
-        self.files: dict[str, str] = {}
+        self.tools: dict[str, dict[str, str]] = {}  # generated file -> tool name -> literal
 
     def _say(self, text: str) -> None:
         print(text, file=self.stream, flush=True)
@@ -82,10 +81,13 @@ class Watcher:
             )
             return result
         files = {f.relative_path: f.content for f in result.files}
-        written = [name for name in report.written if name in files]
-        after = _tools(files) if written or report.removed else self.tools
-        changed = changed_tools(self.tools, after) if self.tools or after else 0
-        self.tools, self.files = after, files
+        changed = 0
+        for name in {*report.written, *report.removed}:  # only what was written is parsed
+            before = self.tools.pop(name, {})
+            after = _tools({name: files[name]}) if name in files else {}
+            changed += changed_tools(before, after)
+            if after:
+                self.tools[name] = after
         self._say(
             f"mcp-codegen watch: {changed} tool(s) changed, {len(report.written)} file(s) "
             f"written, {len(report.removed)} removed ({elapsed:.2f} s){reason}"
