@@ -35,7 +35,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from codegen.generator.pipeline import generate
 
     config = _load(args)
-    result, report = generate(config, use_cache=not args.no_cache)
+    result, report = generate(config, use_cache=not args.no_cache, progress=_progress(args))
     _print_diagnostics(result.diagnostics)
     if report is None:
         print(f"mcp-codegen: {len(result.errors)} error(s); nothing was written", file=sys.stderr)
@@ -43,9 +43,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
     _vary_hash_seed(args, config, result)
     tools = result.tool_count
     out = config.relative(config.output)
-    for path in report.written:
+    for path in report.written if not args.quiet else ():
         print(f"wrote {out}/{path}")
-    for path in report.removed:
+    for path in report.removed if not args.quiet else ():
         print(f"removed orphaned {out}/{path}")
     print(
         f"mcp-codegen: {tools} tools in {len(result.files) - 1} modules; "
@@ -93,11 +93,18 @@ def _gitattributes_hint(config: Config) -> None:
     )
 
 
+def _progress(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """A progress line on stderr when it is a terminal, unless ``--quiet``."""
+    from codegen.generator.progress import Progress
+
+    return Progress(sys.stderr, enabled=not args.quiet)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from codegen.generator.pipeline import check
 
     config = _load(args)
-    result, report = check(config, use_cache=not args.no_cache)
+    result, report = check(config, use_cache=not args.no_cache, progress=_progress(args))
     _print_diagnostics(result.diagnostics)
     if report is None:
         print(f"mcp-codegen: {len(result.errors)} error(s)", file=sys.stderr)
@@ -211,6 +218,36 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return run(args.against, output, config.root, config.python_path, config.import_timeout)
 
 
+def cmd_watch(args: argparse.Namespace) -> int:
+    from codegen.cli.watch import main as watch
+
+    return watch(args.config)
+
+
+def cmd_cache(args: argparse.Namespace) -> int:
+    from codegen.generator.cache.stored_entries import EntryStore, limit_bytes
+    from codegen.generator.project import CACHE_DIR
+
+    config = _load(args)
+    store = EntryStore(config.root / CACHE_DIR)
+    where = config.relative(store.directory)
+    if args.action == "clean":
+        count = store.clean()
+        print(f"mcp-codegen: removed {where}/ ({count} entries)")
+        return ExitCode.OK
+    if args.action == "prune":
+        removed = store.prune()
+        print(f"mcp-codegen: pruned {removed} entries from {where}/")
+        return ExitCode.OK
+    entries = store.entries()
+    size = sum(stat.st_size for _, stat in entries)
+    print(
+        f"mcp-codegen: {where}/ holds {len(entries)} entries, {size / 1e6:.1f} MB "
+        f"(bound {limit_bytes() / 1e6:.0f} MB, set by MCP_CODEGEN_CACHE_MB)"
+    )
+    return ExitCode.OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mcp-codegen",
@@ -233,6 +270,12 @@ def build_parser() -> argparse.ArgumentParser:
             "--no-cache",
             action="store_true",
             help="ignore and do not update the build cache (.mcp-codegen-cache/)",
+        )
+        command.add_argument(
+            "-q",
+            "--quiet",
+            action="store_true",
+            help="no progress line on a terminal, no line per written file",
         )
         command.add_argument(
             "--vary-hash-seed",
@@ -289,6 +332,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("--output", help="generated directory (default: from config)")
     verify.set_defaults(handler=cmd_verify)
+    watch = commands.add_parser(
+        "watch",
+        help="regenerate on every save of a source, the config or an imported project file",
+    )
+    watch.set_defaults(handler=cmd_watch)
+    cache = commands.add_parser(
+        "cache", help="show, prune or remove the build cache (.mcp-codegen-cache/)"
+    )
+    cache.add_argument(
+        "action",
+        choices=("info", "prune", "clean"),
+        help="info: entries and size; prune: drop the least recently used beyond the size "
+        "bound; clean: remove the cache",
+    )
+    cache.set_defaults(handler=cmd_cache)
     _add_optional_commands(commands)
     return parser
 

@@ -8,7 +8,9 @@ that order), while this process assembles and renders each inspected module as i
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from codegen.generator.cache.store import BuildCache
 from codegen.generator.config import Config
@@ -18,9 +20,11 @@ from codegen.generator.model import (
     ModuleDefinition,
     RenderedFile,
     ScannedModule,
+    SourceFile,
     ToolDefinition,
     WriteReport,
 )
+from codegen.generator.progress import Progress
 from codegen.generator.workers.prestart import WORKER_HASH_SEED
 from codegen.generator.write.output import apply, compare, target_problems, verify_literal_module
 from codegen.shared.diagnostics import Diagnostic
@@ -34,6 +38,9 @@ class BuildResult:
     #: The assembled modules (not kept by the build cache: a cached build has only its files).
     definitions: tuple[ModuleDefinition, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default=())
+    #: The project files the build read, relative to the root: sources and every project file
+    #: they imported (what ``mcp-codegen watch`` watches; empty without the build cache).
+    inputs: tuple[str, ...] = ()
     #: Every file was rendered and checked to be a literal-only module by this build (a build
     #: taken from the cache was not, so writing it checks again).
     verified: bool = False
@@ -56,21 +63,37 @@ def _sorted(diagnostics: list[Diagnostic]) -> tuple[Diagnostic, ...]:
 
 
 def build(
-    config: Config, *, use_cache: bool = True, hash_seed: str = WORKER_HASH_SEED
+    config: Config,
+    *,
+    use_cache: bool = True,
+    hash_seed: str = WORKER_HASH_SEED,
+    progress: Progress | None = None,
 ) -> BuildResult:
     """Run every stage up to rendering, in memory. Returns diagnostics instead of raising.
 
     With ``use_cache``, an unchanged project (see ``codegen.generator.cache.store``) reuses the last build.
     ``hash_seed`` is the workers' ``PYTHONHASHSEED`` (another one only to probe for changes).
+    ``progress`` hears of each module as it is done.
     """
+    progress = progress or Progress(sys.stderr, enabled=False)
+    try:
+        return _build(config, use_cache, hash_seed, progress)
+    finally:
+        progress.close()
+
+
+def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) -> BuildResult:
     diagnostics: list[Diagnostic] = []
     files, problems = discover_sources(config)
     contents, unreadable = read_sources(files, config)
     diagnostics.extend([*problems, *unreadable])
     stored = use_cache and hash_seed == WORKER_HASH_SEED and not diagnostics
     cache = BuildCache(config, contents) if stored else None
-    if cache is not None and (cached := cache.load()) is not None:
-        return _with_target_checks(replace(cached, verified=False), config)
+    if cache is not None and isinstance(cached := cache.load(), BuildResult):
+        warned = replace(
+            cached, verified=False, diagnostics=_sorted([*cached.diagnostics, *cache.finish()])
+        )
+        return _with_target_checks(warned, config)
     # Imported here, not at the top: a cache hit must not pay for jinja2 or the worker machinery.
     from codegen.generator.assemble.finalize import assemble_module, duplicate_names
     from codegen.generator.assemble.stability import leaked_state
@@ -83,35 +106,139 @@ def build(
         for path, data in contents.items()
         if may_define_tools(source := load_source(path, config, data), config.decorators)
     ]
-    built: dict[str, tuple[ModuleDefinition, RenderedFile | None]] = {}
+    #: relative path -> (definition, or a function that reads it from the cache; rendered file;
+    #: tool count; defines factory tools)
+    built: dict[str, tuple[Any, RenderedFile | None, int, bool]] = {}
+    inspected_by: dict[str, InspectedModule] = {}
+    scanned_by: dict[str, ScannedModule] = {}
+    dependencies: dict[str, str | None] = {}
+    complete = True  # every module's dependencies are known: the build may be stored
 
     def record_scan(module: ScannedModule) -> None:
+        scanned_by[module.relative_path] = module
         diagnostics.extend(module.diagnostics)
 
-    def assemble_and_render(inspected: InspectedModule) -> None:
+    rendered_from_cache = False
+    unrendered: dict[str, tuple[ModuleDefinition, RenderedFile | None, list[Diagnostic]]] = {}
+
+    def assemble_and_render(inspected: InspectedModule, render_key: str | None = None) -> None:
+        key = inspected.module.relative_path
+        inspected_by[key] = inspected
         definition, problems = assemble_module(inspected, config)
         problems.extend(leaked_state(definition, config))
-        diagnostics.extend(problems)
         rendered = None
         if definition.tools and not _has_errors(problems):
             rendered = render_module(definition, config)
-            diagnostics.extend(_unsafe(rendered))  # checked now, while the workers still run
-        built[inspected.module.relative_path] = (definition, rendered)
+            problems.extend(_unsafe(rendered))  # checked now, while the workers still run
+        if cache is not None and render_key is not None:
+            cache.store_rendered(render_key, definition, rendered, problems)
+        elif cache is not None:  # stored once its inputs are known (``record_done``)
+            unrendered[key] = (definition, rendered, problems)
+        finish_module(key, definition, rendered, problems)
 
-    # Workers scan each source, then import and inspect it; modules are assembled and rendered
-    # here as they arrive.
-    session = InspectSession(
-        config, on_scanned=record_scan, on_result=assemble_and_render, hash_seed=hash_seed
-    )
+    def finish_module(
+        key: str,
+        definition: ModuleDefinition,
+        rendered: RenderedFile | None,
+        problems: list[Diagnostic],
+    ) -> None:
+        diagnostics.extend(problems)
+        factory = any("factory" in tool.extra for tool in definition.tools)
+        built[key] = (definition, rendered, len(definition.tools), factory)
+        progress.module_done(len(definition.tools))
+
+    def record_done(
+        source: SourceFile, module: ScannedModule | None, imported: list[tuple[str, str | None]]
+    ) -> None:
+        nonlocal complete
+        if source.relative_path not in inspected_by:
+            progress.module_done(0)
+        if cache is None:
+            return
+        found = cache.store_module(source, module, inspected_by.get(source.relative_path), imported)
+        if found is None:
+            complete = False
+            return
+        dependencies.update(found)
+        if (done := unrendered.pop(source.relative_path, None)) is not None:
+            cache.store_rendered(cache.render_key(source, found), *done)
+
+    # Modules whose inputs are unchanged come from the cache; the others go to the workers,
+    # which start on them while this process assembles (or takes from the cache) the rest.
+    progress.start(len(sources))
+    misses: list[SourceFile] = []
+    misses_late: list[SourceFile] = []
+    hits = []
+    for source in sources:
+        hit = cache.load_module(source) if cache is not None else None
+        if hit is None:
+            misses.append(source)
+        else:
+            hits.append((source, hit))
+    session = None
+    registrations: list[Any] = []  # what real servers registered in the workers (omissions)
+    if misses:
+        # Workers scan each source, then import and inspect it; modules are assembled and
+        # rendered here as they arrive.
+        session = InspectSession(
+            config,
+            on_scanned=record_scan,
+            on_result=assemble_and_render,
+            hash_seed=hash_seed,
+            on_done=record_done,
+            workers=len(misses),
+        )
     try:
-        session.run(sources)
+        if session is not None:
+            session.start(misses)
+        for source, (module, read_inspected, found) in hits:
+            dependencies.update(found)
+            if module is not None:
+                record_scan(module)
+            if module is None or not module.inspectable or cache is None:
+                progress.module_done(0)
+                continue
+            render_key = cache.render_key(source, found)
+            if (stored := cache.load_rendered(render_key, source)) is not None:
+                rendered_from_cache = True
+                diagnostics.extend(stored.problems)
+                built[source.relative_path] = (
+                    stored.definition,
+                    stored.rendered,
+                    stored.tool_count,
+                    stored.factory,
+                )
+                progress.module_done(stored.tool_count)
+            elif (inspected := read_inspected()) is not None:
+                assemble_and_render(inspected, render_key)
+            else:  # unreadable after all: inspected again
+                misses_late.append(source)
+        if session is not None:
+            session.wait()
     finally:
-        session.close()
-    scanned = [m for s in sources if (m := session.scanned.get(s.relative_path)) is not None]
+        if session is not None:
+            registrations.extend(session.registrations())
+            session.close()
+    if misses_late:  # stored inspections that could not be read after all
+        session = InspectSession(
+            config,
+            on_scanned=record_scan,
+            on_result=assemble_and_render,
+            hash_seed=hash_seed,
+            on_done=record_done,
+        )
+        try:
+            session.run(misses_late)
+        finally:
+            registrations.extend(session.registrations())
+            session.close()
+    scanned = [m for s in sources if (m := scanned_by.get(s.relative_path)) is not None]
+    cache_warnings = cache.finish() if cache is not None else []
+    diagnostics.extend(cache_warnings)
 
     diagnostics.extend(duplicate_names(scanned))
     project_files = {os.path.realpath(f): config.relative(f) for f in files}
-    diagnostics.extend(omissions(session.registrations(), scanned, diagnostics, project_files))
+    diagnostics.extend(omissions(registrations, scanned, diagnostics, project_files))
     diagnostics.extend(_unused_factories(config, scanned))
     if not scanned and not _has_errors(diagnostics):
         diagnostics.append(
@@ -127,16 +254,22 @@ def build(
     if _has_errors(diagnostics):
         return BuildResult(diagnostics=_sorted(diagnostics))
     done = [built[m.relative_path] for m in scanned if m.relative_path in built]
-    if clashes := _factory_name_clashes([definition for definition, _ in done]):
+    # Definitions taken from the cache are read only when factory tools' names must be compared.
+    if any(factory for *_, factory in done):
+        done = [(_definition(d), rendered, n, f) for d, rendered, n, f in done]
+    definitions = tuple(d for d, *_ in done if isinstance(d, ModuleDefinition))
+    if len(definitions) < len(done):
+        definitions = ()  # like a whole cached build: ``--vary-hash-seed`` builds afresh
+    if clashes := _factory_name_clashes(list(definitions)):
         return BuildResult(diagnostics=_sorted([*diagnostics, *clashes]))
-    tool_count = sum(len(definition.tools) for definition, _ in done)
-    modules = [rendered for _, rendered in done if rendered is not None]
+    tool_count = sum(n for _, _, n, _ in done)
+    modules = [rendered for _, rendered, _, _ in done if rendered is not None]
     extra: list[RenderedFile] = []  # generated files the manifest does not list as modules
     if config.flavor != "clean":  # the fast path of `mcp-codegen run` (framework servers)
         from codegen.generator.render.modules import render_servers
         from codegen.generator.workers.server_records import record_servers
 
-        servers, notes = record_servers(config, [definition for definition, _ in done])
+        servers, notes = record_servers(config, [_definition(d) for d, *_ in done])
         diagnostics.extend(notes)
         if servers is not None:
             extra.append(render_servers(servers, config))
@@ -144,15 +277,21 @@ def build(
     if problems := _unsafe(manifest):
         return BuildResult(diagnostics=_sorted([*diagnostics, *problems]))
     result = BuildResult(
+        inputs=tuple(sorted(k.partition(":")[2] for k in dependencies if k.startswith("file:"))),
         files=(*modules, *extra, manifest),
         tool_count=tool_count,
-        definitions=tuple(definition for definition, _ in done),
+        definitions=definitions,
         diagnostics=_sorted(diagnostics),
-        verified=True,
+        verified=not rendered_from_cache,
     )
-    if cache is not None:
-        cache.store(replace(result, definitions=()), session.dependencies())
+    if cache is not None and complete:
+        kept = tuple(d for d in result.diagnostics if d not in cache_warnings)
+        cache.store_build(replace(result, definitions=(), diagnostics=kept), dependencies)
     return _with_target_checks(result, config)
+
+
+def _definition(value: Any) -> ModuleDefinition:
+    return value if isinstance(value, ModuleDefinition) else value()
 
 
 def _unused_factories(config: Config, scanned: list[ScannedModule]) -> list[Diagnostic]:
@@ -222,17 +361,21 @@ def _with_target_checks(result: BuildResult, config: Config) -> BuildResult:
     return replace(result, diagnostics=_sorted([*result.diagnostics, *problems]))
 
 
-def generate(config: Config, *, use_cache: bool = True) -> tuple[BuildResult, WriteReport | None]:
+def generate(
+    config: Config, *, use_cache: bool = True, progress: Progress | None = None
+) -> tuple[BuildResult, WriteReport | None]:
     """Build, then write only if the whole build succeeded."""
-    result = build(config, use_cache=use_cache)
+    result = build(config, use_cache=use_cache, progress=progress)
     if result.errors:
         return result, None
     return result, apply(list(result.files), config.output, verify=not result.verified)
 
 
-def check(config: Config, *, use_cache: bool = True) -> tuple[BuildResult, WriteReport | None]:
+def check(
+    config: Config, *, use_cache: bool = True, progress: Progress | None = None
+) -> tuple[BuildResult, WriteReport | None]:
     """Build and compare with the output directory; writes nothing (but the build cache)."""
-    result = build(config, use_cache=use_cache)
+    result = build(config, use_cache=use_cache, progress=progress)
     if result.errors:
         return result, None
     return result, compare(list(result.files), config.output)

@@ -8,7 +8,6 @@ from pathlib import Path
 
 CONFIG_NAME = "pyproject.toml"
 CACHE_DIR = ".mcp-codegen-cache"
-CACHE_FILE = "build.pickle"
 
 
 def nearest_config(start: Path) -> Path | None:

@@ -1,116 +1,243 @@
-"""A build cache, so ``check`` on an unchanged tree needs neither libcst nor pydantic.
+"""The build cache: the last build as a whole, and each source module's inspection on its own.
 
-The key covers everything a build reads: the generator version and configuration, the content of
-every source file, and a fingerprint of every module the worker processes imported while
-inspecting (content hashes for files inside the project, size and mtime for installed packages,
-so upgrading pydantic invalidates it too). A hit returns the stored rendered files; any doubt
-is a miss. Builds with errors are never stored.
+Two kinds of entries (``codegen.generator.cache.stored_entries``), both keyed without a machine's paths:
+
+- a **build** entry answers an unchanged project without libcst, pydantic, jinja2 or a worker.
+  Its key covers the environment, every configuration value and every source file's content;
+  it records the files and distributions the workers imported, and is used only while they are
+  as recorded;
+- a **module** entry holds what a worker found in one source (its scan, tools and diagnostics).
+  Its key covers the environment, the configuration a worker is given (``settings_key``) and the
+  source itself (path, import name, content); it records every project file the module imported,
+  transitively, as the worker saw it (``codegen.generator.workers.child``), and the installed
+  distributions, and is used only while they are unchanged. Assembling and rendering are redone
+  in this process from the entries, so configuration applied there (``box_field``, ``version``)
+  never needs a worker.
+
+A module with errors is never stored; any doubt is a miss.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
 import pickle
-import sys
-import tempfile
-from collections.abc import Mapping
-from dataclasses import asdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from codegen import __version__
+from codegen.generator.cache.keys import (
+    FileHashes,
+    config_key,
+    digest,
+    environment_key,
+    relative,
+    settings_key,
+)
+from codegen.generator.cache.stored_entries import EntryStore
 from codegen.generator.config import Config
-from codegen.generator.project import CACHE_DIR, CACHE_FILE
-
-_STDLIB = str(Path(os.__file__).resolve().parent)
-
-
-def _config_key(config: Config) -> str:
-    settings = {k: str(v) for k, v in asdict(config).items()}
-    return hashlib.sha256(repr(sorted(settings.items())).encode()).hexdigest()
-
-
-def _generator_key() -> tuple[tuple[str, int, int], ...]:
-    """The generator's own files (code and templates): editing mcp-codegen invalidates too."""
-    package = Path(__file__).resolve().parents[2]  # codegen/
-    roots = [package, package.parent / "templates"]
-    found = []
-    for root in roots:
-        for path in sorted(root.rglob("*")) if root.is_dir() else ():
-            if path.suffix in (".py", ".jinja") and "__pycache__" not in path.parts:
-                stat = path.stat()
-                found.append((str(path), stat.st_size, stat.st_mtime_ns))
-    return tuple(found)
+from codegen.generator.model import (
+    InspectedModule,
+    ModuleDefinition,
+    RenderedFile,
+    ScannedModule,
+    SourceFile,
+)
+from codegen.generator.project import CACHE_DIR
+from codegen.shared.diagnostics import Diagnostic
 
 
-def _sources_key(contents: Mapping[Path, bytes]) -> str:
-    digest = hashlib.sha256()
-    for path, data in contents.items():
-        digest.update(str(path).encode() + b"\0" + data + b"\0")
-    return digest.hexdigest()
+@dataclass(frozen=True)
+class StoredRendering:
+    """A module's stored assembled and rendered output."""
+
+    definition: Callable[[], ModuleDefinition]
+    rendered: RenderedFile | None
+    problems: list[Diagnostic]
+    tool_count: int
+    factory: bool  # has tools defined by a factory (their names are checked across modules)
 
 
-def fingerprint(paths: list[str], root: Path) -> dict[str, Any]:
-    """Content hashes inside the project, (size, mtime) outside it; stdlib is left out."""
-    prints: dict[str, Any] = {}
-    for name in sorted(set(paths)):
-        if name.startswith(_STDLIB):
-            continue
-        path = Path(name)
-        try:
-            if path.resolve().is_relative_to(root):
-                prints[name] = hashlib.sha256(path.read_bytes()).hexdigest()
-            else:
-                stat = path.stat()
-                prints[name] = (stat.st_size, stat.st_mtime_ns)
-        except OSError:
-            prints[name] = None
-    return prints
+#: Fields of a ``ScannedModule`` that name where the checkout is: blanked in an entry, taken from
+#: this build's ``SourceFile`` when the entry is used.
+_LOCATION = {"path": "", "import_root": ""}
 
 
 class BuildCache:
-    """One stored build per project (the last successful one)."""
+    """The stored builds and modules of one project."""
 
     def __init__(self, config: Config, contents: Mapping[Path, bytes]) -> None:
         """``contents``: every source file's bytes, in discovery order."""
         self.config = config
-        self.directory = config.root / CACHE_DIR
-        self.key = (
-            __version__,
-            sys.version,
-            _generator_key(),
-            _config_key(config),
-            _sources_key(contents),
-        )
+        self.store = EntryStore(config.root / CACHE_DIR)
+        self.hashes = FileHashes(config)
+        sources = []
+        for path, data in contents.items():
+            name = relative(path, config.root)
+            self.hashes.remember(name, data)
+            sources.append((name, self.hashes.of(name)))
+        environment = environment_key(self.store.directory / "generator-digest.json")
+        self._module_base = (environment, settings_key(config))
+        self._config_key = config_key(config)
+        self.build_key = digest(("build", environment, self._config_key, sources))
+
+    # -- whole builds -------------------------------------------------------------------------
 
     def load(self) -> Any | None:
+        stored = self.store.get(self.build_key)
         try:
-            with (self.directory / CACHE_FILE).open("rb") as handle:
-                stored = pickle.load(handle)
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+            if stored is None or not self.hashes.current(dict(stored["dependencies"])):
+                return None
+            return stored["result"]
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            self.store.warnings.append(
+                f"the stored build was ignored: it holds {type(exc).__name__}: {exc}"
+            )
             return None
-        if not isinstance(stored, dict) or stored.get("key") != self.key:
-            return None
-        if fingerprint(list(stored["dependencies"]), self.config.root) != stored["dependencies"]:
-            return None
-        return stored["result"]
 
-    def store(self, result: Any, dependencies: list[str]) -> None:
-        """Write atomically; a cache that cannot be written is simply not used."""
+    def store_build(self, result: Any, dependencies: Mapping[str, str | None]) -> None:
+        self.store.put(self.build_key, {"dependencies": dict(dependencies), "result": result})
+        self.store.prune()
+
+    # -- modules ------------------------------------------------------------------------------
+
+    def module_key(self, source: SourceFile) -> str:
+        import_root = relative(source.import_root, self.config.root)
+        return digest(
+            (
+                "module",
+                *self._module_base,
+                source.relative_path,
+                source.module,
+                import_root,
+                source.sha256,
+            )
+        )
+
+    def load_module(
+        self, source: SourceFile
+    ) -> (
+        tuple[ScannedModule | None, Callable[[], InspectedModule | None], dict[str, str | None]]
+        | None
+    ):
+        """The stored scan of ``source`` if nothing it depends on changed, with a function that
+        reads its stored inspection (unpickled only when its rendered output is not stored)."""
+        stored = self.store.get(self.module_key(source))
+        if stored is None:
+            return None
         try:
-            self.directory.mkdir(exist_ok=True)
-            ignore = self.directory / ".gitignore"
-            if not ignore.exists():
-                ignore.write_text("# Created by mcp-codegen; safe to delete.\n*\n")
-            payload = {
-                "key": self.key,
-                "dependencies": fingerprint(dependencies, self.config.root),
-                "result": result,
-            }
-            fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=".build.")
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, self.directory / CACHE_FILE)
-        except OSError:
+            dependencies = dict(stored["dependencies"])
+            if not self.hashes.current(dependencies):
+                return None
+            scanned, payload = stored["scanned"], stored["inspected"]
+            if scanned is not None:
+                if not isinstance(scanned, ScannedModule):
+                    raise TypeError(type(scanned).__name__)
+                scanned = replace(scanned, **source.location())
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            self._ignored(source, exc)
+            return None
+
+        def inspected() -> InspectedModule | None:
+            if scanned is None or payload is None:
+                return None
+            try:
+                tools, diagnostics = pickle.loads(payload)
+                return InspectedModule(
+                    module=scanned, tools=tuple(tools), diagnostics=tuple(diagnostics)
+                )
+            except Exception as exc:  # checked by its entry's checksum: only a foreign pickle
+                self._ignored(source, exc)
+                return None
+
+        return scanned, inspected, dependencies
+
+    def _ignored(self, source: SourceFile, exc: BaseException) -> None:
+        self.store.warnings.append(
+            f"cache entry for {source.relative_path} was ignored: it holds "
+            f"{type(exc).__name__}: {exc}; the module is inspected again"
+        )
+
+    def store_module(
+        self,
+        source: SourceFile,
+        scanned: ScannedModule | None,
+        inspected: InspectedModule | None,
+        imported: Iterable[tuple[str, str | None]],
+    ) -> dict[str, str | None] | None:
+        """Store one module unless it has errors; returns its dependencies."""
+        problems = [
+            *(scanned.diagnostics if scanned else ()),
+            *(inspected.diagnostics if inspected else ()),
+        ]
+        if _has_errors(problems):
+            return None
+        if scanned is not None and scanned.inspectable and inspected is None:
+            return None  # it was never inspected (a worker died): not an answer
+        dependencies = self.hashes.classify(imported)
+        dependencies["file:" + source.relative_path] = self.hashes.of(source.relative_path)
+        self.store.put(
+            self.module_key(source),
+            {
+                "dependencies": dependencies,
+                "scanned": replace(scanned, **_LOCATION) if scanned is not None else None,
+                # Pickled apart: a build that finds the module's rendered output never reads it.
+                "inspected": pickle.dumps(
+                    (inspected.tools, inspected.diagnostics), protocol=pickle.HIGHEST_PROTOCOL
+                )
+                if inspected is not None
+                else None,
+            },
+        )
+        return dependencies
+
+    def render_key(self, source: SourceFile, dependencies: Mapping[str, str | None]) -> str:
+        """A module's assembled and rendered output: its inspection plus every config value."""
+        return digest(
+            ("render", self.module_key(source), sorted(dependencies.items()), self._config_key)
+        )
+
+    def load_rendered(self, key: str, source: SourceFile) -> StoredRendering | None:
+        stored = self.store.get(key)
+        if stored is None:
+            return None
+        try:
+            payload, rendered, problems, tool_count, factory = stored
+            if rendered is not None and not isinstance(rendered, RenderedFile):
+                raise TypeError(type(rendered).__name__)
+        except (TypeError, ValueError) as exc:
+            self._ignored(source, exc)
+            return None
+
+        def definition() -> ModuleDefinition:
+            """Unpickled only when needed (factory tools, whose names must be compared)."""
+            loaded = pickle.loads(payload)
+            return replace(loaded, source=replace(loaded.source, **source.location()))
+
+        return StoredRendering(definition, rendered, list(problems), int(tool_count), bool(factory))
+
+    def store_rendered(
+        self,
+        key: str,
+        definition: ModuleDefinition,
+        rendered: RenderedFile | None,
+        problems: list[Diagnostic],
+    ) -> None:
+        if _has_errors(problems):
             return
+        blank = replace(definition, source=replace(definition.source, **_LOCATION))
+        payload = pickle.dumps(blank, protocol=pickle.HIGHEST_PROTOCOL)
+        factory = any("factory" in tool.extra for tool in definition.tools)
+        self.store.put(key, (payload, rendered, tuple(problems), len(definition.tools), factory))
+
+    def finish(self) -> list[Diagnostic]:
+        """Prune when this build wrote entries; the warnings of entries that were ignored."""
+        if self.store.written:
+            self.store.prune()
+        return [
+            Diagnostic(relative(self.store.directory, self.config.root), 0, 0, w, "warning")
+            for w in self.store.warnings
+        ]
+
+
+def _has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.severity == "error" for d in diagnostics)

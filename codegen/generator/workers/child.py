@@ -9,8 +9,9 @@ path:
 - in, on stdin: a settings dict, then one ``SourceFile`` per message, then ``None``;
 - out, on the original stdout: ``("ready",)``, then per source ``("start", path)``,
   ``("scanned", path, ScannedModule | None)``, ``("progress", path)`` while it works and
-  ``("done", path, tools, diagnostics)``; at the end ``("registered", registrations)``
-  (``codegen.generator.inspection.registrations``), ``("dependencies", files)`` and
+  ``("done", path, tools, diagnostics, imported)`` (``imported``: the ``(module, file)`` pairs the
+  source depends on, see ``codegen.generator.workers.imports``); at the end
+  ``("registered", registrations)`` (``codegen.generator.inspection.registrations``) and
   ``("finished",)``.
 
 The original stdout and stdin are moved out of reach first: anything user code prints, even from
@@ -251,6 +252,9 @@ def main() -> None:
         guard_output_package(Path(settings["output"]))
     _preload(settings.get("flavor", "clean"))
     factories = _factories(settings.get("factories", []))
+    from codegen.generator.workers.imports import ImportGraph
+
+    graph = ImportGraph(settings["sys_path"])  # after the libraries: only user code is recorded
     write_message(events, ("ready",))
     while (source := read_message(requests)) is not None:
         key = source.relative_path
@@ -259,6 +263,7 @@ def main() -> None:
         write_message(events, ("scanned", key, module))
         tools: list[InspectedTool] = []
         diagnostics: list[Diagnostic] = []
+        before = set(sys.modules)
         if module is not None and module.inspectable:
             tools, diagnostics = _inspect_module(
                 module,
@@ -269,14 +274,12 @@ def main() -> None:
             )
         elif module is None and _registers(source.data):
             _import_for_registrations(source)
-        write_message(events, ("done", key, tools, diagnostics))
+        imported: list[tuple[str, str | None]] = []
+        if module is not None and module.inspectable:
+            imported = graph.reached([source.module, *(set(sys.modules) - before)])
+        write_message(events, ("done", key, tools, diagnostics, imported))
     # Every tool a real server registered while user modules were imported (no silent omission).
     write_message(events, ("registered", recorded()))
-    # Every file this process imported: the build cache's dependency set.
-    loaded = [
-        f for m in list(sys.modules.values()) if isinstance(f := getattr(m, "__file__", None), str)
-    ]
-    write_message(events, ("dependencies", loaded))
     write_message(events, ("finished",))
     events.close()
     sys.stdout.flush()

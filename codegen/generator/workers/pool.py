@@ -24,7 +24,13 @@ from typing import IO, Any
 from codegen.generator.config import Config
 from codegen.generator.model import InspectedModule, ScannedModule, SourceFile
 from codegen.generator.workers.child import write_message
-from codegen.generator.workers.prestart import WORKER_HASH_SEED, spawn_worker, take, worker_count
+from codegen.generator.workers.prestart import (
+    WORKER_HASH_SEED,
+    spawn_worker,
+    take,
+    worker_count,
+    worker_settings,
+)
 from codegen.shared.diagnostics import Diagnostic
 
 #: Sources queued in a worker beyond the one it is on: it never waits for the next one, and at
@@ -47,24 +53,13 @@ class _Worker:
         self.ready = False
         self.finished = False
         self.closed_input = False
-        self.dependencies: list[str] = []
         self.registrations: list[Any] = []  # what real servers registered (see child.py)
         self.buffer = b""
         self.process, self.stderr = started or spawn_worker(config.root, hash_seed)
         assert self.process.stdout is not None
         os.set_blocking(self.process.stdout.fileno(), False)
         self.outbox: queue.Queue[object] = queue.Queue()
-        self.outbox.put(
-            {
-                "sys_path": [str(config.root), *(str(p) for p in config.python_path)],
-                "injected": sorted(config.injected_types),
-                "permissive_fallback": config.permissive_fallback,
-                "output": str(config.output),
-                "flavor": config.flavor,
-                "decorators": list(config.decorators),
-                "factories": list(config.factories),
-            }
-        )
+        self.outbox.put(worker_settings(config))
         # A writer thread, so a worker stuck in user code can never block the generator.
         self.writer = threading.Thread(target=self._write_requests, daemon=True)
         self.writer.start()
@@ -122,7 +117,9 @@ class InspectSession:
     """Worker processes that scan and inspect the sources handed to ``run``.
 
     ``on_scanned`` gets each source's ``ScannedModule`` (sources without tools are skipped) and
-    ``on_result`` each inspected module, as they arrive. Workers hash with ``hash_seed``.
+    ``on_result`` each inspected module, as they arrive; ``on_done`` then gets the source, its
+    scan and the ``(module, file)`` pairs it depended on (not called for a source whose worker
+    died). Workers hash with ``hash_seed``; ``workers`` caps how many start.
     """
 
     def __init__(
@@ -131,11 +128,16 @@ class InspectSession:
         on_scanned: Callable[[ScannedModule], None] = lambda module: None,
         on_result: Callable[[InspectedModule], None] = lambda result: None,
         hash_seed: str = WORKER_HASH_SEED,
+        on_done: Callable[
+            [SourceFile, ScannedModule | None, list[tuple[str, str | None]]], None
+        ] = lambda source, module, imported: None,
+        workers: int | None = None,
     ) -> None:
         """Start the workers now: their interpreter and imports overlap whatever comes next."""
         self.config = config
         self.on_scanned = on_scanned
         self.on_result = on_result
+        self.on_done = on_done
         self.hash_seed = hash_seed
         self.workers: list[_Worker] = []
         self.retired: list[_Worker] = []
@@ -144,12 +146,21 @@ class InspectSession:
         self.selector = selectors.DefaultSelector()
         # Started at interpreter start-up (codegen.generator.workers.prestart), always with the default seed.
         early = take(config.root) if hash_seed == WORKER_HASH_SEED else []
-        count = max(worker_count(), len(early))
+        count = max(min(worker_count(), workers or worker_count()), len(early), 1)
         for index in range(count):
             self._start_worker(dispatch=False, started=early[index] if index < len(early) else None)
 
     def run(self, sources: list[SourceFile]) -> None:
         """Scan and inspect every source; returns when all are delivered."""
+        self.start(sources)
+        self.wait()
+
+    def wait(self) -> None:
+        """Deliver every result of the sources handed to ``start``."""
+        self._loop()
+
+    def start(self, sources: list[SourceFile]) -> None:
+        """Hand the sources out; the workers start on them while this process does other work."""
         self.queue.extend(sources)
         for _ in range(PREFETCH + 1):  # round-robin, so a short list is shared out evenly
             for worker in self.workers:
@@ -157,7 +168,6 @@ class InspectSession:
                     worker.submit(self.queue.popleft())
         for worker in self.workers:
             self._dispatch(worker)
-        self._loop()
 
     def _start_worker(
         self,
@@ -229,8 +239,8 @@ class InspectSession:
                 self.scanned[source.relative_path] = module
                 self.on_scanned(module)
         elif kind == "done":
-            _, key, tools, diagnostics = event
-            worker.assigned.pop(key)  # type: ignore[call-overload]
+            _, key, tools, diagnostics, imported = event
+            source = worker.assigned.pop(key)  # type: ignore[call-overload]
             worker.current = None
             module = self.scanned.get(key)  # type: ignore[call-overload]
             if module is not None and module.inspectable:
@@ -239,13 +249,12 @@ class InspectSession:
                         module=module,
                         tools=tuple(tools),  # type: ignore[arg-type]
                         diagnostics=tuple(diagnostics),  # type: ignore[arg-type]
-                    )
+                    ),
                 )
+            self.on_done(source, module, imported)  # type: ignore[arg-type]
             self._dispatch(worker)
         elif kind == "registered":
             worker.registrations = list(event[1])  # type: ignore[arg-type]
-        elif kind == "dependencies":
-            worker.dependencies = list(event[1])  # type: ignore[arg-type]
         elif kind == "finished":
             worker.finished = True
 
@@ -278,10 +287,6 @@ class InspectSession:
     def registrations(self) -> list[Any]:
         """Tools real servers registered while the workers imported user modules."""
         return [r for worker in [*self.workers, *self.retired] for r in worker.registrations]
-
-    def dependencies(self) -> list[str]:
-        """Files the workers imported (valid after ``run``)."""
-        return sorted({f for worker in self.workers for f in worker.dependencies})
 
     def close(self) -> None:
         for worker in [*self.workers, *self.retired]:

@@ -2,9 +2,9 @@
 
 A worker spends ~0.4 s importing libcst and pydantic before it can scan anything; started at
 interpreter start-up (``python -m codegen``) that overlaps the generator's own imports and
-configuration instead of following them. Only the standard library is imported here. Workers
-are started only when no build cache can answer (``--no-cache``, or no stored build next to the
-configuration); ``codegen.generator.workers.pool`` adopts them, and ``discard`` stops any that were not used.
+configuration instead of following them. Only the standard library is imported here. All
+workers are started when no build cache can answer (``--no-cache``, or no cache next to the
+configuration), one when a cache may answer for most modules; ``codegen.generator.workers.pool`` adopts them, and ``discard`` stops any that were not used.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
-from codegen.generator.project import CACHE_DIR, CACHE_FILE, nearest_config
+from codegen.generator.project import CACHE_DIR, nearest_config
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parents[3])
 MAX_WORKERS = 4
@@ -35,6 +35,21 @@ _decided = False
 
 def worker_count() -> int:
     return min(os.cpu_count() or 1, MAX_WORKERS)
+
+
+def worker_settings(config: Any) -> dict[str, Any]:
+    """The settings message (``config``: a ``codegen.generator.config.Config``, not imported:
+    this module is standard library only) each worker gets first (``codegen.generator.workers.child``); the
+    build cache keys a module's inspection on it (``codegen.generator.cache.keys``)."""
+    return {
+        "sys_path": [str(config.root), *(str(p) for p in config.python_path)],
+        "injected": sorted(config.injected_types),
+        "permissive_fallback": config.permissive_fallback,
+        "output": str(config.output),
+        "flavor": config.flavor,
+        "decorators": list(config.decorators),
+        "factories": list(config.factories),
+    }
 
 
 def worker_environment(hash_seed: str = WORKER_HASH_SEED) -> dict[str, str]:
@@ -107,12 +122,26 @@ def start_early(argv: list[str]) -> None:
     if command is None or argv[command] not in _COMMANDS or "--help" in argv or "-h" in argv:
         return
     root = _project_root(argv)
-    if root is None or ("--no-cache" not in argv and (root / CACHE_DIR / CACHE_FILE).is_file()):
+    if root is None:
         return
+    # With a build cache, most builds redo a module or two (one worker) or nothing (the worker
+    # is stopped unused); without one, every module is inspected.
+    cached = "--no-cache" not in argv and (root / CACHE_DIR / "entries").is_dir()
     try:
-        _started[str(root.resolve())] = [spawn_worker(root) for _ in range(worker_count())]
+        _started[str(root.resolve())] = [
+            spawn_worker(root) for _ in range(1 if cached else worker_count())
+        ]
     except OSError:
         discard()
+
+
+def keep_started(root: Path, count: int) -> None:
+    """Have ``count`` fresh workers waiting for the next build of ``root`` (``mcp-codegen watch``):
+    started now, they import libcst and pydantic while nothing is being built."""
+    waiting = _started.setdefault(str(root.resolve()), [])
+    waiting[:] = [(p, e) for p, e in waiting if p.poll() is None]
+    while len(waiting) < count:
+        waiting.append(spawn_worker(root))
 
 
 def take(root: Path) -> list[tuple[subprocess.Popen[bytes], IO[bytes]]]:

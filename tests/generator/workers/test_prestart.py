@@ -56,11 +56,10 @@ def test_config_option_names_the_project(
     assert len(_started(other)) == prestart.worker_count()
 
 
-def test_a_stored_build_means_no_early_workers_unless_no_cache(fresh: Path) -> None:
-    (fresh / ".mcp-codegen-cache").mkdir()
-    (fresh / ".mcp-codegen-cache" / "build.pickle").write_bytes(b"")
+def test_a_build_cache_means_one_early_worker_unless_no_cache(fresh: Path) -> None:
+    (fresh / ".mcp-codegen-cache" / "entries").mkdir(parents=True)
     prestart.start_early(["check"])
-    assert _started(fresh) == []
+    assert len(_started(fresh)) == 1
     prestart._decided = False
     prestart.start_early(["check", "--no-cache"])
     assert len(_started(fresh)) == prestart.worker_count()

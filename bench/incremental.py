@@ -1,0 +1,289 @@
+"""Incremental builds: what `generate` costs when little or nothing changed, beside the floor.
+
+Usage:  python bench/incremental.py [--rounds 5] [--tools 1000] [--big-tools 10000] [--repo DIR]
+
+Every measurement is a fresh process (the watcher is one long-lived process, measured per save),
+and the setups are interleaved round by round, so load from other users of the machine falls on
+all of them alike; the table shows medians and the ratios of medians from this one run.
+
+- cold: no cache, empty output, 1,000 tools in 20 modules;
+- no-op: the same again, nothing changed;
+- edit leaf: one module's source changed (a comment), so one module of 50 tools is redone;
+- edit shared: a models module that 5 tool modules import changed: those 5 are redone;
+- floor: a fresh process that imports pydantic and the edited module and builds one
+  TypeAdapter over its tools' parameters and results, and nothing else;
+- watch: `mcp-codegen watch` running; time from saving the leaf module to the rebuild's line
+  (printed after the files are written);
+- cold 10,000 tools in 200 modules beside bare single-process inference of the same tools
+  (one process importing every module and building one TypeAdapter per module), with the
+  generator process's own peak RSS (its workers not counted).
+
+Sources and the generator are precompiled first (`compileall`): these machines set
+PYTHONDONTWRITEBYTECODE=1. ``--repo`` measures another checkout (e.g. the main branch for
+"before" numbers; setups it lacks, like watch, are left out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import queue
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from synthetic import write_package  # noqa: E402
+
+#: One TypeAdapter per module named on the command line, over its tools' parameters and results.
+INFER = r"""
+import importlib, inspect, sys, typing
+from pydantic import TypeAdapter, create_model
+
+for name in sys.argv[1:]:
+    module = importlib.import_module(name)
+    models = []
+    for attr, fn in vars(module).items():
+        if not hasattr(fn, "__mcp_codegen_tool__"):
+            continue
+        hints = typing.get_type_hints(fn, include_extras=True)
+        fields = {}
+        for pname, p in inspect.signature(fn).parameters.items():
+            default = ... if p.default is inspect.Parameter.empty else p.default
+            fields[pname] = (hints.get(pname, typing.Any), default)
+        models.append(create_model(attr + "_in", **fields))
+        if hints.get("return", None) is not None:
+            models.append(create_model(attr + "_out", result=(hints["return"], ...)))
+    TypeAdapter(tuple[tuple(models)]).json_schema()
+"""
+
+#: `python -m codegen ARGS` in this process, then its own peak RSS (KiB on Linux) on stderr.
+RSS = r"""
+import resource, runpy, sys
+sys.argv = ["codegen", *sys.argv[1:]]
+try:
+    runpy.run_module("codegen", run_name="__main__", alter_sys=True)
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+print("RSS", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+sys.exit(code)
+"""
+
+SHARED = "from pydantic import BaseModel\n\n\nclass Shared(BaseModel):\n    value: int\n"
+USES_SHARED = """
+
+from synth.shared import Shared
+
+
+@tool
+def uses_shared_{index}(item: Shared) -> Shared:
+    return item
+"""
+
+
+def _env(repo: Path) -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(repo))
+
+
+def _run(repo: Path, cwd: Path, *args: str) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "codegen", *args],
+        cwd=cwd,
+        env=_env(repo),
+        capture_output=True,
+        text=True,
+    )
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"mcp-codegen {' '.join(args)} failed in {cwd}:\n{done.stderr}")
+    return elapsed
+
+
+def _run_rss(repo: Path, cwd: Path, *args: str) -> tuple[float, float]:
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", RSS, *args], cwd=cwd, env=_env(repo), capture_output=True, text=True
+    )
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"mcp-codegen {' '.join(args)} failed:\n{done.stderr}")
+    rss = next(line for line in done.stderr.splitlines() if line.startswith("RSS "))
+    return elapsed, int(rss.split()[1]) / 1024
+
+
+def _infer(cwd: Path, modules: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-c", INFER, *modules],
+        cwd=cwd,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(cwd), str(HERE.parent)])),
+        check=True,
+    )
+    return time.perf_counter() - start
+
+
+def _project(root: Path, tools: int, shared: bool = False) -> Path:
+    package = write_package(root, tools)
+    if shared:
+        (package / "shared.py").write_text(SHARED)
+        for index in range(5):
+            path = package / f"tools_{index:03d}.py"
+            path.write_text(path.read_text() + USES_SHARED.format(index=index))
+    compileall.compile_dir(package, quiet=1)
+    return package
+
+
+def _edit(path: Path, counter: list[int]) -> None:
+    counter[0] += 1
+    text = path.read_text().split("\n# edit ")[0]
+    path.write_text(f"{text}\n# edit {counter[0]}\n")
+
+
+class _Watcher:
+    def __init__(self, repo: Path, cwd: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "codegen", "watch"],
+            cwd=cwd,
+            env=_env(repo),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        self.lines: queue.Queue[tuple[float, str]] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.wait("watching", 600)
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put((time.perf_counter(), line))
+
+    def wait(self, text: str, timeout: float = 120) -> float:
+        end = time.perf_counter() + timeout
+        while time.perf_counter() < end:
+            try:
+                when, line = self.lines.get(timeout=1)
+            except queue.Empty:
+                continue
+            if text in line:
+                return when
+        raise SystemExit(f"watch printed no line with {text!r}")
+
+    def save_to_written(self, path: Path, counter: list[int]) -> float:
+        time.sleep(1.0)  # the next worker has started and the watcher is idle
+        start = time.perf_counter()
+        _edit(path, counter)
+        return self.wait(f"after {path.parent.name}/{path.name}") - start
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--tools", type=int, default=1000)
+    parser.add_argument("--big-tools", type=int, default=10000, help="0 leaves the big run out")
+    parser.add_argument("--repo", type=Path, default=HERE.parent, help="checkout to measure")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    options = parser.parse_args()
+    repo = options.repo.resolve()
+    compileall.compile_dir(repo / "codegen", quiet=1)
+    has_watch = (repo / "codegen" / "cli" / "watch.py").exists()
+    scratch = Path(tempfile.mkdtemp(prefix="mcp-codegen-incremental-"))
+    try:
+        leaf, shared, watched, big = (scratch / n for n in ("leaf", "shared", "watch", "big"))
+        _project(leaf, options.tools)
+        shared_package = _project(shared, options.tools, shared=True)
+        _project(watched, options.tools)
+        leaf_module = leaf / "synth" / "tools_010.py"
+        watched_module = watched / "synth" / "tools_010.py"
+        big_modules: list[str] = []
+        if options.big_tools:
+            _project(big, options.big_tools)
+            big_modules = sorted(f"synth.{p.stem}" for p in (big / "synth").glob("tools_*.py"))
+        for project in (shared, leaf):
+            _run(repo, project, "generate")
+        watcher = _Watcher(repo, watched) if has_watch else None
+        counter = [0]
+        times: dict[str, list[float]] = {}
+        rss: list[float] = []
+
+        def add(name: str, measure: Callable[[], float]) -> None:
+            times.setdefault(name, []).append(measure())
+
+        for round_ in range(options.rounds):
+            print(f"round {round_ + 1}/{options.rounds}", file=sys.stderr, flush=True)
+            shutil.rmtree(leaf / "generated", ignore_errors=True)
+            shutil.rmtree(leaf / ".mcp-codegen-cache", ignore_errors=True)
+            add("cold", lambda: _run(repo, leaf, "generate"))
+            add("no-op", lambda: _run(repo, leaf, "generate"))
+            _edit(leaf_module, counter)
+            add("edit leaf", lambda: _run(repo, leaf, "generate"))
+            add("floor", lambda: _infer(leaf, ["synth.tools_010"]))
+            _edit(shared_package / "shared.py", counter)
+            add("edit shared", lambda: _run(repo, shared, "generate"))
+            if watcher is not None:
+                add("watch", lambda: watcher.save_to_written(watched_module, counter))
+            if big_modules:
+                shutil.rmtree(big / "generated", ignore_errors=True)
+                seconds, peak = _run_rss(repo, big, "generate", "--no-cache")
+                times.setdefault("cold big", []).append(seconds)
+                rss.append(peak)
+                add("bare big", lambda: _infer(big, big_modules))
+        if watcher is not None:
+            watcher.stop()
+    finally:
+        if not options.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
+    _report(options, repo, times, rss)
+
+
+def _report(
+    options: argparse.Namespace, repo: Path, times: dict[str, list[float]], rss: list[float]
+) -> None:
+    median = {name: statistics.median(values) for name, values in times.items()}
+    floor = median["floor"]
+    rows = [
+        ("cold", f"generate, {options.tools} tools / 20 modules, no cache", None),
+        ("no-op", "generate, nothing changed", None),
+        ("edit leaf", "generate, one module edited", floor),
+        ("edit shared", "generate, shared models edited (5 importers)", floor),
+        ("floor", "one-module floor (pydantic + module + TypeAdapter)", floor),
+        ("watch", "watch: save to written", floor),
+        ("cold big", f"generate --no-cache, {options.big_tools} tools / 200 modules", None),
+        ("bare big", "bare single-process TypeAdapter inference", None),
+    ]
+    print(
+        f"mcp-codegen incremental builds: {repo.name}, {options.rounds} interleaved rounds, "
+        f"medians, {os.cpu_count()} CPUs"
+    )
+    print(f"{'setup':<12} {'what':<58} {'median s':>9} {'ratio':>12}")
+    for key, what, base in rows:
+        if key not in median:
+            continue
+        ratio = f"{median[key] / base:.2f}x floor" if base and key != "floor" else ""
+        if key == "cold big" and "bare big" in median:
+            ratio = f"{median[key] / median['bare big']:.2f}x bare"
+        print(f"{key:<12} {what:<58} {median[key]:>9.2f} {ratio:>12}")
+    if rss:
+        print(
+            f"generator process peak RSS, cold big: median {statistics.median(rss):.0f} MB, max {max(rss):.0f} MB"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+"""``mcp-codegen watch``: regenerate on every save of a source, the configuration, or a project
+file a tool module imports.
+
+Each rebuild is an ordinary cached ``generate`` (``codegen.generator.pipeline``), so it inspects
+only the modules whose inputs changed. A worker is kept started for the next rebuild, with libcst
+and pydantic imported and no user code: a worker that has imported user code is never used
+again (it exits after its build), and a fresh one is started right after. File events come from
+watchfiles (inotify / FSEvents / ReadDirectoryChangesW, debounced). After each rebuild one line
+says what changed; errors print at ``path:line:col`` and watching goes on. Ctrl-C stops the
+watcher and every worker.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from codegen.generator.config import Config, load_config
+from codegen.generator.pipeline import BuildResult, generate
+from codegen.generator.project import CACHE_DIR
+from codegen.generator.workers import prestart
+from codegen.shared.diagnostics import CodegenError, ExitCode
+from codegen.shared.reader import GeneratedModuleError, parse_literal_module
+
+
+def _tools(files: dict[str, str]) -> dict[str, str]:
+    """``{tool name: its literal}`` in rendered module texts (nothing is imported)."""
+    found: dict[str, str] = {}
+    for path, text in files.items():
+        try:
+            values = parse_literal_module(text, path)
+        except GeneratedModuleError:
+            continue
+        for tool in values.get("TOOLS", ()) or ():
+            if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                found[tool["name"]] = repr(tool)
+    return found
+
+
+def changed_tools(before: dict[str, str], after: dict[str, str]) -> int:
+    return sum(before.get(name) != after.get(name) for name in before.keys() | after.keys())
+
+
+class Watcher:
+    def __init__(self, config_file: Path | None, stream: Any = sys.stdout) -> None:
+        self.config_file = config_file
+        self.stream = stream
+        self.config: Config = load_config(config_file)
+        self.inputs: set[Path] = set()
+        self.tools: dict[str, dict[str, str]] = {}  # generated file -> tool name -> literal
+
+    def _say(self, text: str) -> None:
+        print(text, file=self.stream, flush=True)
+
+    def _keep_worker_ready(self) -> None:
+        """A fresh worker for the next rebuild (the last one imported user code and is gone)."""
+        prestart.keep_started(self.config.root, 1)
+
+    def rebuild(self, reason: str = "") -> BuildResult | None:
+        start = time.perf_counter()
+        try:
+            self.config = load_config(self.config_file)
+        except CodegenError as exc:
+            for diagnostic in exc.diagnostics:
+                print(diagnostic, file=sys.stderr, flush=True)
+            self._say(f"mcp-codegen watch: {len(exc.diagnostics)} error(s) in the configuration")
+            return None
+        result, report = generate(self.config)
+        elapsed = time.perf_counter() - start
+        for diagnostic in result.diagnostics:
+            print(diagnostic, file=sys.stderr, flush=True)
+        self.inputs = {self.config.root / name for name in result.inputs}
+        self._keep_worker_ready()
+        if report is None:
+            self._say(
+                f"mcp-codegen watch: {len(result.errors)} error(s); nothing written "
+                f"({elapsed:.2f} s){reason}"
+            )
+            return result
+        files = {f.relative_path: f.content for f in result.files}
+        changed = 0
+        for name in {*report.written, *report.removed}:  # only what was written is parsed
+            before = self.tools.pop(name, {})
+            after = _tools({name: files[name]}) if name in files else {}
+            changed += changed_tools(before, after)
+            if after:
+                self.tools[name] = after
+        self._say(
+            f"mcp-codegen watch: {changed} tool(s) changed, {len(report.written)} file(s) "
+            f"written, {len(report.removed)} removed ({elapsed:.2f} s){reason}"
+        )
+        return result
+
+    def relevant(self, path: Path) -> bool:
+        """A source, the configuration, or a project file the last build imported."""
+        config = self.config
+        if path == config.config_file or path in self.inputs:
+            return True
+        if path.suffix != ".py" or _under(path, config.output) or CACHE_DIR in path.parts:
+            return False
+        return any(path == source or _under(path, source) for source in config.sources)
+
+    def run(self, stop: threading.Event | None = None) -> int:
+        import watchfiles
+
+        self.rebuild()
+        roots = {self.config.root, *self.config.python_path}
+        self._say(f"mcp-codegen watch: watching {', '.join(sorted(map(str, roots)))}; Ctrl-C stops")
+        for changes in watchfiles.watch(*sorted(roots), stop_event=stop, debounce=400, step=30):
+            paths = sorted({Path(name).resolve() for _, name in changes})
+            hit = [p for p in paths if self.relevant(p)]
+            if not hit:
+                continue
+            names = ", ".join(self.config.relative(p) for p in hit[:3])
+            more = f" and {len(hit) - 3} more" if len(hit) > 3 else ""
+            self.rebuild(f" after {names}{more}")
+        return ExitCode.OK
+
+
+def _under(path: Path, directory: Path) -> bool:
+    return path.is_relative_to(directory)
+
+
+def main(config_file: Path | None) -> int:
+    try:
+        import watchfiles  # noqa: F401
+    except ImportError:
+        print(
+            "mcp-codegen watch needs watchfiles: pip install 'mcp-schema-codegen[watch]'",
+            file=sys.stderr,
+        )
+        return ExitCode.USAGE
+    watcher = Watcher(config_file)
+    try:
+        return watcher.run()
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        prestart.discard()

@@ -1,0 +1,127 @@
+"""A content-addressed store of cache entries under ``.mcp-codegen-cache/`` (standard library only).
+
+An entry is a file named by its key (a SHA-256 of everything that decides it, see
+``codegen.generator.cache.keys``): ``entries/<first two hex digits>/<key>``. Its bytes are a
+magic line, the SHA-256 of the payload, and the payload (a pickle): a truncated or corrupted
+entry fails the check and is a miss with a warning, never a crash nor a wrong build. Entries are
+written atomically (a temporary file, then ``os.replace``), so concurrent builds never see half an
+entry. Reading an entry touches it; ``prune`` removes the least recently used beyond the size
+bound. Nothing in an entry or its name depends on where the project is checked out, so the
+directory can be restored in another checkout or on another machine (a CI cache).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+_MAGIC = b"mcp-codegen-cache 1\n"
+#: Default size bound; ``MCP_CODEGEN_CACHE_MB`` overrides it.
+DEFAULT_LIMIT_BYTES = 256 * 1024 * 1024
+_IGNORE = "# Created by mcp-codegen; safe to delete.\n*\n"
+
+
+def limit_bytes() -> int:
+    try:
+        return int(float(os.environ["MCP_CODEGEN_CACHE_MB"]) * 1024 * 1024)
+    except (KeyError, ValueError):
+        return DEFAULT_LIMIT_BYTES
+
+
+@dataclass
+class EntryStore:
+    directory: Path
+    #: What went wrong reading entries (each one was treated as a miss).
+    warnings: list[str] = field(default_factory=list)
+    written: int = 0
+
+    def _path(self, key: str) -> Path:
+        return self.directory / "entries" / key[:2] / key
+
+    def get(self, key: str) -> Any | None:
+        path = self._path(key)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        head = len(_MAGIC)
+        payload = data[head + 32 :]
+        if data[:head] != _MAGIC or hashlib.sha256(payload).digest() != data[head : head + 32]:
+            self._corrupt(path, "it is truncated or corrupted")
+            return None
+        try:
+            value = pickle.loads(payload)
+        except Exception as exc:  # an entry of another version of the generator's classes
+            self._corrupt(path, f"it cannot be read ({type(exc).__name__})")
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(path)  # recently used: pruned last
+        return value
+
+    def _corrupt(self, path: Path, why: str) -> None:
+        self.warnings.append(
+            f"cache entry {path.relative_to(self.directory.parent).as_posix()} was ignored: "
+            f"{why}; it will be rebuilt (`mcp-codegen cache clean` removes the cache)"
+        )
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+    def put(self, key: str, value: Any) -> None:
+        """Write atomically; a cache that cannot be written is simply not used."""
+        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        path = self._path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            ignore = self.directory / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text(_IGNORE)
+            fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp.")
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+            os.replace(temporary, path)
+            self.written += 1
+        except OSError:
+            return
+
+    def entries(self) -> list[tuple[Path, os.stat_result]]:
+        found = []
+        for path in (self.directory / "entries").glob("*/*"):
+            try:
+                found.append((path, path.stat()))
+            except OSError:
+                continue
+        return found
+
+    def prune(self, limit: int | None = None) -> int:
+        """Remove the least recently used entries until the rest fit ``limit`` bytes."""
+        limit = limit_bytes() if limit is None else limit
+        found = self.entries()
+        total = sum(stat.st_size for _, stat in found)
+        removed = 0
+        stale_temporaries = time.time() - 3600
+        for path, stat in sorted(found, key=lambda item: item[1].st_mtime):
+            if path.name.startswith(".tmp.") and stat.st_mtime < stale_temporaries:
+                pass  # a writer that died: always removed
+            elif total <= limit:
+                continue
+            try:
+                path.unlink()
+            except OSError:
+                continue
+            total -= stat.st_size
+            removed += 1
+        return removed
+
+    def clean(self) -> int:
+        """Remove the whole cache directory; returns how many entries it held."""
+        count = len(self.entries())
+        shutil.rmtree(self.directory, ignore_errors=True)
+        return count

@@ -1,0 +1,136 @@
+"""``mcp-codegen watch`` as a user runs it: a real process, real file events, Ctrl-C."""
+
+from __future__ import annotations
+
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.project import Project, codegen_env
+
+TOOL = """
+from codegen.decorators import tool
+
+
+@tool
+def {name}(value: {kind}) -> {kind}:
+    return value
+"""
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+class Lines:
+    def __init__(self, stream) -> None:  # type: ignore[no-untyped-def]
+        self.queue: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream) -> None:  # type: ignore[no-untyped-def]
+        for line in stream:
+            self.queue.put(line)
+
+    def drained(self) -> list[str]:
+        found = []
+        while not self.queue.empty():
+            found.append(self.queue.get())
+        return found
+
+    def wait_for(self, text: str, timeout: float = 180) -> str:
+        end = time.monotonic() + timeout
+        seen = []
+        while time.monotonic() < end:
+            try:
+                line = self.queue.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            seen.append(line)
+            if text in line:
+                return line
+        raise AssertionError(f"no line with {text!r} in {seen}; other stream: {self.other()}")
+
+    def other(self) -> list[str]:
+        return []
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    reason="KNOWN ISSUE (see STATUS-21): under pytest the watcher's stdout sometimes stays empty "
+    "although the same run outside pytest prints its first line within ~1 s; not yet understood",
+    strict=False,
+)
+def test_watch_rebuilds_reports_errors_and_leaves_no_worker_on_ctrl_c(project: Project) -> None:
+    if sys.platform != "linux":
+        pytest.skip("reads /proc")
+    project.write("pkg/alpha.py", TOOL.format(name="alpha", kind="int"))
+    project.write("pkg/beta.py", TOOL.format(name="beta", kind="int"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "codegen", "watch"],
+        cwd=project.root,
+        env=codegen_env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, err = Lines(process.stdout), Lines(process.stderr)
+        out.other = lambda: [*err.drained(), f"exit code {process.poll()}"]  # type: ignore[method-assign]
+        first = out.wait_for("tool(s) changed")
+        assert "2 tool(s) changed" in first and "3 file(s) written" in first
+        out.wait_for("watching")
+        generated = project.root / "generated" / "pkg" / "alpha.py"
+        assert '"integer"' in generated.read_text()
+
+        project.write("pkg/alpha.py", TOOL.format(name="alpha", kind="str"))
+        line = out.wait_for("tool(s) changed")
+        assert "1 tool(s) changed, 1 file(s) written" in line and "pkg/alpha.py" in line
+        assert '"string"' in generated.read_text()
+
+        project.write("pkg/beta.py", TOOL.format(name="beta", kind="int") + "\nx = (\n")
+        assert "error(s); nothing written" in out.wait_for("error(s)")
+        assert err.wait_for("pkg/beta.py:").startswith("pkg/beta.py:")
+
+        project.write("pkg/beta.py", TOOL.format(name="beta", kind="float"))  # watching went on
+        assert "1 tool(s) changed" in out.wait_for("tool(s) changed")
+        assert '"number"' in (project.root / "generated" / "pkg" / "beta.py").read_text()
+
+        time.sleep(1.0)  # the next worker is started after the line is printed
+        workers = _children(process.pid)
+        assert workers, "a worker is kept ready for the next rebuild"
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) in (0, 130)
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [pid for pid in workers if _alive(pid)], "Ctrl-C left a worker behind"
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

@@ -1,0 +1,256 @@
+"""Per-module reuse: whatever was edited, the build from the cache equals a build without it.
+
+The property test applies random edit sequences to one small project (add, rename, remove and
+retype a tool, edit a models module other modules import, delete or add a module, change a
+configuration key, touch a file without changing it) and after every step compares the build
+that used the cache with a ``--no-cache`` build of the same tree, byte for byte. The
+deterministic tests below it check that reuse really happens: an unchanged module is not
+imported again, and one that imports an edited module is.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from codegen.generator.config import load_config
+from codegen.generator.pipeline import build
+from tests.helpers.project import Project, codegen_env
+
+TYPES = ("int", "str", "list[int]", "Shared", "dict[str, float]", "Optional[str]", "list[Shared]")
+SHARED_FIELDS = (
+    ("a: int",),
+    ("a: int", "b: str = 'x'"),
+    ("a: float",),
+    ("a: int", "tags: list[str] = []"),
+)
+CONFIGS = (
+    "",
+    'box_field = "value"\n',
+    'version = "2.0.0"\n',
+    "permissive_fallback = true\n",
+)
+
+
+@dataclass
+class State:
+    modules: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # name -> tools
+    shared: int = 0
+    config: int = 0
+    counter: int = 0
+
+    def name(self) -> str:
+        self.counter += 1
+        return f"tool_{self.counter}"
+
+
+def _render_module(tools: list[tuple[str, str]]) -> str:
+    lines = [
+        "from typing import Optional",
+        "",
+        "from codegen.decorators import tool",
+        "from pkg.models import Shared",
+        "",
+    ]
+    for name, kind in tools:
+        lines += [
+            "",
+            "@tool",
+            f"def {name}(value: {kind}) -> {kind}:",
+            f'    """{name}."""',
+            "    return value",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def _write(root: Path, state: State) -> None:
+    package = root / "pkg"
+    fields = "\n".join(f"    {f}" for f in SHARED_FIELDS[state.shared])
+    _replace(
+        package / "models.py",
+        f"from pydantic import BaseModel\n\n\nclass Shared(BaseModel):\n{fields}\n",
+    )
+    for module, tools in state.modules.items():
+        _replace(package / f"{module}.py", _render_module(tools))
+    for path in package.glob("t*.py"):
+        if path.stem not in state.modules:
+            path.unlink()
+    _replace(
+        root / "pyproject.toml", '[tool.mcp-codegen]\nsources = ["pkg"]\n' + CONFIGS[state.config]
+    )
+
+
+def _replace(path: Path, text: str) -> None:
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
+def _apply(root: Path, state: State, step: tuple[str, int, int]) -> None:
+    kind, a, b = step
+    names = sorted(state.modules)
+    module = names[a % len(names)]
+    tools = state.modules[module]
+    total = sum(len(t) for t in state.modules.values())
+    if kind == "add":
+        tools.append((state.name(), TYPES[b % len(TYPES)]))
+    elif kind == "rename" and tools:
+        index = b % len(tools)
+        tools[index] = (state.name(), tools[index][1])
+    elif kind == "remove" and tools and total > 1:
+        tools.pop(b % len(tools))
+    elif kind == "retype" and tools:
+        index = b % len(tools)
+        tools[index] = (tools[index][0], TYPES[(TYPES.index(tools[index][1]) + 1 + b) % len(TYPES)])
+    elif kind == "shared":
+        state.shared = (state.shared + 1 + b) % len(SHARED_FIELDS)
+    elif kind == "delete" and len(state.modules) > 1 and total > len(tools):
+        del state.modules[module]
+    elif kind == "new":
+        state.modules[f"t{state.counter + 100}"] = [(state.name(), TYPES[b % len(TYPES)])]
+    elif kind == "config":
+        state.config = (state.config + 1 + b) % len(CONFIGS)
+    elif kind == "touch":
+        path = root / "pkg" / f"{module}.py"
+        stat = path.stat()
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+        return
+    _write(root, state)
+
+
+def _tree(root: Path, use_cache: bool) -> tuple[object, ...]:
+    result = build(load_config(root / "pyproject.toml"), use_cache=use_cache)
+    files = tuple((f.relative_path, f.content) for f in result.files)
+    errors = tuple(str(d) for d in result.diagnostics if "cache entry" not in d.message)
+    return files, errors
+
+
+STEPS = st.tuples(
+    st.sampled_from(
+        ["add", "rename", "remove", "retype", "shared", "delete", "new", "config", "touch"]
+    ),
+    st.integers(0, 7),
+    st.integers(0, 7),
+)
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("incremental")
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("")
+    return root
+
+
+@pytest.fixture(autouse=True)
+def _environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in codegen_env(PYTHONDONTWRITEBYTECODE="1").items():
+        monkeypatch.setenv(name, value)
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=int(os.environ.get("INCREMENTAL_EXAMPLES", "6")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(steps=st.lists(STEPS, min_size=1, max_size=5))
+def test_incremental_builds_equal_cold_builds(
+    workspace: Path, steps: list[tuple[str, int, int]]
+) -> None:
+    state = State()
+    state.modules = {
+        "t0": [(state.name(), "int"), (state.name(), "Shared")],
+        "t1": [(state.name(), "list[Shared]")],
+        "t2": [(state.name(), "str")],
+    }
+    _write(workspace, state)
+    _tree(workspace, use_cache=True)  # whatever the cache held from the last example
+    for step in steps:
+        _apply(workspace, state, step)
+        incremental = _tree(workspace, use_cache=True)
+        cold = _tree(workspace, use_cache=False)
+        assert incremental == cold, f"after {step}"
+
+
+MODELS = "from pydantic import BaseModel\n\n\nclass Shared(BaseModel):\n    a: int\n"
+MARKED = """
+from pathlib import Path
+
+from codegen.decorators import tool
+{imports}
+
+Path(__file__).with_suffix(".imported").write_text("")
+
+
+@tool
+def {name}(value: {kind}) -> {kind}:
+    return value
+"""
+
+
+def _imported(project: Project) -> set[str]:
+    found = {p.stem for p in (project.root / "pkg").glob("*.imported")}
+    for path in (project.root / "pkg").glob("*.imported"):
+        path.unlink()
+    return found
+
+
+def _write_marked(project: Project, module: str, kind: str, shared: bool) -> None:
+    imports = "from pkg.models import Shared" if shared else ""
+    project.write(
+        f"pkg/{module}.py", MARKED.format(imports=imports, name=f"{module}_tool", kind=kind)
+    )
+
+
+@pytest.mark.slow
+def test_only_what_changed_is_inspected_again(project: Project) -> None:
+    project.write("pkg/models.py", MODELS)
+    _write_marked(project, "leaf", "int", shared=False)
+    _write_marked(project, "user_a", "Shared", shared=True)
+    _write_marked(project, "user_b", "Shared", shared=True)
+    assert project.run("generate").returncode == 0
+    assert _imported(project) == {"leaf", "user_a", "user_b"}
+
+    _write_marked(project, "leaf", "str", shared=False)  # a leaf module
+    done = project.run("generate")
+    assert done.returncode == 0, done.stderr
+    assert _imported(project) == {"leaf"}
+
+    project.write("pkg/models.py", MODELS + "    b: str = 'x'\n")  # the shared model
+    done = project.run("generate")
+    assert done.returncode == 0, done.stderr
+    assert _imported(project) == {"user_a", "user_b"}
+    assert project.run("check", "--no-cache").returncode == 0
+    assert _imported(project) == {"leaf", "user_a", "user_b"}
+
+    (project.root / "pkg" / "leaf.py").touch()  # same content
+    done = project.run("check")
+    assert done.returncode == 0, done.stderr
+    assert _imported(project) == set()
+
+
+@pytest.mark.slow
+def test_a_copied_project_and_cache_give_hits(project: Project, tmp_path: Path) -> None:
+    project.write("pkg/models.py", MODELS)
+    _write_marked(project, "leaf", "int", shared=False)
+    _write_marked(project, "user_a", "Shared", shared=True)
+    assert project.run("generate").returncode == 0
+    _imported(project)
+    copy = Project(tmp_path / "elsewhere" / "checkout")
+    shutil.copytree(project.root, copy.root)
+    done = copy.run("check")
+    assert done.returncode == 0, done.stderr
+    assert _imported(copy) == set(), "a restored cache must answer in another directory"
+    _write_marked(copy, "leaf", "str", shared=False)
+    done = copy.run("generate")
+    assert done.returncode == 0, done.stderr
+    assert _imported(copy) == {"leaf"}, "module entries must hit in another directory too"
+    assert copy.snapshot() != project.snapshot()
+    assert copy.run("check", "--no-cache").returncode == 0
