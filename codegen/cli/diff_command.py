@@ -117,7 +117,10 @@ def render(report: DiffReport, args: argparse.Namespace, config: Config) -> str:
     if args.format == "github":
         return render_github(report, _path_prefix(config))
     if args.format == "sarif":
-        return render_sarif(report, _path_prefix(config))
+        from codegen.diff.rules import published_docs_url
+
+        docs_url = getattr(args, "docs_url", None) or published_docs_url()
+        return render_sarif(report, _path_prefix(config), docs_url)
     if args.format == "junit":
         return render_junit(report, args.fail_on or "error")
     return render_terminal(report, colour=_use_colour(args.color))
@@ -137,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
         config_path = getattr(args, "config", None)
         config = load_config(Path(config_path) if config_path else None)
         policy = load_policy(config.config_file, config.root, drafting=args.acknowledge)
+        args.docs_url = policy.docs_url
         output = Path(args.output).resolve() if args.output else config.output
         if args.head is None:
             head = read_directory(output, label=f"working tree ({config.relative(output)})")

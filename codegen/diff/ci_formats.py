@@ -11,7 +11,7 @@ from codegen import __version__
 from codegen.diff.changes import Change, Level
 from codegen.diff.policy import FAIL_ON, FAIL_ON_ALIASES, fails
 from codegen.diff.report import DiffReport
-from codegen.diff.rules import DOCS_URL, all_rules
+from codegen.diff.rules import all_rules, render_rule
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {Level.ERROR: "error", Level.WARN: "warning", Level.INFO: "note", Level.OFF: "none"}
@@ -27,26 +27,26 @@ def _pascal(rule_id: str) -> str:
     return "".join(part.capitalize() for part in rule_id.split("-"))
 
 
-def render_sarif(report: DiffReport, path_prefix: str = "") -> str:
-    """One SARIF run: every rule's metadata (with its docs URI), one result per change.
+def render_sarif(report: DiffReport, path_prefix: str = "", docs_url: str | None = None) -> str:
+    """One SARIF run: every rule's metadata (its documentation inline, and its ``helpUri`` on the
+    rules page at ``docs_url`` when one is known), one result per change.
 
     An acknowledged change carries an accepted external suppression with its reason, so code
     scanning shows it as dismissed rather than open.
     """
     rules = list(all_rules().values())
     index = {rule.id: i for i, rule in enumerate(rules)}
-    driver = {
+    driver: dict[str, object] = {
         "name": "mcp-codegen",
         "semanticVersion": __version__,
-        "informationUri": DOCS_URL,
         "rules": [
             {
                 "id": rule.id,
                 "name": _pascal(rule.id),
                 "shortDescription": {"text": rule.doc.summary},
                 "fullDescription": {"text": f"{rule.doc.summary} {rule.doc.why}"},
-                "helpUri": rule.help_uri,
-                "help": {"text": rule.doc.why},
+                **({"helpUri": rule.help_uri(docs_url)} if docs_url else {}),
+                "help": {"text": rule.doc.why, "markdown": render_rule(rule)},
                 "defaultConfiguration": {"level": _SARIF_LEVEL[rule.default_level]},
                 "properties": {
                     "severity": rule.kind.severity.value,
@@ -56,6 +56,8 @@ def render_sarif(report: DiffReport, path_prefix: str = "") -> str:
             for rule in rules
         ],
     }
+    if docs_url:
+        driver["informationUri"] = docs_url
     results = []
     for change in report.changes:
         result: dict[str, object] = {

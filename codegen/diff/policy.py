@@ -32,6 +32,8 @@ _KEYS = {
     "rules": "a table of rule ID = level (error, warn, info or off)",
     "exclude": "a list of tool-name patterns (fnmatch), for experimental tools",
     "acknowledgements": f"the path of the acknowledgements file (default {ACKNOWLEDGEMENTS})",
+    "docs-url": "the https:// address of the rules page (docs/diff-rules.md as you host it); "
+    "SARIF links each rule to its section there",
 }
 _ENTRY_KEYS = ("tool", "rule", "pointer", "reason")
 
@@ -61,6 +63,7 @@ class Policy:
     exclude: tuple[str, ...] = ()
     acknowledgements_file: Path | None = None
     acknowledgements: tuple[Acknowledgement, ...] = ()
+    docs_url: str | None = None  # the rules page; None: the distribution's, if it names one
 
     def level(self, kind: ChangeKind) -> Level | None:
         """The configured level of ``kind``'s rule; None: its default."""
@@ -151,6 +154,12 @@ def load_policy(config_file: Path, root: Path, *, drafting: bool = False) -> Pol
     if not isinstance(ack_name, str):
         problem("acknowledgements", f"acknowledgements must be {_KEYS['acknowledgements']}")
         ack_name = ACKNOWLEDGEMENTS
+    docs_url = table.get("docs-url")
+    if docs_url is not None and not (
+        isinstance(docs_url, str) and docs_url.startswith(("https://", "http://"))
+    ):
+        problem("docs-url", f"docs-url must be {_KEYS['docs-url']}")
+        docs_url = None
     if problems:
         raise CodegenError(problems)
     ack_file = root / ack_name
@@ -160,6 +169,7 @@ def load_policy(config_file: Path, root: Path, *, drafting: bool = False) -> Pol
         exclude=tuple(exclude),
         acknowledgements_file=ack_file,
         acknowledgements=load_acknowledgements(ack_file, drafting) if ack_file.is_file() else (),
+        docs_url=docs_url,
     )
 
 

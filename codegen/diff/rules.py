@@ -21,8 +21,30 @@ from pathlib import Path
 from codegen.diff.changes import DEFAULT_LEVEL, ChangeKind, Level
 from codegen.diff.rule_docs import RULE_DOCS, RuleDoc
 
-#: Where the rule pages live; SARIF ``helpUri`` and the docs anchors use it.
-DOCS_URL = "https://github.com/mcp-codegen/mcp-codegen/blob/main/docs/diff-rules.md"
+#: The ``Project-URL`` label under which a distribution of mcp-codegen may publish the address of
+#: the rules page (docs/diff-rules.md as served); ``[tool.mcp-codegen.diff] docs-url`` wins.
+DOCS_URL_LABEL = "Diff rules"
+
+
+def published_docs_url() -> str | None:
+    """The rules page's address from the installed distribution's metadata, if it names one.
+
+    No address is invented: without one (and without ``docs-url``), SARIF carries each rule's
+    documentation inline (``help``) and no ``helpUri``.
+    """
+    from importlib.metadata import PackageNotFoundError, metadata
+
+    try:
+        urls = metadata("mcp-schema-codegen").get_all("Project-URL") or []
+    except PackageNotFoundError:
+        return None
+    for entry in urls:
+        label, _, url = entry.partition(",")
+        if label.strip() == DOCS_URL_LABEL and url.strip().startswith(("https://", "http://")):
+            return url.strip()
+    return None
+
+
 DOCS_FILE = Path(__file__).resolve().parents[2] / "docs" / "diff-rules.md"
 
 
@@ -41,9 +63,9 @@ class Rule:
     def default_level(self) -> Level:
         return DEFAULT_LEVEL[self.kind.severity]
 
-    @property
-    def help_uri(self) -> str:
-        return f"{DOCS_URL}#{self.id}"
+    def help_uri(self, docs_url: str) -> str:
+        """This rule's section of the rules page at ``docs_url``."""
+        return f"{docs_url}#{self.id}"
 
 
 def all_rules() -> dict[str, Rule]:
@@ -62,6 +84,40 @@ def rule_of(kind: ChangeKind) -> Rule:
 def _json_block(tools: tuple[dict[str, object], ...]) -> list[str]:
     text = json.dumps(list(tools), indent=2, ensure_ascii=False)
     return ["```json", text, "```"]
+
+
+def render_rule(rule: Rule) -> str:
+    """One rule's documentation (markdown): severity, level, why, and its before/after example;
+    the rules page's section for it, and its SARIF ``help``."""
+    doc = rule.doc
+    lines = [
+        f"**Severity:** {rule.kind.severity.value}. **Default level:** "
+        f"{rule.default_level.value}. **Clients affected:** "
+        f"{'protocol ' + doc.revisions if doc.revisions else 'every protocol revision'}.",
+        "",
+        doc.summary,
+        "",
+        doc.why,
+        "",
+        *([f"Settings: `{json.dumps(doc.settings, sort_keys=True)}`", ""] if doc.settings else []),
+        *(
+            [
+                f"Module `PROTOCOLS`: BASE `{list(doc.protocols[0])}`, HEAD "
+                f"`{list(doc.protocols[1])}`.",
+                "",
+            ]
+            if doc.protocols
+            else []
+        ),
+        "Before:",
+        "",
+        *_json_block(doc.before),
+        "",
+        "After:",
+        "",
+        *_json_block(doc.after),
+    ]
+    return "\n".join(lines)
 
 
 def rules_markdown() -> str:
@@ -90,41 +146,7 @@ def rules_markdown() -> str:
         for r in rules.values()
     ]
     for rule in rules.values():
-        doc = rule.doc
-        lines += [
-            "",
-            f"## {rule.id}",
-            "",
-            f"**Severity:** {rule.kind.severity.value}. **Default level:** "
-            f"{rule.default_level.value}. **Clients affected:** "
-            f"{'protocol ' + doc.revisions if doc.revisions else 'every protocol revision'}.",
-            "",
-            doc.summary,
-            "",
-            doc.why,
-            "",
-            *(
-                [f"Settings: `{json.dumps(doc.settings, sort_keys=True)}`", ""]
-                if doc.settings
-                else []
-            ),
-            *(
-                [
-                    f"Module `PROTOCOLS`: BASE `{list(doc.protocols[0])}`, HEAD "
-                    f"`{list(doc.protocols[1])}`.",
-                    "",
-                ]
-                if doc.protocols
-                else []
-            ),
-            "Before:",
-            "",
-            *_json_block(doc.before),
-            "",
-            "After:",
-            "",
-            *_json_block(doc.after),
-        ]
+        lines += ["", f"## {rule.id}", "", render_rule(rule)]
     return "\n".join(lines) + "\n"
 
 
