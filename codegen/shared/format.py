@@ -41,6 +41,9 @@ REGENERATE_PREFIX = "# Regenerate with: "
 DEFAULT_REGENERATE = "nox -s codegen"
 #: The values of ``FLAVOR``: whose rules produced the tools (docs/flavors.md).
 FLAVORS = ("clean", "mcp", "fastmcp")
+#: The inline comment on a tool's decorator that keeps the tool with its framework: not generated,
+#: inferred by the framework at start-up even under ``--strict`` (the generator and the hook read it).
+FRAMEWORK_MARKER = "# mcp-codegen: framework"
 #: The key of a generated tool dict that holds what only mcp-codegen reads; never on the wire.
 PRIVATE_KEY = "x-codegen"
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from codegen.generator.inspection.registrations import Registration
 from codegen.generator.model import ScannedModule
 from codegen.shared.diagnostics import Diagnostic
+from codegen.shared.format import FRAMEWORK_MARKER
 
 
 def omissions(
@@ -32,6 +33,13 @@ def omissions(
     by_path = {os.path.realpath(m.path): m for m in scanned}
     project.update({path: m.relative_path for path, m in by_path.items()})
     reported = {d.path for d in diagnostics if d.severity == "error"}
+    # Tools marked to stay with the framework were skipped on purpose, each with a note at its
+    # decorator: registering them is expected.
+    kept = {
+        (d.path, d.line)
+        for d in diagnostics
+        if d.severity == "note" and FRAMEWORK_MARKER in d.message
+    }
     found: dict[tuple[str, int, str], Diagnostic] = {}
     for record in registrations:
         place = _place(record, project)
@@ -39,7 +47,7 @@ def omissions(
             continue  # registered by code outside the project (a library of its own)
         path, line, column = place
         function_file = os.path.realpath(record.function_file) if record.function_file else ""
-        if path in reported or project.get(function_file) in reported:
+        if path in reported or project.get(function_file) in reported or (path, line) in kept:
             continue
         module = by_path.get(function_file)
         same_function = [

@@ -33,6 +33,7 @@ from codegen.generator.scan.options import (
 )
 from codegen.generator.scan.syntax import PositionIndex, ast_defaults, nested_blocks, suite
 from codegen.shared.diagnostics import Diagnostic
+from codegen.shared.format import FRAMEWORK_MARKER
 
 
 def search_roots() -> tuple[Path, ...]:
@@ -41,7 +42,6 @@ def search_roots() -> tuple[Path, ...]:
 
 
 #: The inline comment that keeps a tool with the framework (docs/fastpath-run.md).
-FRAMEWORK_MARKER = "# mcp-codegen: framework"
 
 
 class ToolVisitor:

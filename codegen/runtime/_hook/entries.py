@@ -16,6 +16,7 @@ from _thread import allocate_lock
 
 from codegen.runtime._load.registry import load_tools
 from codegen.shared.format import (
+    FRAMEWORK_MARKER,
     MANIFEST,
     GeneratedModuleError,
     recorded_digest,
@@ -154,7 +155,6 @@ class GeneratedIndex:
 
 #: The inline comment on a tool's decorator that keeps it with the framework (the scanner's
 #: ``FRAMEWORK_MARKER``; docs/fastpath-run.md).
-FRAMEWORK_MARKER = "# mcp-codegen: framework"
 
 
 def kept_with_framework(function: Callable[..., Any]) -> bool:
