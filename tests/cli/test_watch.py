@@ -81,7 +81,7 @@ class Lines:
 
 @pytest.mark.slow
 @pytest.mark.xfail(
-    reason="KNOWN ISSUE (see STATUS-21): under pytest the watcher's stdout sometimes stays empty "
+    reason="KNOWN ISSUE (issue 21, docs/incremental.md): under pytest the watcher's stdout sometimes stays empty "
     "although the same run outside pytest prints its first line within ~1 s; not yet understood",
     strict=False,
 )
