@@ -8,8 +8,7 @@ framework the application does not use is never imported. See docs/hook.md.
 
 from __future__ import annotations
 
-import sys
-
+from codegen.registration.import_patch import patch_now_or_on_import
 from codegen.runtime._hook.entries import GeneratedIndex, GeneratedSchemaError, StaleSchemaWarning
 
 TYPE_CHECKING = False
@@ -46,12 +45,7 @@ def use_generated(
     global _ACTIVE
     index = GeneratedIndex(path, strict=strict)
     _ACTIVE = index
-    for name in _PATCHES:
-        module = sys.modules.get(name)
-        if module is not None:
-            _apply(name, module)
-    if not any(isinstance(finder, _PatchOnImport) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _PatchOnImport())
+    patch_now_or_on_import(_PATCHES)
     return index
 
 
@@ -144,7 +138,7 @@ def _patch_fastmcp(module: ModuleType) -> None:
 
 
 #: the module that defines the class whose add_tool is patched -> the patch
-_PATCHES: dict[str, Callable[[ModuleType], None]] = {
+_FRAMEWORK_PATCHES: dict[str, Callable[[ModuleType], None]] = {
     "mcp.server.mcpserver.server": _patch_mcpserver,
     "mcp.server.fastmcp.server": _patch_sdk1,
     "fastmcp.server.providers.local_provider.decorators.tools": _patch_fastmcp,
@@ -152,40 +146,8 @@ _PATCHES: dict[str, Callable[[ModuleType], None]] = {
 
 
 def _apply(name: str, module: ModuleType) -> None:
-    _PATCHES[name](module)
+    if _ACTIVE is not None:
+        _FRAMEWORK_PATCHES[name](module)
 
 
-class _PatchOnImport:
-    """A ``sys.meta_path`` finder that patches a framework module right after it executes."""
-
-    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname not in _PATCHES:
-            return None
-        for finder in sys.meta_path:
-            if finder is self or not hasattr(finder, "find_spec"):
-                continue
-            spec = finder.find_spec(fullname, path, target)
-            if spec is not None:
-                if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-                    spec.loader = _PatchingLoader(spec.loader, fullname)
-                return spec
-        return None
-
-
-class _PatchingLoader:
-    """Delegates to the real loader; patches the module once it has executed."""
-
-    def __init__(self, loader: Any, name: str) -> None:
-        self._loader = loader
-        self._name = name
-
-    def create_module(self, spec: Any) -> Any:
-        return self._loader.create_module(spec)
-
-    def exec_module(self, module: ModuleType) -> None:
-        self._loader.exec_module(module)
-        if _ACTIVE is not None:
-            _apply(self._name, module)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._loader, name)
+_PATCHES = dict.fromkeys(_FRAMEWORK_PATCHES, _apply)

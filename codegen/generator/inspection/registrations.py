@@ -18,11 +18,13 @@ from __future__ import annotations
 import inspect
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from types import FrameType, ModuleType
 from typing import Any
+
+from codegen.registration.import_patch import patch_now_or_on_import
 
 #: module -> (class name, framework) whose ``add_tool`` is watched
 _STORES: dict[str, tuple[str, str]] = {
@@ -81,12 +83,7 @@ def recorded() -> list[Registration]:
 
 def watch() -> None:
     """Watch the tool stores of every framework, now if imported, else when it is imported."""
-    for name in _STORES:
-        module = sys.modules.get(name)
-        if module is not None:
-            _patch(name, module)
-    if not any(isinstance(finder, _WatchOnImport) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _WatchOnImport())
+    patch_now_or_on_import(_WATCHED)
 
 
 def _patch(name: str, module: ModuleType) -> None:
@@ -108,6 +105,9 @@ def _patch(name: str, module: ModuleType) -> None:
     setattr(add_tool, _MARK, True)
     add_tool.__wrapped__ = original  # type: ignore[attr-defined]
     owner.add_tool = add_tool  # type: ignore[union-attr]
+
+
+_WATCHED = dict.fromkeys(_STORES, _patch)
 
 
 def _record(tool: Any, framework: str) -> None:
@@ -169,37 +169,3 @@ def _user_frames(frame: FrameType | None) -> tuple[tuple[str, int, int], ...]:
             found.append((os.path.abspath(file), line, column + 1))
         frame = frame.f_back
     return tuple(found)
-
-
-class _WatchOnImport:
-    """A ``sys.meta_path`` finder that patches a framework's tool store right after it loads."""
-
-    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname not in _STORES:
-            return None
-        for finder in sys.meta_path:
-            if finder is self or not hasattr(finder, "find_spec"):
-                continue
-            spec = finder.find_spec(fullname, path, target)
-            if spec is not None:
-                if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-                    spec.loader = _PatchingLoader(spec.loader, fullname, _patch)
-                return spec
-        return None
-
-
-class _PatchingLoader:
-    def __init__(self, loader: Any, name: str, then: Callable[[str, ModuleType], None]) -> None:
-        self._loader = loader
-        self._name = name
-        self._then = then
-
-    def create_module(self, spec: Any) -> Any:
-        return self._loader.create_module(spec)
-
-    def exec_module(self, module: ModuleType) -> None:
-        self._loader.exec_module(module)
-        self._then(self._name, module)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._loader, name)
