@@ -1,8 +1,9 @@
 """``mcp-codegen run``: start an unchanged MCPServer / FastMCP server with ``use_generated`` on.
 
 ``TARGET`` is ``module:function`` (called like a console-script entry point, with ``sys.argv``
-set to the target followed by the arguments after ``--``) or ``module:object`` (its ``.run()``
-is called). The current directory is importable, as with ``python -m``.
+set to the target followed by the arguments after ``--``), ``module:object`` (its ``.run()``
+is called) or a factory call with literal arguments and a chain to the server,
+``module:CatalogServer('books').mcp`` (the server's ``.run()`` is called). The current directory is importable, as with ``python -m``.
 
 Runs in: server.
 """
@@ -58,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "target",
         metavar="TARGET",
-        help="module:function (called like a console script) or module:object (.run() is called)",
+        help="module:function (called like a console script), module:object (.run() is "
+        "called), or module:factory('literal').attr (the server it reaches is run)",
     )
     return parser
 
@@ -71,6 +73,13 @@ def main(argv: list[str]) -> int:
     module_name, colon, attribute = options.target.partition(":")
     if not colon or not module_name or not attribute:
         return _fail(f"TARGET must be module:function or module:object, not {options.target!r}")
+    if "(" in attribute:  # module:factory('x').attr: checked before anything is imported
+        from codegen.registration.factory_calls import FactoryCallError, parse_factory_call
+
+        try:
+            parse_factory_call(options.target)
+        except FactoryCallError as exc:
+            return _fail(f"TARGET {exc}")
 
     from codegen.runtime import GeneratedModuleError
     from codegen.runtime.hook import GeneratedSchemaError, use_generated
@@ -147,6 +156,10 @@ def _quick_options(argv: list[str]) -> _Options | None:
 def _resolve(module_name: str, attribute: str) -> Any:
     import importlib
 
+    if "(" in attribute:  # a factory call and its chain, literal arguments only
+        from codegen.registration.factory_calls import parse_factory_call
+
+        return parse_factory_call(f"{module_name}:{attribute}").call()
     target: Any = importlib.import_module(module_name)
     for part in attribute.split("."):
         target = getattr(target, part)

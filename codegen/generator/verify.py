@@ -80,15 +80,16 @@ def compare_tools(theirs: list[dict[str, Any]], ours: list[dict[str, Any]]) -> l
 
 
 def load_target(target: str) -> Any:
-    """``module:attr.path`` or ``module:factory(literal arguments)`` -> the server object
-    (imports user code; a coroutine's result is awaited)."""
+    """``module:attr.path`` or ``module:factory(literal arguments)`` (optionally followed by a
+    chain, ``module:factory('x').mcp``) -> the server object (imports user code; a coroutine's
+    result is awaited)."""
     module_name, colon, attribute = target.partition(":")
     if not colon or not module_name or not attribute:
         raise ValueError(
             f"--against {target!r}: write module:object (e.g. app.server:mcp) or module:factory() "
             "(e.g. app.server:make_server())"
         )
-    if attribute.endswith(")"):  # a factory call, with literal arguments only
+    if "(" in attribute:  # a factory call (and chain), with literal arguments only
         from codegen.registration.factory_calls import FactoryCallError, parse_factory_call
 
         try:

@@ -4,6 +4,10 @@ A server built by a factory registers tools whose names or descriptions come fro
 arguments, so only calling it tells what it serves. A call is written with literal arguments
 only, parsed with ``ast`` (never evaluated as code), and run in the worker process.
 
+The server may be reached through a chain after the call: attributes and further calls with
+literal arguments, ``pkg.server:CatalogServer('books').mcp`` or ``pkg.app:make().build()``.
+Only names, attribute access and calls of literals are accepted; nothing else is evaluated.
+
 Runs in: any.
 """
 
@@ -29,26 +33,39 @@ class FactoryCall:
     qualname: str  # a module-level function (or ``Class.method``)
     args: tuple[Any, ...]
     kwargs: tuple[tuple[str, Any], ...]
+    #: what follows the factory call: ``("attribute", name)`` or ``("call", args, kwargs)``
+    chain: tuple[tuple[Any, ...], ...] = ()
 
     def call(self) -> Any:
-        """Import the module, call the factory, await its result if it is a coroutine."""
+        """Import the module, call the factory and follow the chain after it, awaiting each
+        call's result that is a coroutine."""
         obj: Any = importlib.import_module(self.module)
         for part in self.qualname.split("."):
             obj = getattr(obj, part)
-        result = obj(*self.args, **dict(self.kwargs))
-        if inspect.isawaitable(result):
-            import anyio
-
-            async def wait(awaitable: Any = result) -> Any:
-                return await awaitable
-
-            result = anyio.run(wait)
+        result = _awaited(obj(*self.args, **dict(self.kwargs)))
+        for step in self.chain:
+            if step[0] == "attribute":
+                result = getattr(result, step[1])
+            else:
+                result = _awaited(result(*step[1], **dict(step[2])))
         return result
 
 
+def _awaited(result: Any) -> Any:
+    if inspect.isawaitable(result):
+        import anyio
+
+        async def wait(awaitable: Any = result) -> Any:
+            return await awaitable
+
+        return anyio.run(wait)
+    return result
+
+
 _USAGE = (
-    "write module:function(arguments) with literal arguments only, e.g. "
-    "\"pkg.server:create_server(namespace='')\""
+    "write module:function(arguments) with literal arguments only, optionally followed by "
+    "attributes and calls that reach the server, e.g. \"pkg.server:create_server(namespace='')\" "
+    "or \"pkg.server:CatalogServer('books').mcp\""
 )
 
 
@@ -63,13 +80,26 @@ def parse_factory_call(text: str) -> FactoryCall:
         tree = ast.parse(rest, mode="eval").body
     except SyntaxError as exc:
         raise FactoryCallError(f"{text!r} is not a call ({exc.msg}); {_USAGE}") from None
-    if not isinstance(tree, ast.Call):
+    steps: list[ast.expr] = []  # the chain, outermost first
+    node: ast.expr = tree
+    while isinstance(node, ast.Attribute | ast.Call):
+        steps.append(node)
+        node = node.func if isinstance(node, ast.Call) else node.value
+    if not isinstance(node, ast.Name):
+        raise FactoryCallError(
+            f"{text!r}: `{ast.unparse(node)}` is not a name, an attribute or a call; only "
+            f"names, attributes and calls with literal arguments are read (nothing is "
+            f"evaluated); {_USAGE}"
+        )
+    steps.reverse()
+    first = next((i for i, step in enumerate(steps) if isinstance(step, ast.Call)), None)
+    if first is None:
         raise FactoryCallError(
             f"{text!r} does not call the factory (add the parentheses); {_USAGE}"
         )
-    qualname = ast.unparse(tree.func)
-    if not all(part.isidentifier() for part in qualname.split(".")):
-        raise FactoryCallError(f"{text!r}: {qualname!r} is not a function name; {_USAGE}")
+    factory = steps[first]
+    assert isinstance(factory, ast.Call)
+    qualname = ast.unparse(factory.func)
 
     def literal(node: ast.expr) -> Any:
         try:
@@ -80,16 +110,31 @@ def parse_factory_call(text: str) -> FactoryCall:
                 f"calls the factory with fixed values only); {_USAGE}"
             ) from None
 
-    if any(isinstance(a, ast.Starred) for a in tree.args) or any(
-        k.arg is None for k in tree.keywords
-    ):
-        raise FactoryCallError(f"{text!r}: * and ** arguments are not allowed; {_USAGE}")
+    def arguments(call: ast.Call) -> tuple[tuple[Any, ...], tuple[tuple[str, Any], ...]]:
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+            k.arg is None for k in call.keywords
+        ):
+            raise FactoryCallError(f"{text!r}: * and ** arguments are not allowed; {_USAGE}")
+        return (
+            tuple(literal(a) for a in call.args),
+            tuple((k.arg, literal(k.value)) for k in call.keywords if k.arg),
+        )
+
+    args, kwargs = arguments(factory)
+    chain: list[tuple[Any, ...]] = []
+    for step in steps[first + 1 :]:
+        if isinstance(step, ast.Attribute):
+            chain.append(("attribute", step.attr))
+        else:
+            assert isinstance(step, ast.Call)
+            chain.append(("call", *arguments(step)))
     return FactoryCall(
         text=text.strip(),
         module=module,
         qualname=qualname,
-        args=tuple(literal(a) for a in tree.args),
-        kwargs=tuple((k.arg, literal(k.value)) for k in tree.keywords if k.arg),
+        args=args,
+        kwargs=kwargs,
+        chain=tuple(chain),
     )
 
 

@@ -233,19 +233,33 @@ class ToolVisitor:
         head = (get_full_name_for_node(target) or "").partition(".")[0]
         function = self._enclosing(self.functions[0])
         if head in function.local_names and head not in function.parameters:
+            owner = qualname.partition(".<locals>.")[0].rpartition(".")[0]
+            example, completion = function.example_call(), fill_in(function)
+            if owner:  # a method: reached through an instance, ``Class(...).method()``
+                example = f"{owner}(...).{function.name}()"
+                completion = "; replace ... with the class's literal arguments"
             self._error(
                 located,
                 f"tool {located.name!r} is registered on `{head}`, a server that "
                 f"{function.name}() creates when it runs, so the generator cannot reach it "
                 f"without calling {function.name}(); list the call in `factories` (e.g. factories "
-                f'= ["{self.source.module}:{function.example_call()}"], with literal arguments'
-                f"{fill_in(function)}) in [tool.mcp-codegen], or create the server at module level",
+                f'= ["{self.source.module}:{example}"], with literal arguments'
+                f"{completion}) in [tool.mcp-codegen], or create the server at module level",
             )
 
     def _factory_of(self, qualname: str) -> str | None:
-        """The configured factory call whose function defines this tool, if any."""
+        """The configured factory call whose function defines this tool, if any: a tool inside
+        the factory function, or inside a method of the class a factory call instantiates
+        (``factories = ["pkg.server:CatalogServer('books').mcp"]``)."""
         outer, nested, _ = qualname.partition(".<locals>.")
-        return self.factories.get(outer) if nested else None
+        if not nested:
+            return None
+        found = self.factories.get(outer)
+        if found is None and "." in outer:
+            owner, _, method = outer.rpartition(".")
+            # a method of a factory class, or one the chain calls (``make().build()``)
+            found = self.factories.get(owner) or self.factories.get(f"*.{method}")
+        return found
 
     def _unresolved(self, key: str, problem: Unresolved) -> str:
         return unresolved_message(

@@ -217,13 +217,20 @@ def _scan(
 
 
 def _factories(calls: list[str]) -> dict[str, dict[str, str]]:
-    """module -> {factory qualname: call as configured} (the config validated each call)."""
+    """module -> {factory qualname: call as configured} (the config validated each call).
+
+    A method called further along the chain (``make().build()``) is keyed ``*.build``: the
+    tools defined in a method of that name in the factory's module belong to the call too."""
     from codegen.registration.factory_calls import parse_factory_call
 
     found: dict[str, dict[str, str]] = {}
     for text in calls:
         call = parse_factory_call(text)
-        found.setdefault(call.module, {})[call.qualname] = call.text
+        keys = found.setdefault(call.module, {})
+        keys[call.qualname] = call.text
+        for step, following in zip(call.chain, call.chain[1:], strict=False):
+            if step[0] == "attribute" and following[0] == "call":
+                keys.setdefault(f"*.{step[1]}", call.text)
     return found
 
 

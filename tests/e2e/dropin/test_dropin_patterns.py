@@ -320,14 +320,17 @@ def test_run_time_only_cases_are_exact_errors(tmp_path: Path) -> None:
             'factories = ["pkg.server:create_server(namespace=NAME)"]\nflavor = "mcp"\n',
             "pyproject.toml:3:1: factories: 'pkg.server:create_server(namespace=NAME)': argument "
             "`NAME` is not a literal (the generator calls the factory with fixed values only); "
-            "write module:function(arguments) with literal arguments only, e.g. "
-            "\"pkg.server:create_server(namespace='')\"",
+            "write module:function(arguments) with literal arguments only, optionally followed by "
+            "attributes and calls that reach the server, e.g. "
+            "\"pkg.server:create_server(namespace='')\" or \"pkg.server:CatalogServer('books').mcp\"",
         ),
         (
             'factories = ["pkg.server:create_server"]\nflavor = "fastmcp"\n',
             "pyproject.toml:3:1: factories: 'pkg.server:create_server' does not call the factory "
-            "(add the parentheses); write module:function(arguments) with literal arguments "
-            "only, e.g. \"pkg.server:create_server(namespace='')\"",
+            "(add the parentheses); "
+            "write module:function(arguments) with literal arguments only, optionally followed by "
+            "attributes and calls that reach the server, e.g. "
+            "\"pkg.server:create_server(namespace='')\" or \"pkg.server:CatalogServer('books').mcp\"",
         ),
         (
             'factories = ["pkg.server:create_server()"]\n',
