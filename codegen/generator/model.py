@@ -77,6 +77,11 @@ class ScannedTool:
     option_positions: dict[str, Position]
     decorator: str = ""  # the matched decorator's dotted name, call stripped: "mcp.tool"
     factory: str | None = None  # the configured factory call defining it (``factories``)
+    #: set when the function is not defined here by that name (imported, ``module.fn``, a bound
+    #: method ``self.method``): ``qualname`` is the expression as written, and the function is
+    #: the one the real server registered, when the module was imported, by the call starting
+    #: at this line and 1-based byte column
+    registered_at: Position | None = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +121,10 @@ class InspectedTool:
     diagnostics: tuple[Diagnostic, ...] = ()
     # Flavors "mcp"/"fastmcp": {"wire": tools/list dict, "box": field or None, PRIVATE_KEY: {...}}
     flavored: JSON = None
+    #: a registered tool's function as ``module:qualname`` (``ScannedTool.registered_at``), and the
+    #: sha256 of the file defining it when that is not the scanned source
+    function: str | None = None
+    function_sha256: str | None = None
 
 
 @dataclass(frozen=True)

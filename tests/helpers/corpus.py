@@ -118,3 +118,17 @@ def tool_differences(theirs: dict[str, Any], ours: dict[str, Any]) -> str:
     from codegen.generator.verify import compare_tools
 
     return "\n".join(str(m) for m in compare_tools([theirs], [ours]))
+
+
+def assert_same_tools(theirs: dict[str, Any], ours: dict[str, Any]) -> None:
+    """The same tool names, and each tool equal (JSON-equal, key order aside), with a readable
+    account of every difference."""
+    from tests.helpers.json_text import unordered_json
+
+    assert sorted(ours) == sorted(theirs)
+    wrong = {
+        name: tool_differences(theirs[name], ours[name])
+        for name in theirs
+        if unordered_json(theirs[name]) != unordered_json(ours[name])
+    }
+    assert not wrong, "\n".join(wrong.values())

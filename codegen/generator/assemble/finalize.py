@@ -251,12 +251,13 @@ def assemble_tool(
     if flavored is not None:  # flavors "mcp"/"fastmcp": exactly what the framework serves
         return ToolDefinition(
             wire=flavored["wire"],
-            function=f"{module.module}:{tool.qualname}",
+            function=inspected.function or f"{module.module}:{tool.qualname}",
             box_field=flavored["box"],
             position=tool.position,
             extra={
                 **_parameter_lines(tool, flavored["wire"]),
                 **_registrar_keys(module, tool),
+                **_defined_elsewhere(inspected),
                 **flavored[PRIVATE_KEY],
             },
         ), problems
@@ -299,10 +300,15 @@ def assemble_tool(
         wire["_meta"] = tool.options["meta"]
     definition = ToolDefinition(
         wire=wire,
-        function=f"{module.module}:{tool.qualname}",
+        function=inspected.function or f"{module.module}:{tool.qualname}",
         box_field=box_field,
         position=tool.position,
-        extra={**_parameter_lines(tool, wire), **_registrar_keys(module, tool), **variant_keys},
+        extra={
+            **_parameter_lines(tool, wire),
+            **_registrar_keys(module, tool),
+            **_defined_elsewhere(inspected),
+            **variant_keys,
+        },
     )
     return definition, problems
 
@@ -316,6 +322,13 @@ def _parameter_lines(tool: ScannedTool, wire: dict[str, JSON]) -> dict[str, JSON
         return {}
     lines = {p.name: p.position.line for p in tool.parameters if p.name in properties}
     return {"parameters": lines} if lines else {}
+
+
+def _defined_elsewhere(inspected: InspectedTool) -> dict[str, JSON]:
+    """``{"function_sha256": ...}`` for a tool whose function another file defines (registered
+    by ``mcp.tool()(imported)``, ``add_tool(obj.method)``): the hook checks that file too."""
+    sha = inspected.function_sha256
+    return {"function_sha256": sha} if sha else {}
 
 
 def _registrar_keys(module: ScannedModule, tool: ScannedTool) -> dict[str, JSON]:

@@ -40,12 +40,21 @@ def omissions(
         for d in diagnostics
         if d.severity == "note" and FRAMEWORK_MARKER in d.message
     }
+    # Tools taken from the registration at their call (``ScannedTool.registered_at``)
+    by_call = {
+        (m.relative_path, tool.registered_at.line, tool.name)
+        for m in scanned
+        for tool in m.tools
+        if tool.registered_at is not None
+    }
     found: dict[tuple[str, int, str], Diagnostic] = {}
     for record in registrations:
         place = _place(record, project)
         if place is None:
             continue  # registered by code outside the project (a library of its own)
         path, line, column = place
+        if (path, line, record.name) in by_call:
+            continue
         function_file = os.path.realpath(record.function_file) if record.function_file else ""
         if path in reported or project.get(function_file) in reported or (path, line) in kept:
             continue

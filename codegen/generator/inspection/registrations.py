@@ -55,7 +55,17 @@ _recorded: list[Registration] = []
 #: (real path of the defining file, __qualname__) -> the functions real servers registered:
 #: how the worker reaches a tool defined inside a method or held by an object
 _functions: dict[tuple[str, str], list[Any]] = {}
+#: (real path, line, column) of each user-code frame of a registering call -> the functions
+#: registered there, as the server received them (a bound method stays bound): how the worker
+#: reaches the function of ``mcp.tool()(obj.method)`` or ``mcp.add_tool(imported)``
+_by_site: dict[tuple[str, int, int], list[tuple[str, Any]]] = {}
 _active = 0
+
+
+def registered_at(path: str, line: int, column: int) -> list[tuple[str, Any]]:
+    """``(tool name, function)`` of each tool real servers registered at import by the call at
+    ``path:line:column`` (1-based column of the call's first character)."""
+    return list(_by_site.get((os.path.realpath(path), line, column), []))
 
 
 def registered_function(path: str, qualname: str) -> Any:
@@ -127,9 +137,12 @@ def _record(tool: Any, framework: str) -> None:
         if file is not None and isinstance(qualname, str):
             received = getattr(function, "__func__", function)
             _functions.setdefault((os.path.realpath(file), qualname), []).append(received)
-    _recorded.append(
-        Registration(name, framework, _user_frames(sys._getframe(2)), file, line, qualname)
-    )
+    frames = _user_frames(sys._getframe(2))
+    if callable(function):
+        for frame_file, frame_line, frame_column in frames:
+            site = (os.path.realpath(frame_file), frame_line, frame_column)
+            _by_site.setdefault(site, []).append((name, function))
+    _recorded.append(Registration(name, framework, frames, file, line, qualname))
 
 
 def _library_dirs() -> tuple[str, ...]:

@@ -186,7 +186,14 @@ def registrar_of(tool: ScannedTool) -> tuple[str, str] | None:
     """
     outer, nested, inner = tool.qualname.partition(".<locals>.")
     head, _, attribute = tool.decorator.partition(".")
-    if tool.factory is not None or not nested or "." in outer or "." in inner or not attribute:
+    if (
+        tool.registered_at is not None
+        or tool.factory is not None
+        or not nested
+        or "." in outer
+        or "." in inner
+        or not attribute
+    ):
         return None
     return outer, head
 
@@ -306,6 +313,8 @@ def find_received(loaded: types.ModuleType, module: ScannedModule, tool: Scanned
     """The object the tool decorator received, as far as import shows it: the module attribute
     (or the function a registration function passed to its server), outside any framework
     tool object, with functools.wraps wrappers kept."""
+    if tool.registered_at is not None:
+        return _registered_at(module, tool)
     if "<locals>" in tool.qualname:
         site = registrar_of(tool)
         if site is not None:
@@ -346,6 +355,50 @@ def find_received(loaded: types.ModuleType, module: ScannedModule, tool: Scanned
             "function or an object wrapping it",
         )
     return received
+
+
+def _registered_at(module: ScannedModule, tool: ScannedTool) -> Any:
+    """The function a real server registered by the call at ``tool.registered_at`` while the
+    module was imported (``mcp.tool()(obj.method)``, ``mcp.add_tool(imported)``): as the
+    server received it, so a bound method stays bound and ``self`` is no parameter."""
+    from codegen.generator.inspection.registrations import registered_at
+
+    site = tool.registered_at
+    assert site is not None
+    found = registered_at(module.path, site.line, site.column)
+    # bound methods of several objects of one class (a class instantiated twice) are one function
+    distinct = list({id(getattr(f, "__func__", f)): f for _, f in found}.values())
+    names = sorted({name for name, _ in found})
+    if found and tool.name not in names:
+        problem = (
+            f"registers it as {', '.join(map(repr, names))}, not {tool.name!r} (a framework "
+            "that keeps the options of an earlier registration of the same function on the "
+            "function, as fastmcp does, or a name changed at run time); pass the name the server "
+            "uses literally (name=...), or register the function once"
+        )
+    elif len(distinct) == 1:
+        return distinct[0]
+    elif distinct:
+        problem = (
+            f"registers {len(distinct)} different functions at this call (a loop?); register "
+            "each tool by its own call"
+        )
+    else:
+        problem = (
+            "registered nothing here while the module was imported (the call runs later: inside "
+            "a function nobody calls at import, or on a server built at run time); make the "
+            "call at module level or in code that runs at import, list the call that builds "
+            "the server in `factories`, or decorate the function with @<server>.tool(...) "
+            "where it is defined"
+        )
+    raise _located_error(
+        module,
+        tool.position.line,
+        tool.position.column,
+        f"tool {tool.name!r}: `{tool.qualname.rpartition('.<locals>.')[2]}` is not defined in this "
+        f"module, so the generator takes the function the server registers; but this call "
+        f"{problem}",
+    )
 
 
 def _closure_namespace(function: Any) -> dict[str, Any]:

@@ -5,6 +5,10 @@ Published servers write ``mcp.add_tool(fn)``, ``mcp.add_tool(fn, name=..., descr
 decorator ``@mcp.tool(name=..., ...)`` applied to ``fn`` by hand, so the scanner rewrites the call
 into that decorator and records ``fn``'s ``def`` with it: the tool then goes through exactly the
 path a decorated tool takes (constant evaluation, flavors, runtime bindings).
+
+A function the scanner cannot find the ``def`` of in the same module (imported, ``module.fn``, a
+bound method ``self.method`` / ``obj.method``) is recorded as a *registered* tool: the worker
+takes it from the registration the real server made at that call when the module is imported.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ FROM_FUNCTION = "from_function"
 class AddedTool:
     """One ``<server>.add_tool(...)`` statement, as the equivalent decorator."""
 
-    function: str  # the name passed as the tool function
+    function: str  # the name passed as the tool function: ``fn``, ``module.fn``, ``self.method``
     function_node: ast.expr  # where that name is written
     decorator: cst.Decorator  # ``@<server>.tool(<the options>)``
     located_decorator: ast.Call  # the same, with the options' source positions
@@ -133,13 +137,13 @@ def as_decorator(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
         options = target.args[1:]
         located_options = _in_order(located_target)[1:]
         target, located_target = target.args[0].value, _value(_in_order(located_target)[0])
-    if not isinstance(target, cst.Name):
+    if _dotted(target) is None:
         raise NotStatic(
             located_target,
-            f"{server}.add_tool(...) registers `{ast.unparse(located_target)}`, not a function "
-            "named in this module, so the generator cannot read its parameters and docstring; "
-            "pass a function defined in this module by its name, or decorate the function with "
-            f"@{server}.tool(...) where it is defined",
+            f"{server}.add_tool(...) registers `{ast.unparse(located_target)}`, which is not a "
+            "function reached by name (a name, `module.function`, `obj.method`), so the "
+            "generator cannot tell which function it is; pass the function by its name, or "
+            f"decorate the function with @{server}.tool(...) where it is defined",
         )
     assert isinstance(call.func, cst.Attribute)
     decorator = cst.Decorator(
@@ -152,7 +156,7 @@ def as_decorator(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
     keywords = [node for node in located_options if isinstance(node, ast.keyword)]
     located_decorator = ast.Call(func=copy.copy(located.func), args=positional, keywords=keywords)
     ast.copy_location(located_decorator, located)
-    return AddedTool(target.value, located_target, decorator, located_decorator, located)
+    return AddedTool(_dotted(target) or "", located_target, decorator, located_decorator, located)
 
 
 def _as_call_form(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
@@ -167,17 +171,28 @@ def _as_call_form(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
             "(run-time only); define the function with def and pass it by its name, or list "
             "the call that builds the server in `factories` with literal arguments",
         )
-    if not isinstance(target, cst.Name):
+    dotted = _dotted(target)
+    if dotted is None:
         raise NotStatic(
             located_target,
             f"{server}.tool(...)(`{ast.unparse(located_target)}`) registers something that is "
-            "not a function named in this module, so the generator cannot read its parameters "
-            "and docstring; pass a function defined in this module by its name, or decorate "
-            f"the function with @{server}.tool(...) where it is defined",
+            "not a function reached by name (a name, `module.function`, `obj.method`), so the "
+            "generator cannot tell which function it is; pass the function by its name, or "
+            f"decorate the function with @{server}.tool(...) where it is defined",
         )
     return AddedTool(
-        target.value, located_target, cst.Decorator(decorator=call.func), located.func, located
+        dotted, located_target, cst.Decorator(decorator=call.func), located.func, located
     )
+
+
+def _dotted(node: cst.BaseExpression) -> str | None:
+    """``fn``, ``module.fn`` or ``self.method`` as text; None for any other expression."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr.value}" if head is not None else None
+    return None
 
 
 def _in_order(call: ast.Call) -> list[ast.AST]:

@@ -18,6 +18,7 @@ from codegen.generator.constants.module_scope import Enclosing, ModuleScope
 from codegen.generator.model import JSON, Position, ScannedParameter, ScannedTool, SourceFile
 from codegen.generator.project import project_root, relative_to_root
 from codegen.generator.scan.added_tools import (
+    AddedTool,
     NotStatic,
     added_call,
     as_decorator,
@@ -121,20 +122,10 @@ class ToolVisitor:
             found = next(
                 (self.defs[q] for q in [*candidates, added.function] if q in self.defs), None
             )
-            if found is None:
-                form = (
-                    f"{server}.{func.attr.value}(...)(...)"
-                    if isinstance(func, cst.Attribute) and func is not call.func
-                    else f"{server}.add_tool(...)"
-                )
-                self._error(
-                    added.function_node,
-                    f"{form} registers {added.function!r}, which is not a "
-                    "function defined in this module (imported, a bound method, or bound at "
-                    "run time), so the generator cannot read its parameters and docstring; "
-                    f"decorate the function with @{server}.tool(...) where it is defined, or "
-                    f"define it here as a plain function and pass that to {server}.add_tool",
-                )
+            if found is None:  # imported, ``module.fn``, a bound method: as the server has it
+                saved, self.functions = self.functions, list(functions)
+                self._record_registered(added, scope)
+                self.functions = saved
                 continue
             node, located_def = found
             qualname = next(q for q in [*candidates, added.function] if q in self.defs)
@@ -270,14 +261,41 @@ class ToolVisitor:
             enclosing=[self._enclosing(f) for f in self.functions],
         )
 
-    def _record(
-        self,
-        node: cst.FunctionDef,
-        located: ast.FunctionDef | ast.AsyncFunctionDef,
-        located_decorator: ast.expr,
-        decorator: cst.Decorator,
-        qualname: str,
-    ) -> None:
+    def _record_registered(self, added: AddedTool, scope: str) -> None:
+        """A tool whose function is not defined in this module by that name (imported,
+        ``module.fn``, ``self.method``): its options are read here, its function is the one the
+        real server registered at this call (``ScannedTool.registered_at``; the worker takes it
+        from the registration records)."""
+        qualname = f"{scope}.{added.function}" if scope else added.function
+        options, positions, _ = self._options(added.decorator, added.located_decorator, qualname)
+        function_name = added.function.rpartition(".")[2]
+        name = options.get("name", function_name)
+        self.tools.append(
+            ScannedTool(
+                function_name=function_name,
+                qualname=qualname,
+                name=name if isinstance(name, str) else function_name,
+                position=self.positions.of(added.function_node),
+                is_async=False,
+                docstring=None,
+                parameters=(),
+                return_annotation_source=None,
+                options=options,
+                option_positions=positions,
+                decorator=get_full_name_for_node(
+                    added.decorator.decorator.func
+                    if isinstance(added.decorator.decorator, cst.Call)
+                    else added.decorator.decorator
+                )
+                or "",
+                registered_at=Position(added.call.lineno, added.call.col_offset + 1),
+            )
+        )
+
+    def _options(
+        self, decorator: cst.Decorator, located_decorator: ast.expr, qualname: str
+    ) -> tuple[dict[str, JSON], dict[str, Position], cst.Call | None]:
+        """The decorator's options, evaluated from source, and where each is written."""
         options: dict[str, JSON] = {}
         positions: dict[str, Position] = {}
         call = decorator.decorator if isinstance(decorator.decorator, cst.Call) else None
@@ -327,6 +345,17 @@ class ToolVisitor:
                 options[ANNOTATIONS_AS_WRITTEN] = written
         if (invalid := normalise_annotations(options, positions, self.relative)) is not None:
             self.diagnostics.append(invalid)
+        return options, positions, call
+
+    def _record(
+        self,
+        node: cst.FunctionDef,
+        located: ast.FunctionDef | ast.AsyncFunctionDef,
+        located_decorator: ast.expr,
+        decorator: cst.Decorator,
+        qualname: str,
+    ) -> None:
+        options, positions, call = self._options(decorator, located_decorator, qualname)
         self._check_server_object(located, call.func if call else decorator.decorator, qualname)
 
         name = options.get("name", node.name.value)

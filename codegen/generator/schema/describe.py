@@ -8,6 +8,8 @@ The parts live in ``schema_types`` (annotations), ``schema_inputs`` (the TypedDi
 
 from __future__ import annotations
 
+import inspect
+
 import docstring_parser
 import pydantic
 from pydantic import TypeAdapter
@@ -91,7 +93,10 @@ def inspect_tool(
     scanned = tool.scanned
     path = module.relative_path
     warnings: list[Diagnostic] = []
-    description, param_docs = parse_docstring(scanned.docstring)
+    docstring = scanned.docstring
+    if scanned.registered_at is not None:  # defined elsewhere: the registered function's own
+        docstring = inspect.getdoc(tool.received if tool.received is not None else tool.function)
+    description, param_docs = parse_docstring(docstring)
     raw_input: JSON = None
     raw_output: JSON = None
     if "input_schema" not in scanned.options:

@@ -86,7 +86,7 @@ def _inspect_module(
         framework_tools = [resolved for _, resolved in resolved_tools]
         if framework_tools:
             tools.extend(_framework_module(module, framework_tools, injected, flavor, diagnostics))
-        return tools, diagnostics
+        return _with_registered_functions(module, tools, resolved_tools), diagnostics
     try:
         batch = describe_module(module, [resolved for _, resolved in resolved_tools], injected)
     except Exception:  # each tool is then described on its own, with its own diagnostics
@@ -99,7 +99,41 @@ def _inspect_module(
             diagnostics.extend(failure.diagnostics)
         except Exception as exc:
             diagnostics.append(_cannot_build(module, tool, exc))
-    return tools, diagnostics
+    return _with_registered_functions(module, tools, resolved_tools), diagnostics
+
+
+def _with_registered_functions(
+    module: ScannedModule, tools: list[InspectedTool], resolved_tools: list[tuple[Any, Any]]
+) -> list[InspectedTool]:
+    """Each registered tool (``ScannedTool.registered_at``) with the ``module:qualname`` of the
+    function its server received, where the hook looks it up, and the digest of the file that
+    defines it when that is another file (the hook's freshness check)."""
+    from dataclasses import replace
+
+    from codegen.shared.format import source_digest
+
+    found: dict[str, tuple[str, str | None]] = {}
+    for tool, resolved in resolved_tools:
+        if tool.registered_at is None:
+            continue
+        received = resolved.received if resolved.received is not None else resolved.function
+        owner = getattr(received, "__module__", None) or ""
+        digest = None
+        defining = getattr(sys.modules.get(owner), "__file__", None)
+        if isinstance(defining, str) and Path(defining).resolve() != Path(module.path).resolve():
+            try:
+                digest = source_digest(Path(defining).read_bytes())
+            except OSError:
+                digest = None
+        found[tool.name] = (f"{owner}:{getattr(received, '__qualname__', '')}", digest)
+    if not found:
+        return tools
+    return [
+        replace(t, function=found[t.name][0], function_sha256=found[t.name][1])
+        if t.name in found
+        else t
+        for t in tools
+    ]
 
 
 _PROGRESS_EVERY_S = 0.1

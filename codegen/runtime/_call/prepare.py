@@ -192,15 +192,25 @@ def _call_factory(call: str) -> tuple[Any, dict[str, Callable[..., Any]]]:
 
 
 def _import_function(binding: ToolBinding, origin: str = "generated") -> Callable[..., Any]:
+    keep_your_server = (
+        "which only your own server can call. Serve your own server with its framework and "
+        f"these generated schemas instead: `mcp-codegen run --generated {origin} MODULE:SERVER`, "
+        f"or `codegen.runtime.use_generated({origin!r})` at the top of your server module "
+        '(README, "Keep your server")'
+    )
     if "<locals>" in binding.qualname:  # inside a method, on a server an object holds
         raise ToolCallError(
             f"Tool {binding.name!r}: {binding.function} is defined inside a method or function "
-            "and registered on a server that an object of yours holds, which only your own "
-            "server can call. Serve your own server with its framework and these generated "
-            f"schemas instead: `mcp-codegen run --generated {origin} MODULE:SERVER`, or "
-            f"`codegen.runtime.use_generated({origin!r})` at the top of your server module "
-            '(README, "Keep your server")'
+            f"and registered on a server that an object of yours holds, {keep_your_server}"
         )
+    owner_path, dot, method = binding.qualname.rpartition(".")
+    if dot:  # ``mcp.tool()(obj.method)``: a method needs the instance the server was given
+        owner = _import_attribute(binding, binding.module, owner_path, binding.function)
+        if isinstance(owner, type) and inspect.isfunction(inspect.getattr_static(owner, method)):
+            raise ToolCallError(
+                f"Tool {binding.name!r}: {binding.function} is a method, registered bound to an "
+                f"object of yours (mcp.tool()(obj.{method})), {keep_your_server}"
+            )
     return _import_attribute(binding, binding.module, binding.qualname, binding.function)
 
 

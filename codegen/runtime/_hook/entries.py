@@ -63,14 +63,17 @@ class GeneratedIndex:
         self.regenerate_command = _regenerate_command(self.directory)
         # Loaded at the first lookup: after the framework's import, whose collections then
         # need not walk them (docs/decisions/0480-what-the-floor-target-leaves-to-the-hook.md).
-        self._tools: dict[tuple[str, str], tuple[dict[str, Any], str, str]] | None = None
+        self._tools: dict[tuple[str, str], tuple[dict[str, Any], str, str, str | None]] | None = (
+            None
+        )
         self._loading = allocate_lock()
         self._generated_sha: dict[str, str | None] = {}
         self._source_sha: dict[str, str | None] = {}
         self._warned: set[str] = set()
 
-    def _loaded(self) -> dict[tuple[str, str], tuple[dict[str, Any], str, str]]:
-        """``(function, name) -> (wire dict, module path, flavor)``, loaded once."""
+    def _loaded(self) -> dict[tuple[str, str], tuple[dict[str, Any], str, str, str | None]]:
+        """``(function, name) -> (wire dict, module path, flavor, function's file digest)``,
+        loaded once."""
         if self._tools is not None:
             return self._tools
         with self._loading:
@@ -81,8 +84,8 @@ class GeneratedIndex:
                     registry = load_tools(self.directory)
                     # the index keeps the loaded dicts for good: no snapshot for later listings
                     self._tools = {
-                        (function, name): (tool, module_path, flavor)
-                        for (name, function, module_path, flavor), tool in zip(
+                        (function, name): (tool, module_path, flavor, function_sha)
+                        for (name, function, module_path, flavor, function_sha), tool in zip(
                             registry.locations(), registry.hand_over(), strict=True
                         )
                     }
@@ -111,7 +114,7 @@ class GeneratedIndex:
                 return None  # marked to stay with the framework: inferred, even when strict
             self._stale(tool_name, f"{path} has no generated entry in {self.directory}")
             return None
-        entry, module_path, flavor = found
+        entry, module_path, flavor, function_sha = found
         if flavor != framework_flavor:
             raise GeneratedSchemaError(
                 f"{self.directory}/{module_path}: tool {tool_name!r} was generated with flavor "
@@ -120,10 +123,34 @@ class GeneratedIndex:
                 f"[tool.mcp-codegen] and run `{self.regenerate_command}`"
             )
         source = _source_file(function)
+        if function_sha is not None:  # defined in one file, registered in the module's source
+            registering = self._registering_source(module_path)
+            if registering is None or self._source_digest(registering) != (
+                self._generated_digest(module_path)
+            ):
+                self._stale(tool_name, f"its source {registering or module_path} changed")
+                return None
+            if source is None or self._source_digest(source) != function_sha:
+                self._stale(tool_name, f"its source {source or path} changed since generation")
+                return None
+            return entry
         if source is None or self._source_digest(source) != self._generated_digest(module_path):
             self._stale(tool_name, f"its source {source or path} changed since generation")
             return None
         return entry
+
+    def _registering_source(self, module_path: str) -> str | None:
+        """The source file of the module a generated module was made from (its
+        ``SOURCE_MODULE``, imported by now: it registered the tool)."""
+        import re
+
+        path = os.path.join(self.directory, *module_path.split("/"))
+        found = re.search(rb'^SOURCE_MODULE = "([\w.]+)"$', _head(path), re.MULTILINE)
+        module = sys.modules.get(found.group(1).decode()) if found else None
+        if module is None and found and found.group(1).decode() == _main_name():
+            module = sys.modules.get("__main__")
+        file = getattr(module, "__file__", None)
+        return file if isinstance(file, str) and file.endswith(".py") else None
 
     def _stale(self, tool_name: str, why: str) -> None:
         message = f"tool {tool_name!r}: {why}; run `{self.regenerate_command}`" + (
@@ -178,9 +205,13 @@ def kept_with_framework(function: Callable[..., Any]) -> bool:
 def _function_path(function: Callable[..., Any]) -> str:
     module = getattr(function, "__module__", None) or ""
     if module == "__main__":  # `python -m pkg.server`: the module's real name is on its spec
-        spec = getattr(sys.modules.get("__main__"), "__spec__", None)
-        module = getattr(spec, "name", None) or module
+        module = _main_name() or module
     return f"{module}:{getattr(function, '__qualname__', '')}"
+
+
+def _main_name() -> str | None:
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    return getattr(spec, "name", None)
 
 
 def _source_file(function: Callable[..., Any]) -> str | None:

@@ -238,11 +238,13 @@ class ToolRegistry:
             factory=private.get("factory"),
         )
 
-    def locations(self) -> list[tuple[str, str, str, str]]:
-        """``(name, function, module_path, flavor)`` of every tool, in manifest order: what
-        ``binding`` says about where a tool lives, without building a binding per tool."""
+    def locations(self) -> list[tuple[str, str, str, str, str | None]]:
+        """``(name, function, module_path, flavor, function_sha256)`` of every tool, in manifest
+        order: what ``binding`` says about where a tool lives, without building a binding per
+        tool (``function_sha256``: the digest of the function's file when another file than the
+        module's source defines it, else None)."""
         return [
-            (name, private["function"], module_path, flavor)
+            (name, private["function"], module_path, flavor, private.get("function_sha256"))
             for name, private, module_path, flavor in zip(
                 self._index, self._private, self._module_paths, self._flavors, strict=True
             )

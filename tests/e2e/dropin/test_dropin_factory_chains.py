@@ -18,10 +18,10 @@ import pytest
 from codegen.registration.factory_calls import FactoryCallError, parse_factory_call
 from tests.helpers.corpus import (
     FIXTURES,
+    assert_same_tools,
     build_flavor,
     fastmcp_client_tools,
     sdk_client_tools,
-    tool_differences,
 )
 from tests.helpers.json_text import unordered_json
 from tests.helpers.project import run_codegen
@@ -67,12 +67,7 @@ def test_each_chain_generates_what_its_server_lists(tmp_path: Path, framework: s
         theirs.update(list_tools(parse_factory_call(text).call()))
     ours = built["wire"]
     assert sorted(ours) == sorted(theirs) == ["books_search", "count", "notes_list", "ping"]
-    wrong = {
-        name: tool_differences(theirs[name], ours[name])
-        for name in theirs
-        if unordered_json(theirs[name]) != unordered_json(ours[name])
-    }
-    assert not wrong, "\n".join(wrong.values())
+    assert_same_tools(theirs, ours)
     recorded = {name: tool["x-codegen"]["factory"] for name, tool in built["generated"].items()}
     assert recorded == {
         "books_search": calls[0],

@@ -253,10 +253,8 @@ def test_the_runtime_calls_factory_tools_as_the_factorys_server_answers(
 
 
 ERRORS = [
-    "published/patterns_errors/added_unreadable.py:17:14: mcp.add_tool(...) registers 'run_query', which is not a function defined in this module (imported, a bound method, or bound at run time), so the generator cannot read its parameters and docstring; decorate the function with @mcp.tool(...) where it is defined, or define it here as a plain function and pass that to mcp.add_tool",
-    "published/patterns_errors/added_unreadable.py:18:14: mcp.add_tool(...) registers 'basename', which is not a function defined in this module (imported, a bound method, or bound at run time), so the generator cannot read its parameters and docstring; decorate the function with @mcp.tool(...) where it is defined, or define it here as a plain function and pass that to mcp.add_tool",
-    "published/patterns_errors/added_unreadable.py:19:14: mcp.add_tool(...) registers `lambda text: text`, not a function named in this module, so the generator cannot read its parameters and docstring; pass a function defined in this module by its name, or decorate the function with @mcp.tool(...) where it is defined",
-    "published/patterns_errors/added_unreadable.py:20:14: mcp.add_tool(...) registers `Queries().run`, not a function named in this module, so the generator cannot read its parameters and docstring; pass a function defined in this module by its name, or decorate the function with @mcp.tool(...) where it is defined",
+    "published/patterns_errors/added_unreadable.py:21:14: mcp.add_tool(...) registers `lambda text: text`, which is not a function reached by name (a name, `module.function`, `obj.method`), so the generator cannot tell which function it is; pass the function by its name, or decorate the function with @mcp.tool(...) where it is defined",
+    "published/patterns_errors/added_unreadable.py:22:14: mcp.add_tool(...) registers `Queries().run`, which is not a function reached by name (a name, `module.function`, `obj.method`), so the generator cannot tell which function it is; pass the function by its name, or decorate the function with @mcp.tool(...) where it is defined",
     "published/patterns_errors/enum_member.py:12:16: decorator argument name= cannot be known at "
     "build time: `ToolName.LOOKUP` is an enum member, which the generator does not pass on as a "
     "value (its representation differs between Python versions); write ToolName.LOOKUP.value",
