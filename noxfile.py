@@ -89,6 +89,15 @@ def dropin_sdk1(session: nox.Session) -> None:
         "tests/runtime/hook/sdk1_same_answers.py",
         *session.posargs,
     )
+    # The call forms and factory chains of the SDK fixtures (their fastmcp halves need fastmcp).
+    session.run(
+        "pytest",
+        "tests/e2e/dropin/test_dropin_call_forms.py",
+        "tests/e2e/dropin/test_dropin_factory_chains.py",
+        "-k",
+        "sdk2",
+        *session.posargs,
+    )
 
 
 @nox.session
