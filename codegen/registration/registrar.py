@@ -46,6 +46,9 @@ class RecordingApp:
 
     def __init__(self) -> None:
         self.recorded: dict[str, Callable[..., Any]] = {}
+        #: (real path, line, 1-based byte column) of each registering call -> the functions
+        #: passed there (``app.tool()(obj.method)``, ``app.add_tool(imported)``)
+        self.sites: dict[tuple[str, int, int], list[Callable[..., Any]]] = {}
         self.closed = False  # set once the registration function returned
 
     def __getattr__(self, attribute: str) -> _Member:
@@ -67,6 +70,7 @@ class RecordingApp:
 
     def _keep(self, function: Callable[..., Any]) -> Callable[..., Any]:
         self.recorded[getattr(function, "__qualname__", repr(function))] = function
+        self.sites.setdefault(_calling_site(), []).append(function)
         return function
 
     def _method(self, *args: Any, **kwargs: Any) -> Any:
@@ -82,6 +86,25 @@ class RecordingApp:
             self._keep(inner)
             return args[0]
         return self._keep  # ``@app.tool()`` / ``@app.tool("name", ...)``
+
+
+def _calling_site() -> tuple[str, int, int]:
+    """Where the code outside this module that led here is: its file, line and the 1-based
+    byte column of the call being made."""
+    import os
+    import sys
+
+    frame = sys._getframe(1)
+    while frame.f_back is not None and frame.f_code.co_filename == __file__:
+        frame = frame.f_back
+    code, line, column = frame.f_code, frame.f_lineno, 0
+    positions = list(code.co_positions())
+    index = frame.f_lasti // 2
+    if 0 <= index < len(positions):
+        start, _, col, _ = positions[index]
+        if start is not None and col is not None:
+            line, column = start, col
+    return os.path.realpath(code.co_filename), line, column + 1
 
 
 class _Member:
@@ -235,7 +258,16 @@ _GLOBALS_LOCK = threading.Lock()
 def capture(
     registrar: Callable[..., Any], parameter: str, *, stand_ins: bool = False
 ) -> dict[str, Callable[..., Any]]:
-    """Call ``registrar`` with a ``RecordingApp`` as ``parameter``; the functions it registered.
+    """Call ``registrar`` with a ``RecordingApp`` as ``parameter``; the functions it registered
+    (``capture_app`` says more)."""
+    return capture_app(registrar, parameter, stand_ins=stand_ins).recorded
+
+
+def capture_app(
+    registrar: Callable[..., Any], parameter: str, *, stand_ins: bool = False
+) -> RecordingApp:
+    """Call ``registrar`` with a ``RecordingApp`` as ``parameter``; that app, which recorded the
+    functions it registered by qualname and by the call that passed them.
 
     ``parameter`` is one of the registrar's parameters, or a global of its module (a
     module-level server used inside ``def register_tools(): @mcp.tool() ...``), which is
@@ -296,4 +328,4 @@ def capture(
         if close is not None:
             close()
         raise RegistrarError("the registration function is async; make it a plain function")
-    return app.recorded
+    return app

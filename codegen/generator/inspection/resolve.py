@@ -8,10 +8,11 @@ from __future__ import annotations
 import importlib
 import inspect
 import linecache
+import os
 import sys
 import types
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -199,18 +200,50 @@ def registrar_of(tool: ScannedTool) -> tuple[str, str] | None:
 
 
 _REGISTERED: dict[tuple[str, str, str], dict[str, Any]] = {}
+#: the same calls: (real path, line, column) of each registering call -> the functions passed
+_SITES: dict[tuple[str, str, str], dict[tuple[str, int, int], list[Any]]] = {}
 
 
 def _registered_function(
     loaded: types.ModuleType, module: ScannedModule, tool: ScannedTool, site: tuple[str, str]
 ) -> Any:
     """Call the registration function with a recording app and take the tool it decorated."""
-    from codegen.registration.registrar import (
-        RegistrarError,
-        StandInUsed,
-        capture,
-        stand_in_reached,
-    )
+    from codegen.registration.registrar import stand_in_reached
+
+    outer, parameter = site
+    key = (module.module, outer, parameter)
+    where = f"{outer}({parameter})"
+    _capture(loaded, module, tool, site)
+    function = _REGISTERED[key].get(tool.qualname)
+    reached = stand_in_reached(function) if function is not None else None
+    if reached is not None:
+        name, what = reached
+        where_found = next((p.position for p in tool.parameters if p.name == name), tool.position)
+        raise _located_error(
+            module,
+            where_found.line,
+            where_found.column,
+            f"tool {tool.name!r}: {what}, a value {outer}() computes from a parameter the "
+            "generator only has a stand-in for, so its schema cannot be known at build time; "
+            "use a module-level constant or type there",
+        )
+    if function is None:
+        raise _located_error(
+            module,
+            tool.position.line,
+            tool.position.column,
+            f"calling {where} did not register {tool.qualname} through {tool.decorator}; the "
+            "registration function must apply the decorator each time it runs",
+        )
+    return function
+
+
+def _capture(
+    loaded: types.ModuleType, module: ScannedModule, tool: ScannedTool, site: tuple[str, str]
+) -> None:
+    """Call the registration function ``site`` names once, with a recording app and stand-ins
+    (``_REGISTERED``, ``_SITES``); its failures are errors at ``tool`` or where a stand-in was used."""
+    from codegen.registration.registrar import RegistrarError, StandInUsed, capture_app
 
     outer, parameter = site
     key = (module.module, outer, parameter)
@@ -226,7 +259,8 @@ def _registered_function(
                 "function after import; keep the registration function bound to its name",
             )
         try:
-            _REGISTERED[key] = capture(registrar, parameter, stand_ins=True)
+            app = capture_app(registrar, parameter, stand_ins=True)
+            _REGISTERED[key], _SITES[key] = app.recorded, app.sites
         except StandInUsed as exc:
             path, line, column = _use_site(module, exc)
             raise ResolveFailure(
@@ -259,28 +293,6 @@ def _registered_function(
                 f"calling {where} with a recording app, to reach tool {tool.name!r}, raised "
                 f"{type(exc).__name__}: {exc}; a registration function should only register",
             ) from None
-    function = _REGISTERED[key].get(tool.qualname)
-    reached = stand_in_reached(function) if function is not None else None
-    if reached is not None:
-        name, what = reached
-        where_found = next((p.position for p in tool.parameters if p.name == name), tool.position)
-        raise _located_error(
-            module,
-            where_found.line,
-            where_found.column,
-            f"tool {tool.name!r}: {what}, a value {outer}() computes from a parameter the "
-            "generator only has a stand-in for, so its schema cannot be known at build time; "
-            "use a module-level constant or type there",
-        )
-    if function is None:
-        raise _located_error(
-            module,
-            tool.position.line,
-            tool.position.column,
-            f"calling {where} did not register {tool.qualname} through {tool.decorator}; the "
-            "registration function must apply the decorator each time it runs",
-        )
-    return function
 
 
 def _use_site(module: ScannedModule, exc: BaseException) -> tuple[str, int, int]:
@@ -314,7 +326,7 @@ def find_received(loaded: types.ModuleType, module: ScannedModule, tool: Scanned
     (or the function a registration function passed to its server), outside any framework
     tool object, with functools.wraps wrappers kept."""
     if tool.registered_at is not None:
-        return _registered_at(module, tool)
+        return _registered_at(loaded, module, tool)
     if "<locals>" in tool.qualname:
         site = registrar_of(tool)
         if site is not None:
@@ -357,15 +369,23 @@ def find_received(loaded: types.ModuleType, module: ScannedModule, tool: Scanned
     return received
 
 
-def _registered_at(module: ScannedModule, tool: ScannedTool) -> Any:
+def _registered_at(loaded: types.ModuleType, module: ScannedModule, tool: ScannedTool) -> Any:
     """The function a real server registered by the call at ``tool.registered_at`` while the
     module was imported (``mcp.tool()(obj.method)``, ``mcp.add_tool(imported)``): as the
-    server received it, so a bound method stays bound and ``self`` is no parameter."""
+    server received it, so a bound method stays bound and ``self`` is no parameter. A call in a
+    registration function nobody called at import is reached by calling that function with a
+    recording app, as for decorated tools (``registrar_of``)."""
     from codegen.generator.inspection.registrations import registered_at
 
     site = tool.registered_at
     assert site is not None
     found = registered_at(module.path, site.line, site.column)
+    registrar = registrar_of(replace(tool, registered_at=None))
+    if not found and registrar is not None:
+        _capture(loaded, module, tool, registrar)
+        where = (os.path.realpath(module.path), site.line, site.column)
+        passed = _SITES[(module.module, *registrar)].get(where, [])
+        found = [(tool.name, function) for function in passed]
     # bound methods of several objects of one class (a class instantiated twice) are one function
     distinct = list({id(getattr(f, "__func__", f)): f for _, f in found}.values())
     names = sorted({name for name, _ in found})
