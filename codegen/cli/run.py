@@ -1,8 +1,9 @@
 """``mcp-codegen run``: start an unchanged MCPServer / FastMCP server with ``use_generated`` on.
 
 ``TARGET`` is ``module:function`` (called like a console-script entry point, with ``sys.argv``
-set to the target followed by the arguments after ``--``) or ``module:object`` (its ``.run()``
-is called). The current directory is importable, as with ``python -m``.
+set to the target followed by the arguments after ``--``), ``module:object`` (its ``.run()``
+is called) or ``module:factory(literal arguments)`` (the factory is called as the config's
+``factories`` are, and the server it returns is ``.run()``). The current directory is importable, as with ``python -m``.
 
 Runs in: server.
 """
@@ -58,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "target",
         metavar="TARGET",
-        help="module:function (called like a console script) or module:object (.run() is called)",
+        help="module:function (called like a console script), module:object (.run() is "
+        'called) or "module:factory(literal arguments)" (the server it returns is .run())',
     )
     return parser
 
@@ -70,7 +72,21 @@ def main(argv: list[str]) -> int:
     forwarded = argv[split + 1 :]
     module_name, colon, attribute = options.target.partition(":")
     if not colon or not module_name or not attribute:
-        return _fail(f"TARGET must be module:function or module:object, not {options.target!r}")
+        return _fail(
+            "TARGET must be module:function, module:object or module:factory(literal "
+            f"arguments), not {options.target!r}"
+        )
+
+    def resolve() -> Any:
+        return _resolve(module_name, attribute)
+
+    if "(" in attribute:  # codegen.registration.factory_calls.is_factory_call
+        from codegen.registration.factory_calls import FactoryCallError, parse_factory_call
+
+        try:
+            resolve = parse_factory_call(options.target).call
+        except FactoryCallError as exc:
+            return _fail(str(exc))
 
     from codegen.runtime import GeneratedModuleError
     from codegen.runtime.hook import GeneratedSchemaError, use_generated
@@ -85,7 +101,7 @@ def main(argv: list[str]) -> int:
                 options.generated,
                 options.target,
                 strict=options.strict,
-                resolve=lambda: _resolve(module_name, attribute),
+                resolve=resolve,
                 start=lambda target: _start(options.target, target, forwarded),
             )
         except (GeneratedSchemaError, GeneratedModuleError) as exc:
@@ -96,7 +112,7 @@ def main(argv: list[str]) -> int:
             return code
     try:
         use_generated(options.generated, strict=options.strict)
-        target = _resolve(module_name, attribute)
+        target = resolve()
     except (GeneratedSchemaError, GeneratedModuleError) as exc:
         return _fail(str(exc))
     except (ImportError, AttributeError) as exc:

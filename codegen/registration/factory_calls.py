@@ -29,6 +29,9 @@ class FactoryCall:
     qualname: str  # a module-level function (or ``Class.method``)
     args: tuple[Any, ...]
     kwargs: tuple[tuple[str, Any], ...]
+    #: ``module:function(args)`` with the call's spacing normalised (``ast.unparse``): how a
+    #: server record of ``generated/__servers__.py`` names the ``mcp-codegen run`` target
+    target: str = ""
 
     def call(self) -> Any:
         """Import the module, call the factory, await its result if it is a coroutine."""
@@ -90,7 +93,14 @@ def parse_factory_call(text: str) -> FactoryCall:
         qualname=qualname,
         args=tuple(literal(a) for a in tree.args),
         kwargs=tuple((k.arg, literal(k.value)) for k in tree.keywords if k.arg),
+        target=f"{module}:{ast.unparse(tree)}",
     )
+
+
+def is_factory_call(target: str) -> bool:
+    """Whether a ``module:...`` target calls a factory (``module:function(...)``) rather than
+    naming an object or a console-script function."""
+    return "(" in target.partition(":")[2]
 
 
 def registered_functions(server: Any, framework: str) -> dict[str, Any]:

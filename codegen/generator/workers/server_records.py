@@ -54,6 +54,8 @@ def record_servers(
         "output": str(config.output),
         "modules": modules,
         "targets": list(config.run_targets),
+        # a server a factory builds is recorded under the call's text, a run target too
+        "factories": list(config.factories),
         # the directories of the sources: a server object bound beside them is the project's
         "source_dirs": sorted({str(Path(d.source.path).parent) for d in definitions}),
     }

@@ -60,9 +60,20 @@ def server_record(directory: str, target: str) -> dict[str, Any] | None:
     path = os.path.join(directory, SERVERS_FILE)
     if not is_generated_file(path) or not sdk_matches():
         return None
-    for record in check_servers(exec_generated(path), path):
+    records = check_servers(exec_generated(path), path)
+    for record in records:
         if record["object"] == target and record["initialize"]:
             return record
+    if "(" in target.partition(":")[2]:  # a factory call, recorded with normalised spacing
+        from codegen.registration.factory_calls import FactoryCallError, parse_factory_call
+
+        try:
+            normalised = parse_factory_call(target).target
+        except FactoryCallError:
+            return None
+        for record in records:
+            if record["object"] == normalised and record["initialize"]:
+                return record
     return None
 
 
