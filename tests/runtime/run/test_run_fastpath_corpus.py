@@ -26,8 +26,8 @@ PACKAGES = {
     "sdk1": "mcp",
     "fastmcp_style": "fastmcp",
 }
-# patterns_sdk2 / patterns_fastmcp need `factories` and expected errors (tests/dropin); their
-# factory-made servers are not bound at module level, so they get no record (no fast path).
+# patterns_sdk2 / patterns_fastmcp (a server assembled by registration functions, and one built by
+# a factory): test_run_fastpath_patterns.py.
 
 
 def _build(root: Path, package: str, flavor: str) -> str:
