@@ -183,7 +183,8 @@ def _records(found: list[tuple[str, str, int, Any]]) -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    """The probe: settings (JSON) on stdin; ``{"servers": [...], "problems": [...]}`` on stdout."""
+    """The probe: settings (JSON) on stdin; ``{"servers": [...], "problems": [...], "imported":
+    [[module, file], ...]}`` on stdout."""
     # No bytecode written into the user's tree: a .pyc compiled under this probe's hash seed
     # would freeze set constants in its order for every later import (the workers' included).
     sys.dont_write_bytecode = True
@@ -236,7 +237,13 @@ def main() -> None:
             problems.append(f"factory call {text}: {type(exc).__name__}: {exc}")
     # each call's own server, keyed by the call (also when it returns a module-level server)
     servers.extend(_records([built[key] for key in sorted(built)]))
-    json.dump({"servers": servers, "problems": problems}, results)
+    # what the records depend on, for the build cache (a run target's module, its imports)
+    imported = sorted(
+        (name, path)
+        for name, module in list(sys.modules.items())
+        if isinstance(path := getattr(module, "__file__", None), str)
+    )
+    json.dump({"servers": servers, "problems": problems, "imported": imported}, results)
     results.close()
     sys.stdout.flush()
     sys.stderr.flush()
