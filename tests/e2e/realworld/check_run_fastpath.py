@@ -73,8 +73,11 @@ def session(command: list[str], cwd: Path) -> tuple[dict[int, bytes], float]:
         line = process.stdout.readline()
         if not line:
             break
-        message = json.loads(line)
-        if message.get("id") in (1, 2):
+        try:
+            message = json.loads(line)
+        except ValueError:  # a server that prints to stdout (word's start-up lines)
+            continue
+        if isinstance(message, dict) and message.get("id") in (1, 2):
             answers[message["id"]] = line.rstrip(b"\n")
     elapsed = (time.perf_counter() - started) * 1000
     process.stdin.close()
@@ -107,6 +110,15 @@ def check(ident: str, workdir: Path) -> tuple[bool, str]:
     recorded = _recorded(project / "generated", target)
     if recorded != "initialize+tools":
         return False, f"| {ident} | | | | | | {target}: {recorded} |"
+    from codegen.runtime.hook import fast_path_serves
+
+    if not fast_path_serves(str(project / "generated"), target):
+        from importlib.metadata import version
+
+        return False, (
+            f"| {ident} | | | | | | recorded, but the fast path is off here: mcp_types "
+            f"{version('mcp-types')} is not the release its wire shapes came from |"
+        )
     importing = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", f"import {module}"],
         capture_output=True,
