@@ -92,7 +92,7 @@ def _factory_server(text: str, root: Path) -> tuple[str, str, int, Any]:
     return call.target, _source_path(root, path.resolve(), module), line, server
 
 
-def _target_server(target: str, found: list[tuple[str, str, int, Any]]) -> list[Any]:
+def _target_server(target: str, found: list[tuple[str, str, int, Any]], root: Path) -> list[Any]:
     """The record of a configured run target (``run_targets``): the server object it names, or
     for a ``module:function`` target the one server its module binds at top level."""
     import importlib
@@ -118,6 +118,16 @@ def _target_server(target: str, found: list[tuple[str, str, int, Any]]) -> list[
     for _, source, line, known in found:
         if known is server:
             return [(target, source, line, server)]
+    # Bound in a module outside the project and `sources` (an installed package whose tools
+    # directory is the source): the run target names that module itself.
+    module = sys.modules[module_name]
+    path = getattr(module, "__file__", None)
+    if isinstance(path, str) and path.endswith(".py"):
+        resolved = Path(path).resolve()
+        assigned = _top_level_assignments(resolved)
+        for name, value in sorted(vars(module).items()):
+            if value is server and name in assigned:
+                return [(target, _source_path(root, resolved, module_name), assigned[name], server)]
     raise ValueError("the server it starts is not bound at the top level of a project module")
 
 
@@ -222,7 +232,7 @@ def main() -> None:
         if is_factory_call(target):
             continue
         try:
-            found.extend(_target_server(target, found))
+            found.extend(_target_server(target, found, root))
         except BaseException as exc:  # user code may raise anything
             problems.append(f"run target {target}: {type(exc).__name__}: {exc}")
     # the module-level servers as importing their modules leaves them, before any factory
