@@ -23,7 +23,7 @@ import pytest
 from codegen.shared.format import SERVERS_FILE, check_servers
 from codegen.shared.reader import parse_literal_module
 from tests.helpers.project import codegen_env
-from tests.runtime.run.run_support import INITIALIZED, REPO, exchange, initialize, request
+from tests.runtime.run.run_support import REPO, assert_same_answers
 
 pytestmark = pytest.mark.slow
 
@@ -87,31 +87,4 @@ def built(
 def test_pattern_servers_same_answers(built: tuple[Path, str], which: int) -> None:
     root, package = built
     target = _targets(package)[which]
-    env = codegen_env(PYTHONPATH=f"{REPO}:{FIXTURES}")
-    command = [sys.executable, "-m", "codegen", "run", "--generated", "generated", target]
-    opening = [initialize(), INITIALIZED, request(2, "ping"), request(3, "tools/list")]
-    listed, _, err = exchange(command, opening, {1, 2, 3}, cwd=root, env=env)
-    assert set(listed) == {1, 2, 3}, err
-    names = [tool["name"] for tool in json.loads(listed[3])["result"]["tools"]]
-    assert names
-    calls = [
-        request(10 + index, "tools/call", {"name": name, "arguments": {}})
-        for index, name in enumerate(names)
-    ]
-    tail = [
-        request(4, "tools/call", {"name": "no_such_tool", "arguments": {}}),
-        request(5, "resources/list"),
-        request(6, "prompts/list"),
-        request(7, "no/such/method"),
-    ]
-    messages = [*opening, *calls, *tail]
-    expect = {1, 2, 3, 4, 5, 6, 7, *range(10, 10 + len(names))}
-    fast, fast_notes, fast_err = exchange(command, messages, expect, cwd=root, env=env)
-    plain, plain_notes, plain_err = exchange(
-        [*command[:4], "--no-fast-path", *command[4:]], messages, expect, cwd=root, env=env
-    )
-    assert set(plain) == expect, plain_err
-    assert set(fast) == expect, fast_err
-    different = [i for i in sorted(expect) if fast[i] != plain[i]]
-    assert not different, [(fast[i], plain[i]) for i in different[:3]]
-    assert fast_notes == plain_notes
+    assert_same_answers(target, cwd=root, env=codegen_env(PYTHONPATH=f"{REPO}:{FIXTURES}"))
