@@ -73,8 +73,8 @@ def main(argv: list[str]) -> int:
     module_name, colon, attribute = options.target.partition(":")
     if not colon or not module_name or not attribute:
         return _fail(
-            "TARGET must be module:function, module:object or module:factory(literal "
-            f"arguments), not {options.target!r}"
+            "TARGET must be module:function or module:object (or module:factory(literal "
+            f"arguments)), not {options.target!r}"
         )
 
     def resolve() -> Any:
