@@ -31,7 +31,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from importlib import metadata
 from pathlib import Path
@@ -40,6 +39,8 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
+from _processes import server_env as base_env  # noqa: E402
+from _processes import server_process  # noqa: E402
 from startup import _child_env, _cpu_ms, _read_response, _send, scratch_dir  # noqa: E402
 from synthetic import HEADER, SHAPES  # noqa: E402
 
@@ -121,17 +122,9 @@ def measure(project: Path, lib: Path, setup: str) -> tuple[float, float, float, 
     """(spawn -> parsed tools/list ms, server CPU ms, peak RSS MiB, tool count) of one server."""
     env = server_env(project, lib, setup)
     spawned = time.perf_counter()
-    process = subprocess.Popen(
-        [sys.executable, str(project / "serve.py")],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=env,
-        cwd=project,
-    )
-    watchdog = threading.Timer(180, process.kill)
-    watchdog.start()
-    try:
+    with server_process(
+        [sys.executable, str(project / "serve.py")], env=env, cwd=project, kill_after=180, wait=20
+    ) as process:
         _send(process, _INITIALIZE)
         _read_response(process, 1)
         _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
@@ -139,22 +132,12 @@ def measure(project: Path, lib: Path, setup: str) -> tuple[float, float, float, 
         response = _read_response(process, 2)
         elapsed = (time.perf_counter() - spawned) * 1000
         cpu_ms, rss_mib = _cpu_ms(process.pid), _peak_rss_mib(process.pid)
-    finally:
-        process.stdin.close()  # type: ignore[union-attr]
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        watchdog.cancel()
-        process.stdout.close()  # type: ignore[union-attr]
     return elapsed, cpu_ms, rss_mib, len(response["result"]["tools"])  # type: ignore[index]
 
 
 def server_env(project: Path, lib: Path, setup: str) -> dict[str, str]:
     """The environment of one ``setup`` ("floor", "without", "with") of ``project``'s server."""
-    env = {**_child_env(lib), "FASTMCP_SHOW_CLI_BANNER": "false"}
-    env["PYTHONPATH"] = f"{project}{os.pathsep}{lib}"
+    env = base_env(project, lib)
     if setup == "floor":
         env["BENCH_FLOOR"] = "1"
     elif setup == "with":

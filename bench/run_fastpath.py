@@ -28,7 +28,6 @@ import os
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -36,6 +35,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
+from _processes import server_env, server_process  # noqa: E402
 from hook import FRAMEWORKS, write_app  # noqa: E402
 from startup import _child_env, _read_response, _send, scratch_dir  # noqa: E402
 
@@ -127,21 +127,11 @@ def command(setup: str) -> list[str]:
 
 def measure(project: Path, lib: Path, setup: str, call: bool) -> tuple[float, float | None, int]:
     """(spawn -> tools/list ms, spawn -> first tools/call result ms or None, tool count)."""
-    env = {**_child_env(lib), "FASTMCP_SHOW_CLI_BANNER": "false"}
-    env["PYTHONPATH"] = f"{project}{os.pathsep}{lib}"
     spawned = time.perf_counter()
-    process = subprocess.Popen(
-        command(setup),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=env,
-        cwd=project,
-    )
-    watchdog = threading.Timer(300, process.kill)
-    watchdog.start()
     called = None
-    try:
+    with server_process(
+        command(setup), env=server_env(project, lib), cwd=project, kill_after=300, wait=30
+    ) as process:
         _send(process, INITIALIZE)
         _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
         _send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
@@ -153,15 +143,6 @@ def measure(project: Path, lib: Path, setup: str, call: bool) -> tuple[float, fl
             answer = _read_response(process, 3)
             assert "result" in answer and not answer["result"].get("isError"), answer
             called = (time.perf_counter() - spawned) * 1000
-    finally:
-        process.stdin.close()  # type: ignore[union-attr]
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        watchdog.cancel()
-        process.stdout.close()  # type: ignore[union-attr]
     return listed, called, len(listing["result"]["tools"])  # type: ignore[index]
 
 

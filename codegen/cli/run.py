@@ -2,8 +2,10 @@
 
 ``TARGET`` is ``module:function`` (called like a console-script entry point, with ``sys.argv``
 set to the target followed by the arguments after ``--``), ``module:object`` (its ``.run()``
-is called) or a factory call with literal arguments and a chain to the server,
-``module:CatalogServer('books').mcp`` (the server's ``.run()`` is called). The current directory is importable, as with ``python -m``.
+is called) or a factory call with literal arguments, optionally with a chain to the server,
+``module:create_server('x')`` or ``module:CatalogServer('books').mcp`` (called as the config's
+``factories`` are; the server it reaches is ``.run()``). The current directory is importable, as
+with ``python -m``.
 
 Runs in: server.
 """
@@ -60,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         "target",
         metavar="TARGET",
         help="module:function (called like a console script), module:object (.run() is "
-        "called), or module:factory('literal').attr (the server it reaches is run)",
+        "called), or \"module:factory('literal').attr\" (the server it reaches is .run())",
     )
     return parser
 
@@ -72,12 +74,19 @@ def main(argv: list[str]) -> int:
     forwarded = argv[split + 1 :]
     module_name, colon, attribute = options.target.partition(":")
     if not colon or not module_name or not attribute:
-        return _fail(f"TARGET must be module:function or module:object, not {options.target!r}")
-    if "(" in attribute:  # module:factory('x').attr: checked before anything is imported
+        return _fail(
+            "TARGET must be module:function or module:object (or module:factory(literal "
+            f"arguments)), not {options.target!r}"
+        )
+
+    def resolve() -> Any:
+        return _resolve(module_name, attribute)
+
+    if "(" in attribute:  # codegen.registration.factory_calls.is_factory_call
         from codegen.registration.factory_calls import FactoryCallError, parse_factory_call
 
         try:
-            parse_factory_call(options.target)
+            resolve = parse_factory_call(options.target).call
         except FactoryCallError as exc:
             return _fail(f"TARGET {exc}")
 
@@ -94,18 +103,18 @@ def main(argv: list[str]) -> int:
                 options.generated,
                 options.target,
                 strict=options.strict,
-                resolve=lambda: _resolve(module_name, attribute),
+                resolve=resolve,
                 start=lambda target: _start(options.target, target, forwarded),
             )
         except (GeneratedSchemaError, GeneratedModuleError) as exc:
-            return _fail(str(exc))
+            return _fail(f"TARGET {exc}")
         except (ImportError, AttributeError) as exc:
             return _fail(f"cannot load {options.target}: {exc}")
         if code is not None:
             return code
     try:
         use_generated(options.generated, strict=options.strict)
-        target = _resolve(module_name, attribute)
+        target = resolve()
     except (GeneratedSchemaError, GeneratedModuleError) as exc:
         return _fail(str(exc))
     except (ImportError, AttributeError) as exc:

@@ -185,6 +185,7 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
     factories = tuple(table.get("factories", ()))
     if factories:
         _check_factories(path, text, factories, flavor)
+    _check_run_targets(path, text, table.get("run_targets", ()))
     protocols = _protocols(table.get("protocol", list(REVISIONS)), path, text)
     if "sources" not in table:
         raise CodegenError(
@@ -283,6 +284,42 @@ def _check_factories(path: Path, text: str, factories: tuple[str, ...], flavor: 
                 )
             )
         seen.add((call.module, call.qualname))
+    if problems:
+        raise CodegenError(problems)
+
+
+def _check_run_targets(path: Path, text: str, targets: list[str]) -> None:
+    """Each ``run_targets`` entry is ``module:attribute`` or a factory call with literal
+    arguments (what ``mcp-codegen run`` accepts)."""
+    from codegen.registration.factory_calls import (
+        FactoryCallError,
+        is_factory_call,
+        parse_factory_call,
+    )
+
+    line, col = _key_position(text, "run_targets")
+    problems = []
+    for target in targets:
+        module, colon, attribute = str(target).partition(":")
+        if is_factory_call(str(target)):
+            try:
+                parse_factory_call(target)
+            except FactoryCallError as exc:
+                problems.append(Diagnostic(str(path), line, col, f"run_targets: {exc}"))
+        elif not (
+            colon
+            and all(part.isidentifier() for part in module.split("."))
+            and all(part.isidentifier() for part in attribute.split("."))
+        ):
+            problems.append(
+                Diagnostic(
+                    str(path),
+                    line,
+                    col,
+                    f"run_targets: {target!r} is not module:object, module:function or "
+                    'module:factory(literal arguments), e.g. "pkg.server:mcp"',
+                )
+            )
     if problems:
         raise CodegenError(problems)
 

@@ -269,8 +269,12 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
         from codegen.generator.render.modules import render_servers
         from codegen.generator.workers.server_records import record_servers
 
-        servers, notes = record_servers(config, [_definition(d) for d, *_ in done])
+        servers, notes, probed = record_servers(config, [_definition(d) for d, *_ in done])
         diagnostics.extend(notes)
+        if probed is None:
+            complete = False
+        elif cache is not None:  # a run target's module changed: the records must be taken again
+            dependencies.update(cache.hashes.classify(probed))
         if servers is not None:
             extra.append(render_servers(servers, config))
     manifest = render_manifest(modules, config)

@@ -35,6 +35,9 @@ class FactoryCall:
     kwargs: tuple[tuple[str, Any], ...]
     #: what follows the factory call: ``("attribute", name)`` or ``("call", args, kwargs)``
     chain: tuple[tuple[Any, ...], ...] = ()
+    #: ``module:function(args).chain`` with the spacing normalised (``ast.unparse``): how a
+    #: server record of ``generated/__servers__.py`` names the ``mcp-codegen run`` target
+    target: str = ""
 
     def call(self) -> Any:
         """Import the module, call the factory and follow the chain after it, awaiting each
@@ -135,7 +138,14 @@ def parse_factory_call(text: str) -> FactoryCall:
         args=args,
         kwargs=kwargs,
         chain=tuple(chain),
+        target=f"{module}:{ast.unparse(tree)}",
     )
+
+
+def is_factory_call(target: str) -> bool:
+    """Whether a ``module:...`` target calls a factory (``module:function(...)``) rather than
+    naming an object or a console-script function."""
+    return "(" in target.partition(":")[2]
 
 
 def registered_functions(server: Any, framework: str) -> dict[str, Any]:

@@ -22,6 +22,7 @@ __all__ = [
     "GeneratedSchemaError",
     "StaleSchemaWarning",
     "active",
+    "fast_path_serves",
     "serve_in_front",
     "use_generated",
 ]
@@ -91,6 +92,17 @@ def serve_in_front(
         return (lambda: start(obj)), sorted(stale)
 
     return front.serve(registry, record, load=load, regenerate=regenerate)
+
+
+def fast_path_serves(path: str, target: str) -> bool:
+    """Whether ``mcp-codegen run --generated PATH TARGET`` answers the opening of a stdio session
+    from the records (the tree records ``target``'s initialize answer, and the installed
+    ``mcp_types`` is the release the fast path's wire shapes came from), in this interpreter."""
+    import os
+
+    from codegen.runtime._stdio import front
+
+    return front.server_record(os.path.abspath(path), target) is not None
 
 
 def _unregistered(obj: Any, names: frozenset[str]) -> frozenset[str]:

@@ -54,19 +54,45 @@ def find_servers(
             if assigned is None:
                 assigned = _top_level_assignments(resolved)
             if attribute in assigned:
-                # never an absolute path in the tree: outside the project, the module's own
-                # path under its import root
-                relative = (
-                    resolved.relative_to(root).as_posix()
-                    if resolved.is_relative_to(root)
-                    else "/".join(name.split("."))
-                    + ("/__init__.py" if resolved.name == "__init__.py" else ".py")
-                )
+                relative = _source_path(root, resolved, name)
                 found[id(value)] = (f"{name}:{attribute}", relative, assigned[attribute], value)
     return sorted(found.values(), key=lambda item: item[0])
 
 
-def _target_server(target: str, found: list[tuple[str, str, int, Any]]) -> list[Any]:
+def _source_path(root: Path, resolved: Path, module: str) -> str:
+    """Never an absolute path in the tree: relative to ``root``, or outside the project the
+    module's own path under its import root."""
+    if resolved.is_relative_to(root):
+        return resolved.relative_to(root).as_posix()
+    return "/".join(module.split(".")) + (
+        "/__init__.py" if resolved.name == "__init__.py" else ".py"
+    )
+
+
+def _factory_server(text: str, root: Path) -> tuple[str, str, int, Any]:
+    """The record of a factory call (config ``factories``, or a ``run_targets`` entry such as
+    ``pkg.server:create_server(repository=None)``): the server it returns, keyed by the call's
+    normalised text (what ``mcp-codegen run`` is given) and placed at the factory's ``def``."""
+    import inspect
+
+    from codegen.registration.factory_calls import parse_factory_call
+
+    call = parse_factory_call(text)
+    server = call.call()
+    if not _is_server(server):
+        raise ValueError(f"it returned {type(server).__name__}, not an MCPServer or FastMCP server")
+    function: Any = sys.modules[call.module]
+    for part in call.qualname.split("."):
+        function = getattr(function, part)
+    function = inspect.unwrap(function)
+    code = getattr(function, "__code__", None)
+    path = Path(inspect.getsourcefile(function) or sys.modules[call.module].__file__ or "")
+    module = getattr(function, "__module__", None) or call.module
+    line = code.co_firstlineno if code is not None else 0
+    return call.target, _source_path(root, path.resolve(), module), line, server
+
+
+def _target_server(target: str, found: list[tuple[str, str, int, Any]], root: Path) -> list[Any]:
     """The record of a configured run target (``run_targets``): the server object it names, or
     for a ``module:function`` target the one server its module binds at top level."""
     import importlib
@@ -92,6 +118,16 @@ def _target_server(target: str, found: list[tuple[str, str, int, Any]]) -> list[
     for _, source, line, known in found:
         if known is server:
             return [(target, source, line, server)]
+    # Bound in a module outside the project and `sources` (an installed package whose tools
+    # directory is the source): the run target names that module itself.
+    module = sys.modules[module_name]
+    path = getattr(module, "__file__", None)
+    if isinstance(path, str) and path.endswith(".py"):
+        resolved = Path(path).resolve()
+        assigned = _top_level_assignments(resolved)
+        for name, value in sorted(vars(module).items()):
+            if value is server and name in assigned:
+                return [(target, _source_path(root, resolved, module_name), assigned[name], server)]
     raise ValueError("the server it starts is not bound at the top level of a project module")
 
 
@@ -142,8 +178,23 @@ async def server_record(server: Any) -> dict[str, Any]:
     return {"framework": framework, "initialize": initialize, "tools": tools}
 
 
+def _records(found: list[tuple[str, str, int, Any]]) -> list[dict[str, Any]]:
+    import anyio
+
+    servers = []
+    for object_path, source, line, server in found:
+        entry: dict[str, Any] = {"object": object_path, "source": source, "line": line}
+        try:
+            entry.update(anyio.run(server_record, server))
+        except Exception as exc:
+            entry["problem"] = f"{type(exc).__name__}: {exc}"
+        servers.append(entry)
+    return servers
+
+
 def main() -> None:
-    """The probe: settings (JSON) on stdin; ``{"servers": [...], "problems": [...]}`` on stdout."""
+    """The probe: settings (JSON) on stdin; ``{"servers": [...], "problems": [...], "imported":
+    [[module, file], ...]}`` on stdout."""
     # No bytecode written into the user's tree: a .pyc compiled under this probe's hash seed
     # would freeze set constants in its order for every later import (the workers' included).
     sys.dont_write_bytecode = True
@@ -152,8 +203,6 @@ def main() -> None:
     settings = json.loads(sys.stdin.read())
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
-    import anyio
-
     from codegen.generator.inspection.resolve import guard_output_package
 
     for entry in reversed(settings["sys_path"]):
@@ -169,27 +218,42 @@ def main() -> None:
             importlib.import_module(module)
         except BaseException as exc:  # user code may raise anything
             problems.append(f"importing {module} raised {type(exc).__name__}: {exc}")
-    for target in settings.get("targets", ()):
+    for target in [*settings.get("targets", ()), *settings.get("factories", ())]:
         try:
             importlib.import_module(target.partition(":")[0])
         except BaseException as exc:  # user code may raise anything
             problems.append(f"importing run target {target} raised {type(exc).__name__}: {exc}")
     source_dirs = tuple(Path(d).resolve() for d in settings.get("source_dirs", ()))
     found = find_servers(root, output, source_dirs)
+    from codegen.registration.factory_calls import is_factory_call
+
+    calls = [t for t in settings.get("targets", ()) if is_factory_call(t)]
     for target in settings.get("targets", ()):
+        if is_factory_call(target):
+            continue
         try:
-            found.extend(_target_server(target, found))
+            found.extend(_target_server(target, found, root))
         except BaseException as exc:  # user code may raise anything
             problems.append(f"run target {target}: {type(exc).__name__}: {exc}")
-    servers = []
-    for object_path, source, line, server in found:
-        entry: dict[str, Any] = {"object": object_path, "source": source, "line": line}
+    # the module-level servers as importing their modules leaves them, before any factory
+    # runs (a registration function the factory calls must not show in their records)
+    servers = _records(found)
+    built: dict[str, tuple[str, str, int, Any]] = {}
+    for text in dict.fromkeys([*settings.get("factories", ()), *calls]):
         try:
-            entry.update(anyio.run(server_record, server))
-        except Exception as exc:
-            entry["problem"] = f"{type(exc).__name__}: {exc}"
-        servers.append(entry)
-    json.dump({"servers": servers, "problems": problems}, results)
+            entry = _factory_server(text, root)
+            built.setdefault(entry[0], entry)
+        except BaseException as exc:  # user code may raise anything
+            problems.append(f"factory call {text}: {type(exc).__name__}: {exc}")
+    # each call's own server, keyed by the call (also when it returns a module-level server)
+    servers.extend(_records([built[key] for key in sorted(built)]))
+    # what the records depend on, for the build cache (a run target's module, its imports)
+    imported = sorted(
+        (name, path)
+        for name, module in list(sys.modules.items())
+        if isinstance(path := getattr(module, "__file__", None), str)
+    )
+    json.dump({"servers": servers, "problems": problems, "imported": imported}, results)
     results.close()
     sys.stdout.flush()
     sys.stderr.flush()

@@ -35,11 +35,14 @@ _KEPT_ENVIRONMENT = ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV", "SYSTEMROOT", 
 
 def record_servers(
     config: Config, definitions: list[ModuleDefinition]
-) -> tuple[list[dict[str, Any]] | None, list[Diagnostic]]:
-    """The server records of a framework-flavor build, or None when none could be taken."""
+) -> tuple[list[dict[str, Any]] | None, list[Diagnostic], list[tuple[str, str]] | None]:
+    """The server records of a framework-flavor build (None when none could be taken), the
+    diagnostics, and the ``(module, file)`` pairs the probe imported: the records' inputs for
+    the build cache (a run target's module is no tool module, yet its change changes them);
+    None when they are not known (the build must not be stored)."""
     modules = [d.source.module for d in definitions if d.tools]
     if not modules:
-        return None, []
+        return None, [], []
     settings = {
         "sys_path": list(
             dict.fromkeys(
@@ -54,6 +57,8 @@ def record_servers(
         "output": str(config.output),
         "modules": modules,
         "targets": list(config.run_targets),
+        # a server a factory builds is recorded under the call's text, a run target too
+        "factories": list(config.factories),
         # the directories of the sources: a server object bound beside them is the project's
         "source_dirs": sorted({str(Path(d.source.path).parent) for d in definitions}),
     }
@@ -67,14 +72,13 @@ def record_servers(
     where = config.relative(config.config_file)
     if isinstance(ours, str) or isinstance(theirs, str):
         problem = ours if isinstance(ours, str) else theirs
-        return None, [
-            _warning(
-                where,
-                0,
-                f"cannot record what the servers answer at initialize "
-                f"({problem}); `mcp-codegen run` serves without the fast path",
-            )
-        ]
+        warning = _warning(
+            where,
+            0,
+            f"cannot record what the servers answer at initialize "
+            f"({problem}); `mcp-codegen run` serves without the fast path",
+        )
+        return None, [warning], None  # inputs unknown: the build is not stored
     generated = {tool.name: tool.wire for d in definitions for tool in d.tools}
     other = {server["object"]: server for server in theirs["servers"]}
     records, diagnostics = [], []
@@ -82,7 +86,8 @@ def record_servers(
         record, problems = _record(config, server, other.get(server["object"]), generated)
         records.append(record)
         diagnostics.extend(problems)
-    return records, diagnostics
+    imported = [(name, path) for name, path in ours.get("imported", ())]
+    return records, diagnostics, imported
 
 
 def _record(

@@ -236,28 +236,8 @@ def serve(
         finally:
             loader.release()
 
-    while True:
-        line = wire_in.readline(max_message_bytes + 1)
-        if not line:
-            restore()
-            return 0  # end of input before anything needed the SDK
-        if not line.strip():
-            continue
-        answer: bytes | None = None
-        if len(line) <= max_message_bytes or line.endswith(b"\n"):
-            try:
-                answer = session.answer(line)
-            except (Doubt, RecursionError, ValueError, TypeError, KeyError):
-                answer = None
-        if answer is None:
-            break
-        if answer:
-            try:
-                wire_out.write(answer)
-                wire_out.flush()
-            except OSError:  # the client closed our stdout: nobody is listening any more
-                restore()
-                return 0
+    def answered() -> None:
+        nonlocal loader
         if preload and loader is None and session.listed:
             # _thread, not threading: importing threading here costs the main thread ~1 ms
             # while the client is still reading the listing (the SDK imports it anyway, on
@@ -267,6 +247,11 @@ def serve(
             loader = _thread.allocate_lock()
             loader.acquire()
             _thread.start_new_thread(preload_sdk, ())
+
+    line = answer_opening(session, wire_in, wire_out, max_message_bytes, answered)
+    if not line:  # end of input before anything needed the SDK, or nobody listens any more
+        restore()
+        return 0
     if loader is not None:
         loader.acquire()  # the preloading thread is done (join)
     else:
@@ -282,6 +267,39 @@ def serve(
         session.protocol_version,
     )
     return prepared[0](handover)
+
+
+def answer_opening(
+    session: Session,
+    wire_in: BinaryIO,
+    wire_out: BinaryIO,
+    max_message_bytes: int,
+    answered: Callable[[], None],
+) -> bytes | None:
+    """Answer each line the session can (``answered()`` after each); returns the first line it
+    cannot (the handover starts there), ``b""`` at the end of input, or ``None`` when the client
+    closed our stdout (nobody is listening any more)."""
+    while True:
+        line = wire_in.readline(max_message_bytes + 1)
+        if not line:
+            return b""
+        if not line.strip():
+            continue
+        answer: bytes | None = None
+        if len(line) <= max_message_bytes or line.endswith(b"\n"):
+            try:
+                answer = session.answer(line)
+            except (Doubt, RecursionError, ValueError, TypeError, KeyError):
+                answer = None
+        if answer is None:
+            return line
+        if answer:
+            try:
+                wire_out.write(answer)
+                wire_out.flush()
+            except OSError:
+                return None
+        answered()
 
 
 def sdk_matches() -> bool:

@@ -25,6 +25,7 @@ from codegen.runtime._stdio.fastpath import (
     Handover,
     ReplayReader,
     Session,
+    answer_opening,
     sdk_matches,
 )
 from codegen.runtime._stdio.shapes import Doubt
@@ -48,6 +49,8 @@ if TYPE_CHECKING:
 
 #: The handover the patched ``stdio_server`` takes (one per process).
 _pending: list[Handover] = []
+#: What one readline takes before the fast path gives the line to the framework unanswered.
+_MAX_MESSAGE_BYTES = 1 << 26
 _LIST_CHANGED = b'{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n'
 
 
@@ -60,9 +63,20 @@ def server_record(directory: str, target: str) -> dict[str, Any] | None:
     path = os.path.join(directory, SERVERS_FILE)
     if not is_generated_file(path) or not sdk_matches():
         return None
-    for record in check_servers(exec_generated(path), path):
+    records = check_servers(exec_generated(path), path)
+    for record in records:
         if record["object"] == target and record["initialize"]:
             return record
+    if "(" in target.partition(":")[2]:  # a factory call, recorded with normalised spacing
+        from codegen.registration.factory_calls import FactoryCallError, parse_factory_call
+
+        try:
+            normalised = parse_factory_call(target).target
+        except FactoryCallError:
+            return None
+        for record in records:
+            if record["object"] == normalised and record["initialize"]:
+                return record
     return None
 
 
@@ -173,26 +187,9 @@ def serve(
     # floor in bench/run_fastpath.py), "0" at the handover, "initialize" after initialize.
     when = os.environ.get(PRELOAD_ENV, "1")
     started = False
-    line = b""
-    while True:
-        line = wire_in.readline(1 << 26)
-        if not line:
-            break
-        if not line.strip():
-            continue
-        try:
-            answer = session.answer(line)
-        except (Doubt, RecursionError, ValueError, TypeError, KeyError):
-            answer = None
-        if answer is None:
-            break
-        if answer:
-            try:
-                wire_out.write(answer)
-                wire_out.flush()
-            except OSError:
-                restore()
-                return 0
+
+    def answered() -> None:
+        nonlocal started
         if (
             not started
             and when != "0"
@@ -200,6 +197,11 @@ def serve(
         ):
             started = True
             _thread.start_new_thread(loader, ())
+
+    line = answer_opening(session, wire_in, wire_out, _MAX_MESSAGE_BYTES, answered)
+    if line is None:  # the client closed our stdout
+        restore()
+        return 0
     if not started:
         if not line:
             restore()

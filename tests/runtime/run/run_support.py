@@ -108,3 +108,38 @@ def run_command(generated: str, target: str, *options: str) -> list[str]:
         generated,
         target,
     ]
+
+
+def assert_same_answers(target: str, *, cwd: Path, env: dict[str, str]) -> None:
+    """``mcp-codegen run --generated generated TARGET`` with and without the fast path, every
+    message sent at once (so the calls arrive before the server has loaded): initialize, ping,
+    tools/list, a tools/call of every listed tool with no arguments (invalid for most, valid or
+    raising for the rest), an unknown tool, resources/list, prompts/list and an unknown method.
+    Every answer and notification must be byte-identical (the oracle is ``--no-fast-path``)."""
+    command = [sys.executable, "-m", "codegen", "run", "--generated", "generated", target]
+    opening = [initialize(), INITIALIZED, request(2, "ping"), request(3, "tools/list")]
+    listed, _, err = exchange(command, opening, {1, 2, 3}, cwd=cwd, env=env)
+    assert set(listed) == {1, 2, 3}, err
+    names = [tool["name"] for tool in json.loads(listed[3])["result"]["tools"]]
+    assert names
+    calls = [
+        request(10 + index, "tools/call", {"name": name, "arguments": {}})
+        for index, name in enumerate(names)
+    ]
+    tail = [
+        request(4, "tools/call", {"name": "no_such_tool", "arguments": {}}),
+        request(5, "resources/list"),
+        request(6, "prompts/list"),
+        request(7, "no/such/method"),
+    ]
+    messages = [*opening, *calls, *tail]
+    expect = {1, 2, 3, 4, 5, 6, 7, *range(10, 10 + len(names))}
+    fast, fast_notes, fast_err = exchange(command, messages, expect, cwd=cwd, env=env)
+    plain, plain_notes, plain_err = exchange(
+        [*command[:4], "--no-fast-path", *command[4:]], messages, expect, cwd=cwd, env=env
+    )
+    assert set(plain) == expect, plain_err
+    assert set(fast) == expect, fast_err
+    different = [i for i in sorted(expect) if fast[i] != plain[i]]
+    assert not different, [(fast[i], plain[i]) for i in different[:3]]
+    assert fast_notes == plain_notes

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.project import codegen_env
-from tests.runtime.run.run_support import INITIALIZED, REPO, exchange, initialize, request
+from tests.runtime.run.run_support import REPO, assert_same_answers
 
 pytestmark = pytest.mark.slow
 
@@ -26,8 +26,8 @@ PACKAGES = {
     "sdk1": "mcp",
     "fastmcp_style": "fastmcp",
 }
-# patterns_sdk2 / patterns_fastmcp need `factories` and expected errors (tests/dropin); their
-# factory-made servers are not bound at module level, so they get no record (no fast path).
+# patterns_sdk2 / patterns_fastmcp (a server assembled by registration functions, and one built by
+# a factory): test_run_fastpath_patterns.py.
 
 
 def _build(root: Path, package: str, flavor: str) -> str:
@@ -62,31 +62,4 @@ def _build(root: Path, package: str, flavor: str) -> str:
 @pytest.mark.parametrize("package", list(PACKAGES))
 def test_corpus_same_answers(package: str, tmp_path: Path) -> None:
     target = _build(tmp_path, package, PACKAGES[package])
-    env = codegen_env(PYTHONPATH=f"{REPO}:{FIXTURES}")
-    command = [sys.executable, "-m", "codegen", "run", "--generated", "generated", target]
-    opening = [initialize(), INITIALIZED, request(2, "ping"), request(3, "tools/list")]
-    listed, _, err = exchange(command, opening, {1, 2, 3}, cwd=tmp_path, env=env)
-    assert set(listed) == {1, 2, 3}, err
-    names = [tool["name"] for tool in json.loads(listed[3])["result"]["tools"]]
-    assert names
-    calls = [
-        request(10 + index, "tools/call", {"name": name, "arguments": {}})
-        for index, name in enumerate(names)
-    ]
-    tail = [
-        request(4, "tools/call", {"name": "no_such_tool", "arguments": {}}),
-        request(5, "resources/list"),
-        request(6, "prompts/list"),
-        request(7, "no/such/method"),
-    ]
-    messages = [*opening, *calls, *tail]
-    expect = {1, 2, 3, 4, 5, 6, 7, *range(10, 10 + len(names))}
-    fast, fast_notes, fast_err = exchange(command, messages, expect, cwd=tmp_path, env=env)
-    plain, plain_notes, plain_err = exchange(
-        [*command[:4], "--no-fast-path", *command[4:]], messages, expect, cwd=tmp_path, env=env
-    )
-    assert set(plain) == expect, plain_err
-    assert set(fast) == expect, fast_err
-    different = [i for i in sorted(expect) if fast[i] != plain[i]]
-    assert not different, [(fast[i], plain[i]) for i in different[:3]]
-    assert fast_notes == plain_notes
+    assert_same_answers(target, cwd=tmp_path, env=codegen_env(PYTHONPATH=f"{REPO}:{FIXTURES}"))

@@ -1,0 +1,62 @@
+"""A run target bound in a module outside the project and ``sources`` (an installed package
+whose tools directory is the source, as lean-lsp-mcp's) is still recorded, at its own line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from codegen.shared.format import SERVERS_FILE, check_servers
+from codegen.shared.reader import parse_literal_module
+from tests.helpers.project import Project, codegen_env
+
+pytestmark = pytest.mark.slow
+
+SERVER = """
+    from mcp.server.mcpserver import MCPServer
+
+
+    mcp = MCPServer("outside", instructions="Installed elsewhere.")
+
+    from lib_pkg.tools import maths  # noqa: E402,F401 - registers the tools
+    """
+TOOLS = '''
+    from lib_pkg.server import mcp
+
+
+    @mcp.tool()
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        return a + b
+    '''
+
+
+def test_run_target_outside_the_project(tmp_path: Path) -> None:
+    library = Project(tmp_path / "lib")
+    library.write("lib_pkg/__init__.py", "")
+    library.write("lib_pkg/server.py", SERVER)
+    library.write("lib_pkg/tools/__init__.py", "")
+    library.write("lib_pkg/tools/maths.py", TOOLS)
+    project = Project(tmp_path / "project")
+    project.configure(
+        f"sources = {json.dumps([str(tmp_path / 'lib' / 'lib_pkg' / 'tools')])}\n"
+        'flavor = "mcp"\n'
+        'run_targets = ["lib_pkg.server:mcp"]\n'
+    )
+    done = project.run("generate", env=codegen_env(PYTHONPATH=str(tmp_path / "lib")))
+    assert done.returncode == 0, done.stderr
+    assert ": warning: " not in done.stderr, done.stderr
+    path = project.root / "generated" / SERVERS_FILE
+    records = {
+        record["object"]: record
+        for record in check_servers(
+            parse_literal_module(path.read_text(encoding="utf-8"), str(path)), str(path)
+        )
+    }
+    record = records["lib_pkg.server:mcp"]
+    assert (record["source"], record["line"]) == ("lib_pkg/server.py", 4)
+    assert record["tools"] == ("add",)
+    assert record["initialize"]["2025-11-25"]["instructions"] == "Installed elsewhere."
+    assert str(tmp_path) not in path.read_text(encoding="utf-8")  # no absolute path
