@@ -15,7 +15,8 @@ if TYPE_CHECKING:  # the runtime's registry imports this module: no typing impor
     from typing import Any
 
 #: The format this generator writes (3: the manifest records ``DEPENDENCIES`` and no longer
-#: ``TOOL_COUNT``, so branches that add tools merge; tools record ``x-codegen.parameters``).
+#: ``TOOL_COUNT``, so branches that add tools merge; tools record ``x-codegen.parameters`` and,
+#: optionally, ``x-codegen.fields``: readers of format 3 that predate it ignore it).
 FORMAT = 3
 #: Every format a reader accepts: format 1 predates ``PROTOCOLS`` and the natural variant,
 #: format 2 predates ``DEPENDENCIES`` and needs ``TOOL_COUNT``.
@@ -177,6 +178,19 @@ def check_servers(namespace: dict[str, Any], path: str) -> list[dict[str, Any]]:
     return list(servers)
 
 
+def field_location(pointer: object, where: object) -> tuple[str, int] | None:
+    """One ``x-codegen.fields`` entry (``"/inputSchema/$defs/M/properties/f": "pkg/m.py:12"``)
+    as ``(relative path, line)``, or None when it is malformed (an absolute or escaping path)."""
+    if not (isinstance(pointer, str) and pointer.startswith("/") and isinstance(where, str)):
+        return None
+    path, _, line = where.rpartition(":")
+    if not (path and line.isdigit() and line.isascii() and int(line) > 0):
+        return None
+    if path.startswith("/") or "\\" in path or ".." in path.split("/"):
+        return None
+    return path, int(line)
+
+
 def check_tool(tool: object, path: str) -> str:
     """Refuse a malformed generated tool dict; returns its name."""
     if not isinstance(tool, dict):
@@ -224,6 +238,13 @@ def check_tool(tool: object, path: str) -> str:
         and all(isinstance(k, str) and type(v) is int for k, v in parameters.items())
     ):
         raise refuse(f"has a malformed {PRIVATE_KEY}.parameters (parameter name -> source line)")
+    fields = private.get("fields")
+    if fields is not None and not (
+        isinstance(fields, dict) and all(field_location(k, v) for k, v in fields.items())
+    ):
+        raise refuse(
+            f"has a malformed {PRIVATE_KEY}.fields (schema pointer -> 'relative/path.py:line')"
+        )
     result_meta = private.get("result_meta")
     if result_meta is not None and not isinstance(result_meta, dict):
         raise refuse(f"has a malformed {PRIVATE_KEY}.result_meta")
