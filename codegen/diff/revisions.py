@@ -8,12 +8,18 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from codegen.diff.changes import JSON
+from codegen.diff.changes import JSON, Change
 from codegen.shared.diagnostics import CodegenError, Diagnostic
-from codegen.shared.format import MANIFEST, PRIVATE_KEY, GeneratedModuleError, is_generated
+from codegen.shared.format import (
+    MANIFEST,
+    PRIVATE_KEY,
+    GeneratedModuleError,
+    field_location,
+    is_generated,
+)
 from codegen.shared.json_pointer import unescape
 from codegen.shared.protocols import FORMAT1_PROTOCOLS
 from codegen.shared.reader import existing_generated, module_protocols, parse_literal_module
@@ -31,18 +37,37 @@ class ToolEntry:
     #: The protocol revisions its module was built for (``PROTOCOLS``; format 1: the default).
     protocols: tuple[str, ...] = FORMAT1_PROTOCOLS
 
-    def line_for(self, pointer: str) -> int:
-        """The source line a change at ``pointer`` comes from: its parameter's line when the
-        tree records it (``x-codegen.parameters``, since format 3), else the ``def`` line."""
+    def location_for(self, pointer: str) -> tuple[str | None, int]:
+        """The source file and line a change at ``pointer`` comes from: the model field (or
+        model) it is inside, when the tree records it (``x-codegen.fields``, which names the
+        model's own file); else its parameter's line (``x-codegen.parameters``, since format 3);
+        else the ``def`` line. A field removed from a model points at the model's ``class``."""
+        meta = self.tool.get(PRIVATE_KEY)
+        fields = meta.get("fields") if isinstance(meta, dict) else None
+        if isinstance(fields, dict):
+            prefix = pointer
+            while prefix:
+                location = field_location(prefix, fields.get(prefix))
+                if location is not None:
+                    return location
+                prefix = prefix.rpartition("/")[0]
         prefix = "/inputSchema/properties/"
         if pointer.startswith(prefix):
             name = unescape(pointer[len(prefix) :].split("/", 1)[0])
-            meta = self.tool.get(PRIVATE_KEY)
             lines = meta.get("parameters") if isinstance(meta, dict) else None
             line = lines.get(name) if isinstance(lines, dict) else None
             if isinstance(line, int) and not isinstance(line, bool) and line > 0:
-                return line
-        return self.line
+                return self.source_path, line
+        return self.source_path, self.line
+
+    def line_for(self, pointer: str) -> int:
+        """The line of ``location_for``."""
+        return self.location_for(pointer)[1]
+
+    def locate(self, change: Change) -> Change:
+        """``change`` with the source file and line it comes from (``location_for``)."""
+        path, line = self.location_for(change.pointer)
+        return replace(change, path=path, line=line)
 
 
 @dataclass(frozen=True)
