@@ -32,7 +32,9 @@ _DERIVED = (
     (re.compile(r'^(\s+"(?:line|column)": )\d+,$', re.MULTILINE), r"\g<1>0,"),
 )
 #: The recorded lines of parameters and model fields (``x-codegen.parameters`` / ``.fields``).
-_LINE_MAPS = re.compile(r'^(\s+)"(?:parameters|fields)": \{\n(?:\1    .*\n)*?\1\},\n', re.MULTILINE)
+_LINE_MAPS = re.compile(
+    r'^(\s+)"(?:parameters|fields)": [{(]\n(?:\1    .*\n)*?\1[})],\n', re.MULTILINE
+)
 
 
 def mask(text: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path, PurePosixPath
 
 from codegen.diff.changes import JSON, Change
@@ -43,14 +44,12 @@ class ToolEntry:
         model's own file); else its parameter's line (``x-codegen.parameters``, since format 3);
         else the ``def`` line. A field removed from a model points at the model's ``class``."""
         meta = self.tool.get(PRIVATE_KEY)
-        fields = meta.get("fields") if isinstance(meta, dict) else None
-        if isinstance(fields, dict):
-            prefix = pointer
-            while prefix:
-                location = field_location(prefix, fields.get(prefix))
-                if location is not None:
-                    return location
-                prefix = prefix.rpartition("/")[0]
+        fields = self.field_locations
+        prefix = pointer
+        while prefix:
+            if prefix in fields:
+                return fields[prefix]
+            prefix = prefix.rpartition("/")[0]
         prefix = "/inputSchema/properties/"
         if pointer.startswith(prefix):
             name = unescape(pointer[len(prefix) :].split("/", 1)[0])
@@ -59,6 +58,26 @@ class ToolEntry:
             if isinstance(line, int) and not isinstance(line, bool) and line > 0:
                 return self.source_path, line
         return self.source_path, self.line
+
+    @cached_property
+    def field_locations(self) -> dict[str, tuple[str, int]]:
+        """``x-codegen.fields`` by pointer: well-formed entries only (``malformed_fields``)."""
+        meta = self.tool.get(PRIVATE_KEY)
+        entries = meta.get("fields") if isinstance(meta, dict) else None
+        found = {}
+        for entry in entries if isinstance(entries, list) else ():
+            if (location := field_location(entry)) is not None:
+                found[location[0]] = location[1:]
+        return found
+
+    @property
+    def malformed_fields(self) -> bool:
+        """Whether ``x-codegen.fields`` holds anything but well-formed entries."""
+        meta = self.tool.get(PRIVATE_KEY)
+        entries = meta.get("fields") if isinstance(meta, dict) else None
+        if entries is None:
+            return False
+        return not isinstance(entries, list) or len(self.field_locations) != len(entries)
 
     def line_for(self, pointer: str) -> int:
         """The line of ``location_for``."""
@@ -120,16 +139,21 @@ def _tools_of(
             continue
         meta = tool.get(PRIVATE_KEY)
         line = meta.get("line") if isinstance(meta, dict) else None
-        entries.append(
-            ToolEntry(
-                name=tool["name"],
-                tool=tool,
-                module=module_path,
-                source_path=source_path,
-                line=line if isinstance(line, int) and not isinstance(line, bool) else 0,
-                protocols=protocols,
-            )
+        entry = ToolEntry(
+            name=tool["name"],
+            tool=tool,
+            module=module_path,
+            source_path=source_path,
+            line=line if isinstance(line, int) and not isinstance(line, bool) else 0,
+            protocols=protocols,
         )
+        if entry.malformed_fields:
+            message = (
+                f"tool {entry.name!r} has a malformed {PRIVATE_KEY}.fields (a tuple of "
+                "(pointer, relative path, line)); regenerate the tree"
+            )
+            problems.append(Diagnostic(display_path, 1, 1, message))
+        entries.append(entry)
     return entries, problems
 
 

@@ -178,17 +178,19 @@ def check_servers(namespace: dict[str, Any], path: str) -> list[dict[str, Any]]:
     return list(servers)
 
 
-def field_location(pointer: object, where: object) -> tuple[str, int] | None:
-    """One ``x-codegen.fields`` entry (``"/inputSchema/$defs/M/properties/f": "pkg/m.py:12"``)
-    as ``(relative path, line)``, or None when it is malformed (an absolute or escaping path)."""
-    if not (isinstance(pointer, str) and pointer.startswith("/") and isinstance(where, str)):
+def field_location(entry: object) -> tuple[str, str, int] | None:
+    """One ``x-codegen.fields`` entry, ``("/inputSchema/$defs/M/properties/f", "pkg/m.py", 12)``
+    (a list once read as JSON), or None when it is malformed (an absolute or escaping path)."""
+    if not (isinstance(entry, tuple | list) and len(entry) == 3):
         return None
-    path, _, line = where.rpartition(":")
-    if not (path and line.isdigit() and line.isascii() and int(line) > 0):
+    pointer, path, line = entry
+    if not (isinstance(pointer, str) and pointer.startswith("/") and isinstance(path, str)):
         return None
-    if path.startswith("/") or "\\" in path or ".." in path.split("/"):
+    if type(line) is not int or line <= 0 or not path:
         return None
-    return path, int(line)
+    if path.startswith("/") or "\\" in path or ":" in path or ".." in path.split("/"):
+        return None
+    return pointer, path, line
 
 
 def check_tool(tool: object, path: str) -> str:
@@ -239,12 +241,10 @@ def check_tool(tool: object, path: str) -> str:
     ):
         raise refuse(f"has a malformed {PRIVATE_KEY}.parameters (parameter name -> source line)")
     fields = private.get("fields")
-    if fields is not None and not (
-        isinstance(fields, dict) and all(field_location(k, v) for k, v in fields.items())
-    ):
-        raise refuse(
-            f"has a malformed {PRIVATE_KEY}.fields (schema pointer -> 'relative/path.py:line')"
-        )
+    if fields is not None and type(fields) is not tuple:
+        # Only ``diff`` reads the entries, and checks each where it uses it (``field_location``):
+        # the runtime pays nothing per field at start-up.
+        raise refuse(f"has a malformed {PRIVATE_KEY}.fields (a tuple of (pointer, path, line))")
     result_meta = private.get("result_meta")
     if result_meta is not None and not isinstance(result_meta, dict):
         raise refuse(f"has a malformed {PRIVATE_KEY}.result_meta")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.diff.revisions import ToolEntry
+from codegen.diff.revisions import ToolEntry, read_texts
+from codegen.shared.diagnostics import CodegenError
 from codegen.shared.format import GeneratedModuleError, check_tool, field_location
 
 
@@ -18,11 +19,11 @@ def _entry(private: dict[str, object]) -> ToolEntry:
     return ToolEntry("ship", tool, "pkg/tools.py", "pkg/tools.py", line=4)
 
 
-FIELDS = {
-    "/inputSchema/properties/address": "pkg/models.py:9",
-    "/inputSchema/properties/address/properties/city": "pkg/models.py:11",
-    "/outputSchema": "pkg/models.py:19",
-}
+FIELDS = [  # as the diff reads it: JSON arrays
+    ["/inputSchema/properties/address", "pkg/models.py", 9],
+    ["/inputSchema/properties/address/properties/city", "pkg/models.py", 11],
+    ["/outputSchema", "pkg/models.py", 19],
+]
 
 
 def test_the_deepest_recorded_pointer_wins() -> None:
@@ -52,20 +53,37 @@ def test_without_fields_the_parameter_then_the_def() -> None:
 
 
 @pytest.mark.parametrize(
-    "where",
-    ["/abs/models.py:3", "../models.py:3", "pkg/models.py", "pkg/models.py:0", "pkg/m.py:x", 7],
+    "entry",
+    [
+        ["/inputSchema/properties/address", "/abs/models.py", 3],
+        ["/inputSchema/properties/address", "../models.py", 3],
+        ["/inputSchema/properties/address", "pkg/models.py", 0],
+        ["/inputSchema/properties/address", "pkg/models.py", True],
+        ["/inputSchema/properties/address", "pkg/models.py", "3"],
+        ["/inputSchema/properties/address", "C:/models.py", 3],
+        ["inputSchema/properties/address", "pkg/models.py", 3],
+        ["/inputSchema/properties/address", "pkg/models.py"],
+        "/inputSchema/properties/address pkg/models.py:3",
+    ],
 )
-def test_malformed_records_are_ignored_by_diff_and_refused_by_readers(where: object) -> None:
-    entry = _entry(
-        {"parameters": {"address": 6}, "fields": {"/inputSchema/properties/address": where}}
-    )
-    assert entry.location_for("/inputSchema/properties/address/type") == ("pkg/tools.py", 6)
-    assert field_location("/inputSchema/properties/address", where) is None
+def test_malformed_entries_are_never_used_and_the_reader_reports_them(entry: object) -> None:
+    entries = _entry({"parameters": {"address": 6}, "fields": [entry]})
+    assert field_location(entry) is None
+    assert entries.malformed_fields
+    assert entries.location_for("/inputSchema/properties/address/type") == ("pkg/tools.py", 6)
+    text = f"TOOLS = ({entries.tool!r},)\n"
+    with pytest.raises(CodegenError, match=r"malformed x-codegen\.fields"):
+        read_texts("head", 'MODULES = ("pkg/tools.py",)\n', {"pkg/tools.py": text})
+
+
+def test_the_runtime_check_takes_a_tuple_and_leaves_entries_to_diff() -> None:
+    tool = _entry({"fields": (("/outputSchema", "pkg/models.py", 19),)}).tool
+    assert check_tool(tool, "generated/pkg/tools.py") == "ship"
+    tool["x-codegen"]["fields"] = {"/outputSchema": "pkg/models.py:19"}
     with pytest.raises(GeneratedModuleError, match=r"malformed x-codegen\.fields"):
-        check_tool(entry.tool, "generated/pkg/tools.py")
-
-
-def test_well_formed_records_pass_the_readers_check() -> None:
-    assert check_tool(_entry({"fields": FIELDS}).tool, "generated/pkg/tools.py") == "ship"
-    assert field_location("/outputSchema", "pkg/a:b.py:12") == ("pkg/a:b.py", 12)
-    assert field_location("outputSchema", "pkg/models.py:12") is None
+        check_tool(tool, "generated/pkg/tools.py")
+    assert field_location(("/outputSchema", "pkg/models.py", 19)) == (
+        "/outputSchema",
+        "pkg/models.py",
+        19,
+    )

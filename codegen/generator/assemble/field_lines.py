@@ -5,7 +5,9 @@ property names its schema may have (``codegen.generator.model.ToolModels``). Her
 schema with ``properties`` inside the final input and output schemas (a ``$defs`` entry, or a
 copy the transforms inlined at each use) is matched to the one class whose fields its properties
 are, so ``diff`` can point a change inside a model at its field:
-``{"/inputSchema/properties/address/properties/city": "shop/models.py:12", ...}``.
+``(("/inputSchema/properties/address/properties/city", "shop/models.py", 12), ...)``, sorted by
+pointer. A tuple of tuples of constants is one constant in the compiled module: loading a tool
+costs nothing more however many fields it records (a dict would be built entry by entry).
 The pointer of the object itself names the ``class`` line, where a removed field was.
 An object that matches no class, or two classes equally well, is left out; so are the input
 root (its properties are parameters, ``x-codegen.parameters``), a boxed output's wrapper, and a
@@ -48,20 +50,23 @@ def _match(
 
 
 def _record(
-    found: dict[str, str], pointer: str, properties: dict[str, JSON], model: ModelSource
+    found: dict[str, tuple[str, int]],
+    pointer: str,
+    properties: dict[str, JSON],
+    model: ModelSource,
 ) -> None:
-    found[pointer] = f"{model.path}:{model.line}"
+    found[pointer] = (model.path, model.line)
     for name in properties:
         where = model.fields.get(name)
         if where is not None:
-            found[child(child(pointer, "properties"), name)] = f"{where[0]}:{where[1]}"
+            found[child(child(pointer, "properties"), name)] = where
 
 
 def _walk(
     schema: JSON,
     pointer: str,
     models: tuple[ModelSource, ...],
-    found: dict[str, str],
+    found: dict[str, tuple[str, int]],
     key: str | None = None,
     match: bool = True,
 ) -> None:
@@ -88,13 +93,13 @@ def _walk(
 def field_lines(
     models: ToolModels, wire: dict[str, JSON], boxed: bool, overridden: Collection[str] = ()
 ) -> dict[str, JSON]:
-    """``{"fields": {pointer: "path:line"}}`` for ``wire`` (nothing when no model is recorded);
+    """``{"fields": ((pointer, path, line), ...)}`` for ``wire`` (nothing when no model is recorded);
     ``boxed``: the output schema wraps the return value in a field; ``overridden``: the tool's
     options among ``input_schema``/``output_schema`` (a schema written in the decorator is the
     decorator's, whatever classes it resembles)."""
     if not models.models:
         return {}
-    found: dict[str, str] = {}
+    found: dict[str, tuple[str, int]] = {}
     if "input_schema" not in overridden:
         _walk(wire.get("inputSchema"), "/inputSchema", models.models, found, match=False)
     output = wire.get("outputSchema") if "output_schema" not in overridden else None
@@ -102,4 +107,4 @@ def field_lines(
     _walk(output, "/outputSchema", models.models, found, match=False)
     if root and isinstance(output.get("properties"), dict):  # type: ignore[union-attr]
         _record(found, "/outputSchema", output["properties"], models.output)  # type: ignore[arg-type,index]
-    return {"fields": dict(sorted(found.items()))} if found else {}
+    return {"fields": tuple((p, *found[p]) for p in sorted(found))} if found else {}

@@ -18,6 +18,13 @@ def _model(name: str, line: int, *fields: str, optional: int = 0) -> ModelSource
     )
 
 
+def _entries(found: dict[str, object]) -> list[tuple[str, tuple[str, int]]]:
+    """The recorded entries as ``(pointer, (path, line))``, in order (checked sorted)."""
+    entries = [(pointer, (path, line)) for pointer, path, line in found.get("fields", ())]
+    assert [pointer for pointer, _ in entries] == sorted(pointer for pointer, _ in entries)
+    return entries
+
+
 def _object(*names: str) -> dict[str, object]:
     return {"type": "object", "properties": {name: {"type": "string"} for name in names}}
 
@@ -32,17 +39,17 @@ def test_inlined_copies_and_defs_are_matched_by_their_fields() -> None:
         },
         "outputSchema": {"type": "object", "properties": {"items": {"items": _object("x", "y")}}},
     }
-    assert field_lines(ToolModels((point,)), wire, boxed=False) == {
-        "fields": {
-            "/inputSchema/$defs/Point": "pkg/models.py:10",
-            "/inputSchema/$defs/Point/properties/x": "pkg/models.py:11",
-            "/inputSchema/$defs/Point/properties/y": "pkg/models.py:12",
-            "/inputSchema/properties/at": "pkg/models.py:10",
-            "/inputSchema/properties/at/properties/x": "pkg/models.py:11",
-            "/inputSchema/properties/at/properties/y": "pkg/models.py:12",
-            "/outputSchema/properties/items/items": "pkg/models.py:10",
-            "/outputSchema/properties/items/items/properties/x": "pkg/models.py:11",
-            "/outputSchema/properties/items/items/properties/y": "pkg/models.py:12",
+    assert dict(_entries(field_lines(ToolModels((point,)), wire, boxed=False))) == {
+        **{
+            "/inputSchema/$defs/Point": ("pkg/models.py", 10),
+            "/inputSchema/$defs/Point/properties/x": ("pkg/models.py", 11),
+            "/inputSchema/$defs/Point/properties/y": ("pkg/models.py", 12),
+            "/inputSchema/properties/at": ("pkg/models.py", 10),
+            "/inputSchema/properties/at/properties/x": ("pkg/models.py", 11),
+            "/inputSchema/properties/at/properties/y": ("pkg/models.py", 12),
+            "/outputSchema/properties/items/items": ("pkg/models.py", 10),
+            "/outputSchema/properties/items/items/properties/x": ("pkg/models.py", 11),
+            "/outputSchema/properties/items/items/properties/y": ("pkg/models.py", 12),
         }
     }
 
@@ -65,24 +72,24 @@ def test_the_smallest_fitting_class_wins_and_a_tie_is_left_out() -> None:
     child = _model("Child", 20, "x", "y", optional=1)  # y may be left out
     twin = _model("Twin", 40, "x", "y", optional=1)
     wire = {"inputSchema": {"properties": {"p": _object("x"), "q": _object("x", "y")}}}
-    fields = field_lines(ToolModels((base, child)), wire, boxed=False)["fields"]
-    assert fields["/inputSchema/properties/p"] == "pkg/models.py:1"
-    assert fields["/inputSchema/properties/q"] == "pkg/models.py:20"
-    fields = field_lines(ToolModels((base, child, twin)), wire, boxed=False)["fields"]
+    fields = dict(_entries(field_lines(ToolModels((base, child)), wire, boxed=False)))
+    assert fields["/inputSchema/properties/p"] == ("pkg/models.py", 1)
+    assert fields["/inputSchema/properties/q"] == ("pkg/models.py", 20)
+    fields = dict(_entries(field_lines(ToolModels((base, child, twin)), wire, boxed=False)))
     assert "/inputSchema/properties/q" not in fields  # Child or Twin: unknown
     # ... unless a $defs key names one of them
     wire = {"inputSchema": {"$defs": {"Twin-Input": _object("x", "y")}}}
-    fields = field_lines(ToolModels((base, child, twin)), wire, boxed=False)["fields"]
-    assert fields["/inputSchema/$defs/Twin-Input"] == "pkg/models.py:40"
+    fields = dict(_entries(field_lines(ToolModels((base, child, twin)), wire, boxed=False)))
+    assert fields["/inputSchema/$defs/Twin-Input"] == ("pkg/models.py", 40)
 
 
 def test_the_output_root_is_the_returned_model_unless_boxed() -> None:
     receipt = _model("Receipt", 5, "total")
     wire = {"inputSchema": {"type": "object"}, "outputSchema": _object("total")}
     models = ToolModels((receipt,), output=receipt)
-    assert field_lines(models, wire, boxed=False)["fields"] == {
-        "/outputSchema": "pkg/models.py:5",
-        "/outputSchema/properties/total": "pkg/models.py:6",
+    assert dict(_entries(field_lines(models, wire, boxed=False))) == {
+        "/outputSchema": ("pkg/models.py", 5),
+        "/outputSchema/properties/total": ("pkg/models.py", 6),
     }
     boxed = {"inputSchema": {"type": "object"}, "outputSchema": _object("result")}
     assert field_lines(models, boxed, boxed=True) == {}
@@ -91,7 +98,7 @@ def test_the_output_root_is_the_returned_model_unless_boxed() -> None:
 def test_pointer_tokens_are_escaped() -> None:
     odd = _model("Odd", 3, "a/b", "c~d")
     wire = {"inputSchema": {"properties": {"p": _object("a/b", "c~d")}}}
-    fields = field_lines(ToolModels((odd,)), wire, boxed=False)["fields"]
+    fields = dict(_entries(field_lines(ToolModels((odd,)), wire, boxed=False)))
     assert set(fields) == {
         "/inputSchema/properties/p",
         "/inputSchema/properties/p/properties/a~1b",
@@ -106,12 +113,12 @@ def test_a_schema_written_in_the_decorator_is_not_attributed_to_classes() -> Non
         "outputSchema": _object("x", "y"),
     }
     models = ToolModels((point,), output=point)
-    assert set(field_lines(models, wire, False, {"input_schema": {}})["fields"]) == {
+    assert set(dict(_entries(field_lines(models, wire, False, {"input_schema": {}})))) == {
         "/outputSchema",
         "/outputSchema/properties/x",
         "/outputSchema/properties/y",
     }
-    assert set(field_lines(models, wire, False, {"output_schema": {}})["fields"]) == {
+    assert set(dict(_entries(field_lines(models, wire, False, {"output_schema": {}})))) == {
         "/inputSchema/properties/p",
         "/inputSchema/properties/p/properties/x",
         "/inputSchema/properties/p/properties/y",
