@@ -82,12 +82,34 @@ def _property_names(cls: type, name: str) -> list[str]:
     return names
 
 
+def _class_index(tree: ast.Module) -> dict[str, ast.ClassDef]:
+    """Every ``class`` statement of a module by qualified name (a function's own classes under
+    ``f.<locals>.C``, as ``__qualname__`` names them); the first of duplicates, as ``inspect``."""
+    found: dict[str, ast.ClassDef] = {}
+    pending: list[tuple[str, ast.AST]] = [("", tree)]
+    while pending:
+        prefix, node = pending.pop()
+        for statement in ast.iter_child_nodes(node):
+            if isinstance(statement, ast.ClassDef):
+                name = prefix + statement.name
+                if name not in found or statement.lineno < found[name].lineno:
+                    found[name] = statement
+                pending.append((name + ".", statement))
+            elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                pending.append((f"{prefix}{statement.name}.<locals>.", statement))
+            elif not isinstance(statement, ast.expr | ast.Lambda):
+                pending.append((prefix, statement))  # if/try/with bodies
+    return found
+
+
 class SourceIndex:
-    """Parses each project file once and finds classes and fields in it."""
+    """Parses each project file once and finds classes and fields in it; one per worker (a file
+    edited since it was parsed, in a long-lived worker, is parsed again)."""
 
     def __init__(self, root: str) -> None:
         self.root = os.path.realpath(root).rstrip(os.sep) + os.sep
-        self.trees: dict[str, ast.Module | None] = {}
+        self.files: dict[str, tuple[tuple[int, int], dict[str, ast.ClassDef]]] = {}
+        self.models: dict[type, ModelSource | None] = {}
 
     def relative(self, cls: type) -> tuple[str, str] | None:
         """``(absolute, relative)`` path of the file defining ``cls``, if it is a project file."""
@@ -105,31 +127,26 @@ class SourceIndex:
             return None
         return file, relative
 
-    def _tree(self, file: str) -> ast.Module | None:
-        if file not in self.trees:
+    def _classes(self, file: str) -> dict[str, ast.ClassDef]:
+        try:
+            status = os.stat(file)
+        except OSError:
+            return {}
+        stamp = (status.st_mtime_ns, status.st_size)
+        known = self.files.get(file)
+        if known is None or known[0] != stamp:
+            linecache.checkcache(file)
             try:
-                self.trees[file] = ast.parse("".join(linecache.getlines(file)))
+                classes = _class_index(ast.parse("".join(linecache.getlines(file))))
             except (SyntaxError, ValueError):
-                self.trees[file] = None
-        return self.trees[file]
+                classes = {}
+            known = self.files[file] = (stamp, classes)
+        return known[1]
 
     def class_node(self, cls: type, file: str) -> ast.ClassDef | None:
-        """The ``class`` statement of ``cls``: the one ``inspect`` finds (by qualified name)."""
-        try:
-            start = inspect.getsourcelines(cls)[1]
-        except (OSError, TypeError, IndexError):
-            return None
-        tree = self._tree(file)
-        if tree is None:
-            return None
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.ClassDef)
-                and node.name == cls.__name__
-                and start in (node.lineno, *(d.lineno for d in node.decorator_list))
-            ):
-                return node
-        return None
+        """The ``class`` statement of ``cls``, found by its qualified name."""
+        qualname = getattr(cls, "__qualname__", None)
+        return self._classes(file).get(qualname) if isinstance(qualname, str) else None
 
 
 def _body_lines(node: ast.ClassDef) -> dict[str, int]:
@@ -212,7 +229,12 @@ def tool_models(annotations: Iterable[Any], output: Any, sources: SourceIndex) -
         if not isinstance(candidate, type) or candidate in found:
             continue
         fields = _field_annotations(candidate)
-        found[candidate] = None if fields is None else _source(candidate, fields, sources)
+        if fields is None:
+            found[candidate] = None
+        else:
+            if candidate not in sources.models:
+                sources.models[candidate] = _source(candidate, fields, sources)
+            found[candidate] = sources.models[candidate]
         for annotation in (fields or {}).values():
             pending += _unwrap(annotation)
     models = sorted(

@@ -103,6 +103,9 @@ def _inspect_module(
     return _with_models(tools, resolved_tools, root), diagnostics
 
 
+_source_index: Any = None  # one SourceIndex per worker: each models file parsed once
+
+
 def _with_models(
     tools: list[InspectedTool], resolved_tools: list[tuple[ScannedTool, Any]], root: str | None
 ) -> list[InspectedTool]:
@@ -113,7 +116,13 @@ def _with_models(
 
     from codegen.generator.inspection.model_sources import SourceIndex, tool_models
 
-    index = SourceIndex(root)
+    global _source_index
+    if (
+        _source_index is None
+        or _source_index.root != os.path.realpath(root).rstrip(os.sep) + os.sep
+    ):
+        _source_index = SourceIndex(root)
+    index = _source_index
     by_name = {tool.name: resolved for tool, resolved in resolved_tools}
     found = []
     for tool in tools:

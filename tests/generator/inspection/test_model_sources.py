@@ -107,3 +107,38 @@ def test_a_parametrized_generic_is_found_where_its_origin_is(package: str, tmp_p
         items,
     )
     assert {model.names[0] for model in found.models} == {"Page_Receipt_", "Receipt"}
+
+
+def test_classes_are_found_by_qualified_name_without_inspect() -> None:
+    import ast
+
+    from codegen.generator.inspection.model_sources import _class_index
+
+    source = textwrap.dedent(
+        """
+        class Outer:
+            class Inner:
+                x: int
+
+
+        def make():
+            class Local:
+                y: int
+            return Local
+
+
+        if True:
+            class Maybe:
+                z: int
+        else:
+            class Maybe:
+                w: int
+        """
+    )
+    found = {name: node.lineno for name, node in _class_index(ast.parse(source)).items()}
+    assert found == {
+        "Outer": _line(source, "class Outer"),
+        "Outer.Inner": _line(source, "class Inner"),
+        "make.<locals>.Local": _line(source, "class Local"),
+        "Maybe": source.splitlines().index("    class Maybe:") + 1,  # the first of the two
+    }
