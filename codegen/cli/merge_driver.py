@@ -31,14 +31,17 @@ _DERIVED = (
     (re.compile(r'^SOURCE_SHA256 = "[0-9a-f]{64}"$', re.MULTILINE), f'SOURCE_SHA256 = "{_ZERO}"'),
     (re.compile(r'^(\s+"(?:line|column)": )\d+,$', re.MULTILINE), r"\g<1>0,"),
 )
-_PARAMETERS = re.compile(r'^(\s+)"parameters": \{\n(?:\1    .*\n)*?\1\},\n', re.MULTILINE)
+#: The recorded lines of parameters and model fields (``x-codegen.parameters`` / ``.fields``).
+_LINE_MAPS = re.compile(
+    r'^(\s+)"(?:parameters|fields)": [{(]\n(?:\1    .*\n)*?\1[})],\n', re.MULTILINE
+)
 
 
 def mask(text: str) -> str:
-    """``text`` with its source-derived values zeroed (parameter lines dropped)."""
+    """``text`` with its source-derived values zeroed (parameter and field lines dropped)."""
     for pattern, replacement in _DERIVED:
         text = pattern.sub(replacement, text)
-    return _PARAMETERS.sub("", text)
+    return _LINE_MAPS.sub("", text)
 
 
 def merge(ancestor: str, current: str, other: str) -> tuple[str, bool]:

@@ -254,8 +254,8 @@ class Change:
     old: JSON = ABSENT
     new: JSON = ABSENT
     message: str = ""
-    path: str | None = None  # tool source file, relative to the project root
-    line: int = 0  # 1-based source line of the parameter (or the tool's ``def``); 0: unknown
+    path: str | None = None  # source file of the field or tool, relative to the project root
+    line: int = 0  # 1-based source line of the field, parameter or tool ``def``; 0: unknown
     fields: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
     #: The gate's level for this change: the config's for its rule, else the default.
     level: Level | None = field(default=None, compare=False)

@@ -10,7 +10,7 @@ Findings are compared by profile, transform, kind and pointer, never by message 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from codegen.diff.changes import Change, ChangeKind, make_change
 from codegen.diff.revisions import Side, ToolEntry
@@ -61,7 +61,7 @@ def client_changes(base: Side, head: Side, settings: ClientSettings) -> list[Cha
                 change = make_change(
                     kind, name, finding.pointer, profile=profile, detail=finding.message
                 )
-                changes.append(_located(change, head.tools[name]))
+                changes.append(head.tools[name].locate(change))
     for name in head.tools:  # a kept name keeps its length: only new and renamed tools
         if name in base.tools:
             continue
@@ -69,7 +69,7 @@ def client_changes(base: Side, head: Side, settings: ClientSettings) -> list[Cha
         budget = [f for f in over if f.transform == "name_budget"]
         if budget:
             change = make_change(K.NAME_OVER_BUDGET, name, "/name", detail=budget[0].message)
-            changes.append(_located(change, head.tools[name]))
+            changes.append(head.tools[name].locate(change))
     changes += _size_changes(base, head, settings)
     return changes
 
@@ -84,7 +84,7 @@ def _size_changes(base: Side, head: Side, settings: ClientSettings) -> list[Chan
             if size > limit and (before is None or wire_bytes(_wire(before)) <= limit):
                 detail = f"the tool is now {size} bytes, over max_tool_bytes = {limit}"
                 changes.append(
-                    _located(make_change(K.SIZE_LIMIT_EXCEEDED, name, "", detail=detail), entry)
+                    entry.locate(make_change(K.SIZE_LIMIT_EXCEEDED, name, "", detail=detail))
                 )
     limit = settings.max_total_bytes
     if limit is not None:
@@ -97,7 +97,3 @@ def _size_changes(base: Side, head: Side, settings: ClientSettings) -> list[Chan
             )
             changes.append(make_change(K.SIZE_LIMIT_EXCEEDED, "(all tools)", "", detail=detail))
     return changes
-
-
-def _located(change: Change, entry: ToolEntry) -> Change:
-    return replace(change, path=entry.source_path, line=entry.line_for(change.pointer))

@@ -90,10 +90,10 @@ def render_terminal(report: DiffReport, colour: bool = False) -> str:
     ]
     if (dependencies := _dependency_line(report)) is not None:
         lines.append(f"  {dependencies}")
-    current, header_line = None, 0
+    current, header_path, header_line = None, None, 0
     for change in report.changes:
         if change.tool != current:
-            current, header_line = change.tool, change.line
+            current, header_path, header_line = change.tool, change.path, change.line
             where = _where(change)
             lines += ["", paint(change.tool, _BOLD) + (f"  {paint(where, _DIM)}" if where else "")]
         label = change.severity.value
@@ -101,8 +101,13 @@ def render_terminal(report: DiffReport, colour: bool = False) -> str:
             label = label.upper()
         badge = paint(f"{label:<10}", _COLOURS[change.severity])
         pointer = paint(change.pointer or "/", _DIM)
-        # A change on another line than the tool's first one (another parameter) says where.
-        at = paint(f"  line {change.line}", _DIM) if change.line not in (0, header_line) else ""
+        # A change on another line than the tool's first one (another parameter or field) says
+        # where; in another file (a model's module), with the file.
+        at = ""
+        if change.path != header_path and change.line:
+            at = paint(f"  {_where(change)}", _DIM)
+        elif change.line not in (0, header_line):
+            at = paint(f"  line {change.line}", _DIM)
         lines.append(f"  {badge} {change.message}  {pointer}{at}{_ack_note(change)}")
     lines += ["", _summary(report) if report.changes else "no schema changes"]
     lines += _stale_lines(report)

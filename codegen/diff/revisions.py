@@ -8,12 +8,19 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path, PurePosixPath
 
-from codegen.diff.changes import JSON
+from codegen.diff.changes import JSON, Change
 from codegen.shared.diagnostics import CodegenError, Diagnostic
-from codegen.shared.format import MANIFEST, PRIVATE_KEY, GeneratedModuleError, is_generated
+from codegen.shared.format import (
+    MANIFEST,
+    PRIVATE_KEY,
+    GeneratedModuleError,
+    field_location,
+    is_generated,
+)
 from codegen.shared.json_pointer import unescape
 from codegen.shared.protocols import FORMAT1_PROTOCOLS
 from codegen.shared.reader import existing_generated, module_protocols, parse_literal_module
@@ -31,18 +38,55 @@ class ToolEntry:
     #: The protocol revisions its module was built for (``PROTOCOLS``; format 1: the default).
     protocols: tuple[str, ...] = FORMAT1_PROTOCOLS
 
-    def line_for(self, pointer: str) -> int:
-        """The source line a change at ``pointer`` comes from: its parameter's line when the
-        tree records it (``x-codegen.parameters``, since format 3), else the ``def`` line."""
+    def location_for(self, pointer: str) -> tuple[str | None, int]:
+        """The source file and line a change at ``pointer`` comes from: the model field (or
+        model) it is inside, when the tree records it (``x-codegen.fields``, which names the
+        model's own file); else its parameter's line (``x-codegen.parameters``, since format 3);
+        else the ``def`` line. A field removed from a model points at the model's ``class``."""
+        meta = self.tool.get(PRIVATE_KEY)
+        fields = self.field_locations
+        prefix = pointer
+        while prefix:
+            if prefix in fields:
+                return fields[prefix]
+            prefix = prefix.rpartition("/")[0]
         prefix = "/inputSchema/properties/"
         if pointer.startswith(prefix):
             name = unescape(pointer[len(prefix) :].split("/", 1)[0])
-            meta = self.tool.get(PRIVATE_KEY)
             lines = meta.get("parameters") if isinstance(meta, dict) else None
             line = lines.get(name) if isinstance(lines, dict) else None
             if isinstance(line, int) and not isinstance(line, bool) and line > 0:
-                return line
-        return self.line
+                return self.source_path, line
+        return self.source_path, self.line
+
+    @cached_property
+    def field_locations(self) -> dict[str, tuple[str, int]]:
+        """``x-codegen.fields`` by pointer: well-formed entries only (``malformed_fields``)."""
+        meta = self.tool.get(PRIVATE_KEY)
+        entries = meta.get("fields") if isinstance(meta, dict) else None
+        found = {}
+        for entry in entries if isinstance(entries, list) else ():
+            if (location := field_location(entry)) is not None:
+                found[location[0]] = location[1:]
+        return found
+
+    @property
+    def malformed_fields(self) -> bool:
+        """Whether ``x-codegen.fields`` holds anything but well-formed entries."""
+        meta = self.tool.get(PRIVATE_KEY)
+        entries = meta.get("fields") if isinstance(meta, dict) else None
+        if entries is None:
+            return False
+        return not isinstance(entries, list) or len(self.field_locations) != len(entries)
+
+    def line_for(self, pointer: str) -> int:
+        """The line of ``location_for``."""
+        return self.location_for(pointer)[1]
+
+    def locate(self, change: Change) -> Change:
+        """``change`` with the source file and line it comes from (``location_for``)."""
+        path, line = self.location_for(change.pointer)
+        return replace(change, path=path, line=line)
 
 
 @dataclass(frozen=True)
@@ -95,16 +139,21 @@ def _tools_of(
             continue
         meta = tool.get(PRIVATE_KEY)
         line = meta.get("line") if isinstance(meta, dict) else None
-        entries.append(
-            ToolEntry(
-                name=tool["name"],
-                tool=tool,
-                module=module_path,
-                source_path=source_path,
-                line=line if isinstance(line, int) and not isinstance(line, bool) else 0,
-                protocols=protocols,
-            )
+        entry = ToolEntry(
+            name=tool["name"],
+            tool=tool,
+            module=module_path,
+            source_path=source_path,
+            line=line if isinstance(line, int) and not isinstance(line, bool) else 0,
+            protocols=protocols,
         )
+        if entry.malformed_fields:
+            message = (
+                f"tool {entry.name!r} has a malformed {PRIVATE_KEY}.fields (a tuple of "
+                "(pointer, relative path, line)); regenerate the tree"
+            )
+            problems.append(Diagnostic(display_path, 1, 1, message))
+        entries.append(entry)
     return entries, problems
 
 

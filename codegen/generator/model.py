@@ -110,6 +110,29 @@ class ScannedModule:
 
 
 @dataclass(frozen=True)
+class ModelSource:
+    """One project class a tool's schemas describe (``codegen.generator.inspection.model_sources``):
+    its ``class`` line, the property names its schema may have, and the line of each field.
+    Paths are relative to the project root, "/" separators."""
+
+    names: tuple[str, ...]  # the ``$defs`` keys pydantic may give it
+    path: str
+    line: int
+    properties: dict[str, int]  # every property name (aliases too) -> its field's index
+    size: int  # how many fields
+    optional: int  # how many may be missing from a schema (excluded from serialization)
+    fields: dict[str, tuple[str, int]] = field(default_factory=dict)  # property -> (path, line)
+
+
+@dataclass(frozen=True)
+class ToolModels:
+    """The project classes one tool's schemas reach, and the one its output schema is (if any)."""
+
+    models: tuple[ModelSource, ...] = ()
+    output: ModelSource | None = None  # the return annotation's class, when recorded
+
+
+@dataclass(frozen=True)
 class InspectedTool:
     """Raw schemas for one tool, straight from pydantic plus parameter facts, before transforms."""
 
@@ -125,6 +148,8 @@ class InspectedTool:
     #: sha256 of the file defining it when that is not the scanned source
     function: str | None = None
     function_sha256: str | None = None
+    #: Where the models its schemas describe are written (``diff`` reports field lines).
+    models: ToolModels = ToolModels()
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ if TYPE_CHECKING:  # the runtime's registry imports this module: no typing impor
     from typing import Any
 
 #: The format this generator writes (3: the manifest records ``DEPENDENCIES`` and no longer
-#: ``TOOL_COUNT``, so branches that add tools merge; tools record ``x-codegen.parameters``).
+#: ``TOOL_COUNT``, so branches that add tools merge; tools record ``x-codegen.parameters`` and,
+#: optionally, ``x-codegen.fields``: readers of format 3 that predate it ignore it).
 FORMAT = 3
 #: Every format a reader accepts: format 1 predates ``PROTOCOLS`` and the natural variant,
 #: format 2 predates ``DEPENDENCIES`` and needs ``TOOL_COUNT``.
@@ -177,25 +178,49 @@ def check_servers(namespace: dict[str, Any], path: str) -> list[dict[str, Any]]:
     return list(servers)
 
 
+def field_location(entry: object) -> tuple[str, str, int] | None:
+    """One ``x-codegen.fields`` entry, ``("/inputSchema/$defs/M/properties/f", "pkg/m.py", 12)``
+    (a list once read as JSON), or None when it is malformed (an absolute or escaping path)."""
+    if not (isinstance(entry, tuple | list) and len(entry) == 3):
+        return None
+    pointer, path, line = entry
+    if not (isinstance(pointer, str) and pointer.startswith("/") and isinstance(path, str)):
+        return None
+    if type(line) is not int or line <= 0 or not path:
+        return None
+    if path.startswith("/") or "\\" in path or ":" in path or ".." in path.split("/"):
+        return None
+    return pointer, path, line
+
+
 def check_tool(tool: object, path: str) -> str:
-    """Refuse a malformed generated tool dict; returns its name."""
+    """Refuse a malformed generated tool dict; returns its name.
+
+    The runtime calls this for every tool at start-up (bench/startup.py), so the checks are
+    written for the well-formed case: no closure per call, plain loops rather than generator
+    expressions, and a message only built for a tool that fails (``_tool_problem``).
+    """
     if not isinstance(tool, dict):
         raise GeneratedModuleError("every TOOLS entry must be a dict", path)
     name = tool.get("name")
     if not isinstance(name, str) or not name:
         raise GeneratedModuleError("a tool has no name", path)
+    problem = _tool_problem(tool)
+    if problem is not None:
+        raise GeneratedModuleError(f"tool {name!r} {problem}", path)
+    return name
 
-    def refuse(problem: str) -> GeneratedModuleError:
-        return GeneratedModuleError(f"tool {name!r} {problem}", path)
 
+def _tool_problem(tool: dict[str, Any]) -> str | None:
+    """What is wrong with a named tool dict, or None."""
     if not isinstance(tool.get("inputSchema"), dict):
-        raise refuse("has no inputSchema dict")
+        return "has no inputSchema dict"
     private = tool.get(PRIVATE_KEY)
     if not isinstance(private, dict) or ":" not in str(private.get("function", "")):
-        raise refuse(f"lacks {PRIVATE_KEY}.function ('module:qualname')")
+        return f"lacks {PRIVATE_KEY}.function ('module:qualname')"
     box = private.get("box")
     if box is not None and not (isinstance(box, dict) and isinstance(box.get("field"), str)):
-        raise refuse(f"has a malformed {PRIVATE_KEY}.box")
+        return f"has a malformed {PRIVATE_KEY}.box"
     registrar = private.get("registrar")
     parameter = private.get("registrar_parameter")
     if (registrar is None) != (parameter is None) or (
@@ -207,24 +232,30 @@ def check_tool(tool: object, path: str) -> str:
             and parameter.isidentifier()
         )
     ):
-        raise refuse(
+        return (
             f"needs both {PRIVATE_KEY}.registrar ('module:function') and "
             f"{PRIVATE_KEY}.registrar_parameter (a parameter name), or neither"
         )
     factory = private.get("factory")
     if factory is not None and not (isinstance(factory, str) and ":" in factory):
-        raise refuse(
+        return (
             f"has a malformed {PRIVATE_KEY}.factory (a factory call 'module:function(arguments)')"
         )
     if (problem := natural_problem(tool, private)) is not None:
-        raise refuse(problem)
+        return problem
     parameters = private.get("parameters")
-    if parameters is not None and not (
-        isinstance(parameters, dict)
-        and all(isinstance(k, str) and type(v) is int for k, v in parameters.items())
-    ):
-        raise refuse(f"has a malformed {PRIVATE_KEY}.parameters (parameter name -> source line)")
+    if parameters is not None:
+        if type(parameters) is not dict:
+            return f"has a malformed {PRIVATE_KEY}.parameters (parameter name -> source line)"
+        for key, line in parameters.items():
+            if type(key) is not str or type(line) is not int:
+                return f"has a malformed {PRIVATE_KEY}.parameters (parameter name -> source line)"
+    fields = private.get("fields")
+    if fields is not None and type(fields) is not tuple:
+        # Only ``diff`` reads the entries, and checks each where it uses it (``field_location``):
+        # the runtime pays nothing per field at start-up.
+        return f"has a malformed {PRIVATE_KEY}.fields (a tuple of (pointer, path, line))"
     result_meta = private.get("result_meta")
     if result_meta is not None and not isinstance(result_meta, dict):
-        raise refuse(f"has a malformed {PRIVATE_KEY}.result_meta")
-    return name
+        return f"has a malformed {PRIVATE_KEY}.result_meta"
+    return None

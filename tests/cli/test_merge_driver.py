@@ -14,6 +14,7 @@ def test_mask_zeroes_source_derived_values_only() -> None:
     masked = mask(text)
     assert "# Source sha256: " + "0" * 64 in masked and 'SOURCE_SHA256 = "' + "0" * 64 in masked
     assert '"parameters": {' in text and '"parameters": {' not in masked
+    assert '"fields": (' in text and '"fields": (' not in masked  # model field lines
     assert '"line": 0,' in masked and '"line": 30,' not in masked
     kept = [line for line in text.splitlines() if "sha256" not in line.lower()]
     schema_lines = [line for line in kept if '"description"' in line or '"enum"' in line]

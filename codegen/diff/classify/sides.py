@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 
 from codegen.diff.changes import JSON, Change, ChangeKind, make_change, show
 from codegen.diff.classify.keywords import dict_of
@@ -50,10 +49,6 @@ def _rename_score(old: Mapping[str, JSON], new: Mapping[str, JSON]) -> float:
     return ratio if ratio >= 0.9 and not trivial else 0.0
 
 
-def _located(change: Change, entry: ToolEntry) -> Change:
-    return replace(change, path=entry.source_path, line=entry.line_for(change.pointer))
-
-
 def diff_sides(base: Side, head: Side) -> list[Change]:
     """All changes from ``base`` to ``head``, sorted by tool, severity and pointer."""
     changes: list[Change] = []
@@ -75,7 +70,7 @@ def diff_sides(base: Side, head: Side) -> list[Change]:
     for name in removed:
         if name not in renamed_from.values():
             entry = base.tools[name]
-            changes.append(_located(make_change(K.TOOL_REMOVED, name, "", old=name), entry))
+            changes.append(entry.locate(make_change(K.TOOL_REMOVED, name, "", old=name)))
     for name in added:
         entry = head.tools[name]
         if name in renamed_from:
@@ -83,17 +78,17 @@ def diff_sides(base: Side, head: Side) -> list[Change]:
             change = make_change(
                 K.TOOL_RENAMED, name, "/name", old=old_name, new=name, old_name=old_name
             )
-            changes.append(_located(change, entry))
+            changes.append(entry.locate(change))
             pairs = compare_tools(base.tools[old_name].tool, entry.tool, name)
             pairs += _revision_changes(base.tools[old_name], entry)
-            changes += [_located(c, entry) for c in pairs]
+            changes += [entry.locate(c) for c in pairs]
         else:
-            changes.append(_located(make_change(K.TOOL_ADDED, name, "", new=name), entry))
+            changes.append(entry.locate(make_change(K.TOOL_ADDED, name, "", new=name)))
     for name, entry in head.tools.items():
         if name in base.tools:
             pairs = compare_tools(base.tools[name].tool, entry.tool, name)
             pairs += _revision_changes(base.tools[name], entry)
-            changes += [_located(c, entry) for c in pairs]
+            changes += [entry.locate(c) for c in pairs]
     return sorted(_dedupe(changes), key=Change.sort_key)
 
 

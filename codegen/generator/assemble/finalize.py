@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from codegen.generator.assemble.field_lines import field_lines
 from codegen.generator.config import Config
 from codegen.generator.inspection.resolve import registrar_of
 from codegen.generator.model import (
@@ -256,6 +257,9 @@ def assemble_tool(
             position=tool.position,
             extra={
                 **_parameter_lines(tool, flavored["wire"]),
+                **field_lines(
+                    inspected.models, flavored["wire"], flavored["box"] is not None, tool.options
+                ),
                 **_registrar_keys(module, tool),
                 **_defined_elsewhere(inspected),
                 **flavored[PRIVATE_KEY],
@@ -305,6 +309,7 @@ def assemble_tool(
         position=tool.position,
         extra={
             **_parameter_lines(tool, wire),
+            **field_lines(inspected.models, wire, box_field is not None, tool.options),
             **_registrar_keys(module, tool),
             **_defined_elsewhere(inspected),
             **variant_keys,

@@ -63,7 +63,8 @@ def _scalar(value: Any) -> str | None:
 def python_literal(value: Any, depth: int = 0) -> str:
     """Multi-line literal: one dict key per line, trailing commas, 4-space indent.
 
-    Lists of scalars stay on one line when they fit, so ``required`` and ``enum`` read naturally.
+    Lists of scalars stay on one line when they fit, so ``required`` and ``enum`` read naturally;
+    tuples of scalars inside a tuple (records) always do.
     """
     out: list[str] = []
     _write(value, depth, out)
@@ -78,8 +79,9 @@ def lines_literal(values: Any) -> str:
     return "(\n" + "".join(f"{INDENT}{string_literal(str(v))},\n" for v in values) + ")"
 
 
-def _write(value: Any, depth: int, out: list[str]) -> None:
-    """Append the literal's text to ``out`` (one join at the end, whatever the nesting)."""
+def _write(value: Any, depth: int, out: list[str], record: bool = False) -> None:
+    """Append the literal's text to ``out`` (one join at the end, whatever the nesting);
+    ``record``: ``value`` is an item of a tuple."""
     scalar = _scalar(value)
     if scalar is not None:
         out.append(scalar)
@@ -113,13 +115,15 @@ def _write(value: Any, depth: int, out: list[str]) -> None:
                 + ("," if kind is tuple and len(flat) == 1 else "")
                 + close
             )
-            if len(one_line) + len(inner) <= INLINE_WIDTH:
+            # A tuple of scalars inside a tuple is a record (an ``x-codegen.fields`` entry):
+            # one line, always.
+            if record or len(one_line) + len(inner) <= INLINE_WIDTH:
                 out.append(one_line)
                 return
         out.append(open_ + "\n")
         for item in value:
             out.append(inner)
-            _write(item, depth + 1, out)
+            _write(item, depth + 1, out, record=kind is tuple and type(item) is tuple)
             out.append(",\n")
         out.append(pad + close)
         return

@@ -55,6 +55,7 @@ def _inspect_module(
     permissive_fallback: bool,
     events: BinaryIO,
     flavor: str = "clean",
+    root: str | None = None,
 ) -> tuple[list[InspectedTool], list[Diagnostic]]:
     from codegen.generator.inspection.registrations import recording
     from codegen.generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
@@ -86,6 +87,7 @@ def _inspect_module(
         framework_tools = [resolved for _, resolved in resolved_tools]
         if framework_tools:
             tools.extend(_framework_module(module, framework_tools, injected, flavor, diagnostics))
+        tools = _with_models(tools, resolved_tools, root)
         return _with_registered_functions(module, tools, resolved_tools), diagnostics
     try:
         batch = describe_module(module, [resolved for _, resolved in resolved_tools], injected)
@@ -99,6 +101,7 @@ def _inspect_module(
             diagnostics.extend(failure.diagnostics)
         except Exception as exc:
             diagnostics.append(_cannot_build(module, tool, exc))
+    tools = _with_models(tools, resolved_tools, root)
     return _with_registered_functions(module, tools, resolved_tools), diagnostics
 
 
@@ -134,6 +137,43 @@ def _with_registered_functions(
         else t
         for t in tools
     ]
+
+
+_source_index: Any = None  # one SourceIndex per worker: each models file parsed once
+
+
+def _with_models(
+    tools: list[InspectedTool], resolved_tools: list[tuple[ScannedTool, Any]], root: str | None
+) -> list[InspectedTool]:
+    """Each tool with where the models of its schemas are written (its field lines for ``diff``)."""
+    if root is None:
+        return tools
+    from dataclasses import replace
+
+    from codegen.generator.inspection.model_sources import SourceIndex, tool_models
+
+    global _source_index
+    if (
+        _source_index is None
+        or _source_index.root != os.path.realpath(root).rstrip(os.sep) + os.sep
+    ):
+        _source_index = SourceIndex(root)
+    index = _source_index
+    by_name = {tool.name: resolved for tool, resolved in resolved_tools}
+    found = []
+    for tool in tools:
+        resolved = by_name.get(tool.name)
+        if resolved is not None:
+            annotations = [p.annotation for p in resolved.parameters]
+            annotations.append(resolved.return_annotation)
+            try:
+                models = tool_models(annotations, resolved.return_annotation, index)
+            except Exception:  # a class that cannot be read: the tool keeps its own lines
+                models = None
+            if models is not None and models.models:
+                tool = replace(tool, models=models)
+        found.append(tool)
+    return found
 
 
 _PROGRESS_EVERY_S = 0.1
@@ -312,6 +352,7 @@ def main() -> None:
                 settings["permissive_fallback"],
                 events,
                 settings.get("flavor", "clean"),
+                settings["sys_path"][0],
             )
         elif module is None and _registers(source.data):
             _import_for_registrations(source)

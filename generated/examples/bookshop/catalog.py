@@ -129,6 +129,14 @@ TOOLS = (
                 "min_rating": 35,
                 "limit": 36,
             },
+            "fields": (
+                ("/outputSchema/properties/result/items", "examples/bookshop/models.py", 68),
+                ("/outputSchema/properties/result/items/properties/authors", "examples/bookshop/models.py", 73),
+                ("/outputSchema/properties/result/items/properties/in_stock", "examples/bookshop/models.py", 75),
+                ("/outputSchema/properties/result/items/properties/isbn", "examples/bookshop/models.py", 71),
+                ("/outputSchema/properties/result/items/properties/price", "examples/bookshop/models.py", 74),
+                ("/outputSchema/properties/result/items/properties/title", "examples/bookshop/models.py", 72),
+            ),
             "natural": {
                 "outputSchema": {
                     "type": "array",
@@ -261,6 +269,18 @@ TOOLS = (
             "parameters": {
                 "isbn": 76,
             },
+            "fields": (
+                ("/outputSchema", "examples/bookshop/models.py", 54),
+                ("/outputSchema/properties/authors", "examples/bookshop/models.py", 59),
+                ("/outputSchema/properties/cover_url", "examples/bookshop/models.py", 64),
+                ("/outputSchema/properties/genre", "examples/bookshop/models.py", 60),
+                ("/outputSchema/properties/isbn", "examples/bookshop/models.py", 57),
+                ("/outputSchema/properties/price", "examples/bookshop/models.py", 61),
+                ("/outputSchema/properties/published", "examples/bookshop/models.py", 62),
+                ("/outputSchema/properties/rating", "examples/bookshop/models.py", 63),
+                ("/outputSchema/properties/tags", "examples/bookshop/models.py", 65),
+                ("/outputSchema/properties/title", "examples/bookshop/models.py", 58),
+            ),
         },
     },
     {
@@ -341,6 +361,16 @@ TOOLS = (
             "parameters": {
                 "root": 87,
             },
+            "fields": (
+                ("/outputSchema", "examples/bookshop/models.py", 78),
+                ("/outputSchema/$defs/Category", "examples/bookshop/models.py", 78),
+                ("/outputSchema/$defs/Category/properties/children", "examples/bookshop/models.py", 83),
+                ("/outputSchema/$defs/Category/properties/name", "examples/bookshop/models.py", 82),
+                ("/outputSchema/$defs/Category/properties/slug", "examples/bookshop/models.py", 81),
+                ("/outputSchema/properties/children", "examples/bookshop/models.py", 83),
+                ("/outputSchema/properties/name", "examples/bookshop/models.py", 82),
+                ("/outputSchema/properties/slug", "examples/bookshop/models.py", 81),
+            ),
         },
     },
     {
@@ -413,6 +443,12 @@ TOOLS = (
                 "tree": 101,
                 "parent": 101,
             },
+            "fields": (
+                ("/inputSchema/$defs/Category", "examples/bookshop/models.py", 78),
+                ("/inputSchema/$defs/Category/properties/children", "examples/bookshop/models.py", 83),
+                ("/inputSchema/$defs/Category/properties/name", "examples/bookshop/models.py", 82),
+                ("/inputSchema/$defs/Category/properties/slug", "examples/bookshop/models.py", 81),
+            ),
             "natural": {
                 "outputSchema": {
                     "type": "integer",
@@ -561,6 +597,24 @@ TOOLS = (
                 "book": 122,
                 "initial_stock": 122,
             },
+            "fields": (
+                ("/inputSchema/properties/book", "examples/bookshop/models.py", 54),
+                ("/inputSchema/properties/book/properties/authors", "examples/bookshop/models.py", 59),
+                ("/inputSchema/properties/book/properties/cover_url", "examples/bookshop/models.py", 64),
+                ("/inputSchema/properties/book/properties/genre", "examples/bookshop/models.py", 60),
+                ("/inputSchema/properties/book/properties/isbn", "examples/bookshop/models.py", 57),
+                ("/inputSchema/properties/book/properties/price", "examples/bookshop/models.py", 61),
+                ("/inputSchema/properties/book/properties/published", "examples/bookshop/models.py", 62),
+                ("/inputSchema/properties/book/properties/rating", "examples/bookshop/models.py", 63),
+                ("/inputSchema/properties/book/properties/tags", "examples/bookshop/models.py", 65),
+                ("/inputSchema/properties/book/properties/title", "examples/bookshop/models.py", 58),
+                ("/outputSchema", "examples/bookshop/models.py", 68),
+                ("/outputSchema/properties/authors", "examples/bookshop/models.py", 73),
+                ("/outputSchema/properties/in_stock", "examples/bookshop/models.py", 75),
+                ("/outputSchema/properties/isbn", "examples/bookshop/models.py", 71),
+                ("/outputSchema/properties/price", "examples/bookshop/models.py", 74),
+                ("/outputSchema/properties/title", "examples/bookshop/models.py", 72),
+            ),
         },
     },
     {

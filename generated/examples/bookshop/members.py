@@ -111,6 +111,15 @@ TOOLS = (
                 "tier": 25,
                 "website": 26,
             },
+            "fields": (
+                ("/outputSchema", "examples/bookshop/models.py", 95),
+                ("/outputSchema/properties/email", "examples/bookshop/models.py", 100),
+                ("/outputSchema/properties/joined_on", "examples/bookshop/models.py", 102),
+                ("/outputSchema/properties/member_id", "examples/bookshop/models.py", 98),
+                ("/outputSchema/properties/name", "examples/bookshop/models.py", 99),
+                ("/outputSchema/properties/tier", "examples/bookshop/models.py", 101),
+                ("/outputSchema/properties/website", "examples/bookshop/models.py", 103),
+            ),
         },
     },
     {
@@ -204,6 +213,15 @@ TOOLS = (
             "parameters": {
                 "key": 54,
             },
+            "fields": (
+                ("/outputSchema/properties/result/anyOf/0", "examples/bookshop/models.py", 95),
+                ("/outputSchema/properties/result/anyOf/0/properties/email", "examples/bookshop/models.py", 100),
+                ("/outputSchema/properties/result/anyOf/0/properties/joined_on", "examples/bookshop/models.py", 102),
+                ("/outputSchema/properties/result/anyOf/0/properties/member_id", "examples/bookshop/models.py", 98),
+                ("/outputSchema/properties/result/anyOf/0/properties/name", "examples/bookshop/models.py", 99),
+                ("/outputSchema/properties/result/anyOf/0/properties/tier", "examples/bookshop/models.py", 101),
+                ("/outputSchema/properties/result/anyOf/0/properties/website", "examples/bookshop/models.py", 103),
+            ),
             "natural": {
                 "outputSchema": {
                     "anyOf": [
@@ -355,6 +373,18 @@ TOOLS = (
                 "member_id": 65,
                 "preferences": 65,
             },
+            "fields": (
+                ("/inputSchema/properties/preferences", "examples/bookshop/models.py", 86),
+                ("/inputSchema/properties/preferences/properties/favourite_genres", "examples/bookshop/models.py", 90),
+                ("/inputSchema/properties/preferences/properties/max_price", "examples/bookshop/models.py", 92),
+                ("/inputSchema/properties/preferences/properties/newsletter", "examples/bookshop/models.py", 89),
+                ("/inputSchema/properties/preferences/properties/preferred_format", "examples/bookshop/models.py", 91),
+                ("/outputSchema", "examples/bookshop/models.py", 86),
+                ("/outputSchema/properties/favourite_genres", "examples/bookshop/models.py", 90),
+                ("/outputSchema/properties/max_price", "examples/bookshop/models.py", 92),
+                ("/outputSchema/properties/newsletter", "examples/bookshop/models.py", 89),
+                ("/outputSchema/properties/preferred_format", "examples/bookshop/models.py", 91),
+            ),
         },
     },
     {

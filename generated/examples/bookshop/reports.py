@@ -144,6 +144,16 @@ TOOLS = (
                 "period": 18,
                 "genres": 18,
             },
+            "fields": (
+                ("/outputSchema", "examples/bookshop/models.py", 192),
+                ("/outputSchema/properties/orders", "examples/bookshop/models.py", 197),
+                ("/outputSchema/properties/period_end", "examples/bookshop/models.py", 196),
+                ("/outputSchema/properties/period_start", "examples/bookshop/models.py", 195),
+                ("/outputSchema/properties/revenue", "examples/bookshop/models.py", 199),
+                ("/outputSchema/properties/revenue_by_genre", "examples/bookshop/models.py", 200),
+                ("/outputSchema/properties/top_sellers", "examples/bookshop/models.py", 201),
+                ("/outputSchema/properties/units", "examples/bookshop/models.py", 198),
+            ),
         },
     },
     {
