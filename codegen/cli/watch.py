@@ -7,7 +7,8 @@ and pydantic imported and no user code: a worker that has imported user code is 
 again (it exits after its build), and a fresh one is started right after. File events come from
 watchfiles (inotify / FSEvents / ReadDirectoryChangesW, debounced). After each rebuild one line
 says what changed; errors print at ``path:line:col`` and watching goes on. Ctrl-C stops the
-watcher and every worker.
+watcher and every worker. Cache entries stay decoded in memory between rebuilds
+(``codegen.generator.cache.stored_entries.keep_in_memory``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from codegen.generator.cache.stored_entries import keep_in_memory
 from codegen.generator.config import Config, load_config
 from codegen.generator.pipeline import BuildResult, generate
 from codegen.generator.project import CACHE_DIR
@@ -113,6 +115,7 @@ class Watcher:
     def run(self, stop: threading.Event | None = None) -> int:
         import watchfiles
 
+        keep_in_memory()  # a rebuild reads from disk only the cache entries it has not seen
         roots = {self.config.root, *self.config.python_path}
         # The watch is set up (inotify & co.) on the generator's first step, which with
         # yield_on_timeout returns within IDLE_MS. It is set up before the first build, so a save
