@@ -29,7 +29,7 @@ from pathlib import Path
 
 from codegen.generator.model import RenderedFile, WriteReport
 from codegen.shared.diagnostics import CodegenError, Diagnostic
-from codegen.shared.format import is_generated_file
+from codegen.shared.format import GeneratedModuleError, is_generated_file
 from codegen.shared.reader import existing_generated
 
 STAGING_SUFFIX = ".mcp-codegen-staging"
@@ -231,9 +231,7 @@ def apply(
             report = compare(files, output, diffs=False)
             changed = set(report.stale) | set(report.missing)
             if changed or report.orphaned:
-                for file in files:
-                    if file.relative_path in changed and file.relative_path not in verified:
-                        verify_literal_module(file.content, file.relative_path)
+                _verify_changed(files, changed - verified)
                 try:
                     _build_staging(files, output, changed, set(report.orphaned))
                     _swap_in(staging_path(output), output)
@@ -255,6 +253,30 @@ def apply(
     return WriteReport(
         written=tuple(sorted(changed)), removed=report.orphaned, unchanged=report.unchanged
     )
+
+
+def _verify_changed(files: list[RenderedFile], unverified: set[str]) -> None:
+    """Refuse, with a diagnostic, to write a file that is not literal-only (one taken from a
+    build cache that was tampered with: this build did not render it)."""
+    problems = []
+    for file in files:
+        if file.relative_path not in unverified:
+            continue
+        try:
+            verify_literal_module(file.content, file.relative_path)
+        except GeneratedModuleError as exc:
+            problems.append(
+                Diagnostic(
+                    file.relative_path,
+                    exc.line,
+                    exc.column,
+                    f"refusing to write it: this content from the build cache is not "
+                    f"literal-only ({exc.message}); nothing was written — run "
+                    "`mcp-codegen cache clean` and generate again",
+                )
+            )
+    if problems:
+        raise CodegenError(problems)
 
 
 def recover(output: Path) -> None:
