@@ -226,6 +226,8 @@ def main() -> None:
             times.setdefault(name, []).append(measure())
 
         for round_ in range(options.rounds):
+            if round_:
+                _progress(times, rss)
             print(f"round {round_ + 1}/{options.rounds}", file=sys.stderr, flush=True)
             shutil.rmtree(leaf / "generated", ignore_errors=True)
             shutil.rmtree(leaf / ".mcp-codegen-cache", ignore_errors=True)
@@ -249,7 +251,19 @@ def main() -> None:
     finally:
         if not options.keep:
             shutil.rmtree(scratch, ignore_errors=True)
+    _progress(times, rss)
     _report(options, repo, times, rss)
+
+
+def _progress(times: dict[str, list[float]], rss: list[float]) -> None:
+    """The last round's times on stderr, so a run cut short still says something."""
+    last = ", ".join(f"{name} {values[-1]:.2f}" for name, values in times.items())
+    peak = f", RSS {rss[-1]:.0f} MB" if rss else ""
+    print(f"  {last}{peak}; load {_load()}", file=sys.stderr, flush=True)
+
+
+def _load() -> str:
+    return " ".join(f"{value:.1f}" for value in os.getloadavg())
 
 
 def _report(
@@ -269,7 +283,7 @@ def _report(
     ]
     print(
         f"mcp-codegen incremental builds: {repo.name}, {options.rounds} interleaved rounds, "
-        f"medians, {os.cpu_count()} CPUs"
+        f"medians, {os.cpu_count()} CPUs, load average at the end {_load()}"
     )
     print(f"{'setup':<12} {'what':<58} {'median s':>9} {'ratio':>12}")
     for key, what, base in rows:

@@ -7,7 +7,8 @@ and pydantic imported and no user code: a worker that has imported user code is 
 again (it exits after its build), and a fresh one is started right after. File events come from
 watchfiles (inotify / FSEvents / ReadDirectoryChangesW, debounced). After each rebuild one line
 says what changed; errors print at ``path:line:col`` and watching goes on. Ctrl-C stops the
-watcher and every worker.
+watcher and every worker. Cache entries stay decoded in memory between rebuilds
+(``codegen.generator.cache.stored_entries.keep_in_memory``).
 """
 
 from __future__ import annotations
@@ -15,15 +16,23 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from codegen.generator.cache.stored_entries import keep_in_memory
 from codegen.generator.config import Config, load_config
 from codegen.generator.pipeline import BuildResult, generate
 from codegen.generator.project import CACHE_DIR
 from codegen.generator.workers import prestart
 from codegen.shared.diagnostics import CodegenError, ExitCode
 from codegen.shared.reader import GeneratedModuleError, parse_literal_module
+
+#: watchfiles' settings: group the events of one save (editors write a file in several steps),
+#: check for them every STEP_MS, and return to Python at least every IDLE_MS when nothing happens.
+DEBOUNCE_MS = 400
+STEP_MS = 30
+IDLE_MS = 100
 
 
 def _tools(files: dict[str, str]) -> dict[str, str]:
@@ -106,10 +115,25 @@ class Watcher:
     def run(self, stop: threading.Event | None = None) -> int:
         import watchfiles
 
-        self.rebuild()
+        keep_in_memory()  # a rebuild reads from disk only the cache entries it has not seen
         roots = {self.config.root, *self.config.python_path}
+        # The watch is set up (inotify & co.) on the generator's first step, which with
+        # yield_on_timeout returns within IDLE_MS. It is set up before the first build, so a save
+        # during that build is not lost, and "watching" is printed only once saves are seen.
+        events = watchfiles.watch(
+            *sorted(roots),
+            stop_event=stop,
+            debounce=DEBOUNCE_MS,
+            step=STEP_MS,
+            rust_timeout=IDLE_MS,
+            yield_on_timeout=True,
+        )
+        pending = next(events, None)
+        self.rebuild()
         self._say(f"mcp-codegen watch: watching {', '.join(sorted(map(str, roots)))}; Ctrl-C stops")
-        for changes in watchfiles.watch(*sorted(roots), stop_event=stop, debounce=400, step=30):
+        for changes in _chain(pending, events):
+            if not changes:  # an idle step
+                continue
             paths = sorted({Path(name).resolve() for _, name in changes})
             hit = [p for p in paths if self.relevant(p)]
             if not hit:
@@ -118,6 +142,13 @@ class Watcher:
             more = f" and {len(hit) - 3} more" if len(hit) > 3 else ""
             self.rebuild(f" after {names}{more}")
         return ExitCode.OK
+
+
+def _chain(first: set[Any] | None, rest: Iterator[set[Any]]) -> Iterator[set[Any]]:
+    if first is None:  # stopped before the first step
+        return
+    yield first
+    yield from rest
 
 
 def _under(path: Path, directory: Path) -> bool:

@@ -41,9 +41,9 @@ class BuildResult:
     #: The project files the build read, relative to the root: sources and every project file
     #: they imported (what ``mcp-codegen watch`` watches; empty without the build cache).
     inputs: tuple[str, ...] = ()
-    #: Every file was rendered and checked to be a literal-only module by this build (a build
-    #: taken from the cache was not, so writing it checks again).
-    verified: bool = False
+    #: The files this build rendered and checked to be literal-only modules (files taken from
+    #: the cache were not, so writing them checks them again).
+    verified: frozenset[str] = frozenset()
 
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
@@ -91,7 +91,9 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
     cache = BuildCache(config, contents) if stored else None
     if cache is not None and isinstance(cached := cache.load(), BuildResult):
         warned = replace(
-            cached, verified=False, diagnostics=_sorted([*cached.diagnostics, *cache.finish()])
+            cached,
+            verified=frozenset(),
+            diagnostics=_sorted([*cached.diagnostics, *cache.finish()]),
         )
         return _with_target_checks(warned, config)
     # Imported here, not at the top: a cache hit must not pay for jinja2 or the worker machinery.
@@ -118,7 +120,7 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
         scanned_by[module.relative_path] = module
         diagnostics.extend(module.diagnostics)
 
-    rendered_from_cache = False
+    checked: set[str] = set()  # files rendered and checked to be literal-only here
     unrendered: dict[str, tuple[ModuleDefinition, RenderedFile | None, list[Diagnostic]]] = {}
 
     def assemble_and_render(inspected: InspectedModule, render_key: str | None = None) -> None:
@@ -129,7 +131,10 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
         rendered = None
         if definition.tools and not _has_errors(problems):
             rendered = render_module(definition, config)
-            problems.extend(_unsafe(rendered))  # checked now, while the workers still run
+            unsafe = _unsafe(rendered)  # checked now, while the workers still run
+            problems.extend(unsafe)
+            if not unsafe:
+                checked.add(rendered.relative_path)
         if cache is not None and render_key is not None:
             cache.store_rendered(render_key, definition, rendered, problems)
         elif cache is not None:  # stored once its inputs are known (``record_done``)
@@ -200,7 +205,6 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
                 continue
             render_key = cache.render_key(source, found)
             if (stored := cache.load_rendered(render_key, source)) is not None:
-                rendered_from_cache = True
                 diagnostics.extend(stored.problems)
                 built[source.relative_path] = (
                     stored.definition,
@@ -286,7 +290,7 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
         tool_count=tool_count,
         definitions=definitions,
         diagnostics=_sorted(diagnostics),
-        verified=not rendered_from_cache,
+        verified=frozenset([*checked, manifest.relative_path]),
     )
     if cache is not None and complete:
         kept = tuple(d for d in result.diagnostics if d not in cache_warnings)
@@ -372,7 +376,7 @@ def generate(
     result = build(config, use_cache=use_cache, progress=progress)
     if result.errors:
         return result, None
-    return result, apply(list(result.files), config.output, verify=not result.verified)
+    return result, apply(list(result.files), config.output, verified=result.verified)
 
 
 def check(

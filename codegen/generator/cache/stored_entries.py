@@ -8,6 +8,11 @@ written atomically (a temporary file, then ``os.replace``), so concurrent builds
 entry. Reading an entry touches it; ``prune`` removes the least recently used beyond the size
 bound. Nothing in an entry or its name depends on where the project is checked out, so the
 directory can be restored in another checkout or on another machine (a CI cache).
+
+A long-lived process (``mcp-codegen watch``) calls ``keep_in_memory``: entries it read or wrote
+are then kept decoded in memory (up to ``MEMORY_LIMIT_BYTES`` of payload), so a rebuild reads
+from disk only what it has not seen. A key names its content, so a remembered entry is never
+stale; values are never mutated by their users (frozen dataclasses, tuples, copied dicts).
 """
 
 from __future__ import annotations
@@ -27,6 +32,51 @@ _MAGIC = b"mcp-codegen-cache 1\n"
 #: Default size bound; ``MCP_CODEGEN_CACHE_MB`` overrides it.
 DEFAULT_LIMIT_BYTES = 256 * 1024 * 1024
 _IGNORE = "# Created by mcp-codegen; safe to delete.\n*\n"
+#: How much payload ``keep_in_memory`` keeps, least recently used dropped first.
+MEMORY_LIMIT_BYTES = 128 * 1024 * 1024
+
+
+class _Memory:
+    """Decoded entries by key, with their payload sizes (LRU, bounded)."""
+
+    def __init__(self) -> None:
+        self.enabled = False
+        self.values: dict[str, tuple[Any, int]] = {}
+        self.size = 0
+
+    def get(self, key: str) -> tuple[bool, Any]:
+        found = self.values.pop(key, None)
+        if found is None:
+            return False, None
+        self.values[key] = found  # most recently used last
+        return True, found[0]
+
+    def put(self, key: str, value: Any, size: int) -> None:
+        if not self.enabled:
+            return
+        if (old := self.values.pop(key, None)) is not None:
+            self.size -= old[1]
+        self.values[key] = (value, size)
+        self.size += size
+        while self.size > MEMORY_LIMIT_BYTES and self.values:
+            _, (_, dropped) = _pop_oldest(self.values)
+            self.size -= dropped
+
+
+def _pop_oldest(values: dict[str, tuple[Any, int]]) -> tuple[str, tuple[Any, int]]:
+    oldest = next(iter(values))
+    return oldest, values.pop(oldest)
+
+
+_memory = _Memory()
+
+
+def keep_in_memory(enabled: bool = True) -> None:
+    """Keep entries decoded in this process from now on (a long-lived watcher)."""
+    _memory.enabled = enabled
+    if not enabled:
+        _memory.values.clear()
+        _memory.size = 0
 
 
 def limit_bytes() -> int:
@@ -48,6 +98,11 @@ class EntryStore:
 
     def get(self, key: str) -> Any | None:
         path = self._path(key)
+        known, value = _memory.get(key)
+        if known:
+            with contextlib.suppress(OSError):
+                os.utime(path)  # recently used: pruned last
+            return value
         try:
             data = path.read_bytes()
         except OSError:
@@ -64,6 +119,7 @@ class EntryStore:
             return None
         with contextlib.suppress(OSError):
             os.utime(path)  # recently used: pruned last
+        _memory.put(key, value, len(payload))
         return value
 
     def _corrupt(self, path: Path, why: str) -> None:
@@ -77,6 +133,7 @@ class EntryStore:
     def put(self, key: str, value: Any) -> None:
         """Write atomically; a cache that cannot be written is simply not used."""
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        _memory.put(key, value, len(payload))
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from codegen.generator.model import RenderedFile, WriteReport
 from codegen.shared.diagnostics import CodegenError, Diagnostic
-from codegen.shared.format import is_generated_file
+from codegen.shared.format import GeneratedModuleError, is_generated_file
 from codegen.shared.reader import existing_generated
 
 STAGING_SUFFIX = ".mcp-codegen-staging"
@@ -106,10 +106,11 @@ def target_problems(files: list[RenderedFile], output: Path, display: str) -> li
     return problems
 
 
-def compare(files: list[RenderedFile], output: Path) -> WriteReport:
-    """What ``generate`` would change; writes nothing."""
+def compare(files: list[RenderedFile], output: Path, *, diffs: bool = True) -> WriteReport:
+    """What ``generate`` would change; writes nothing. ``diffs``: a unified diff per stale file
+    (what ``check`` shows; ``generate`` only writes)."""
     existing = existing_generated(output)
-    stale, missing, unchanged, diffs = [], [], [], []
+    stale, missing, unchanged, differences = [], [], [], []
     for file in files:
         path = output / file.relative_path
         if file.relative_path not in existing:
@@ -120,7 +121,9 @@ def compare(files: list[RenderedFile], output: Path) -> WriteReport:
             unchanged.append(file.relative_path)
         else:
             stale.append(file.relative_path)
-            diffs.append(
+            if not diffs:
+                continue
+            differences.append(
                 "".join(
                     difflib.unified_diff(
                         current.splitlines(keepends=True),
@@ -137,7 +140,7 @@ def compare(files: list[RenderedFile], output: Path) -> WriteReport:
         stale=tuple(stale),
         missing=tuple(missing),
         orphaned=tuple(orphaned),
-        diffs=tuple(diffs),
+        diffs=tuple(differences),
     )
 
 
@@ -207,11 +210,13 @@ def builds_literals_only(content: str, name: str) -> bool:
     )
 
 
-def apply(files: list[RenderedFile], output: Path, *, verify: bool = True) -> WriteReport:
+def apply(
+    files: list[RenderedFile], output: Path, *, verified: frozenset[str] = frozenset()
+) -> WriteReport:
     """Replace the generated files under ``output`` in one step. Call after ``target_problems``.
 
-    Each changed file is first checked to be literal assignments only, unless ``verify`` is
-    false because the caller rendered and checked every file itself.
+    Each changed file is first checked to be literal assignments only, unless it is in
+    ``verified``: the caller rendered and checked it itself.
 
     Raises ``CodegenError`` when the file system refuses; the previous tree is then unchanged.
     """
@@ -223,12 +228,10 @@ def apply(files: list[RenderedFile], output: Path, *, verify: bool = True) -> Wr
             problems = target_problems(files, output, str(output))
             if problems:
                 raise CodegenError(problems)
-            report = compare(files, output)
+            report = compare(files, output, diffs=False)
             changed = set(report.stale) | set(report.missing)
             if changed or report.orphaned:
-                for file in files:
-                    if verify and file.relative_path in changed:
-                        verify_literal_module(file.content, file.relative_path)
+                _verify_changed(files, changed - verified)
                 try:
                     _build_staging(files, output, changed, set(report.orphaned))
                     _swap_in(staging_path(output), output)
@@ -250,6 +253,30 @@ def apply(files: list[RenderedFile], output: Path, *, verify: bool = True) -> Wr
     return WriteReport(
         written=tuple(sorted(changed)), removed=report.orphaned, unchanged=report.unchanged
     )
+
+
+def _verify_changed(files: list[RenderedFile], unverified: set[str]) -> None:
+    """Refuse, with a diagnostic, to write a file that is not literal-only (one taken from a
+    build cache that was tampered with: this build did not render it)."""
+    problems = []
+    for file in files:
+        if file.relative_path not in unverified:
+            continue
+        try:
+            verify_literal_module(file.content, file.relative_path)
+        except GeneratedModuleError as exc:
+            problems.append(
+                Diagnostic(
+                    file.relative_path,
+                    exc.line,
+                    exc.column,
+                    f"refusing to write it: this content from the build cache is not "
+                    f"literal-only ({exc.message}); nothing was written — run "
+                    "`mcp-codegen cache clean` and generate again",
+                )
+            )
+    if problems:
+        raise CodegenError(problems)
 
 
 def recover(output: Path) -> None:
