@@ -55,7 +55,10 @@ def _inspect_module(
     permissive_fallback: bool,
     events: BinaryIO,
     flavor: str = "clean",
+    places: tuple[Path, Path] | None = None,
 ) -> tuple[list[InspectedTool], list[Diagnostic]]:
+    """Import and inspect one module; ``places``: the project root and the output directory
+    (where server objects are looked for, to key each framework tool by its server)."""
     from codegen.generator.inspection.registrations import recording
     from codegen.generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
     from codegen.generator.schema.describe import describe_module, inspect_tool
@@ -86,6 +89,8 @@ def _inspect_module(
         framework_tools = [resolved for _, resolved in resolved_tools]
         if framework_tools:
             tools.extend(_framework_module(module, framework_tools, injected, flavor, diagnostics))
+        if places is not None:
+            _key_by_server(module, loaded, places, tools)
         return tools, diagnostics
     try:
         batch = describe_module(module, [resolved for _, resolved in resolved_tools], injected)
@@ -100,6 +105,20 @@ def _inspect_module(
         except Exception as exc:
             diagnostics.append(_cannot_build(module, tool, exc))
     return tools, diagnostics
+
+
+def _key_by_server(
+    module: ScannedModule, loaded: Any, places: tuple[Path, Path], tools: list[InspectedTool]
+) -> None:
+    """Name each framework tool's server in its ``x-codegen`` keys (``flavors.server_keys``)."""
+    from codegen.generator.flavors.server_keys import server_keys
+    from codegen.shared.format import PRIVATE_KEY, SERVER_KEY
+
+    keys = server_keys(module, loaded, *places)
+    for tool in tools:
+        server = keys.get(tool.name)
+        if server is not None and tool.flavored is not None:
+            tool.flavored[PRIVATE_KEY][SERVER_KEY] = server
 
 
 _PROGRESS_EVERY_S = 0.1
@@ -252,6 +271,11 @@ def main() -> None:
         guard_output_package(Path(settings["output"]))
     _preload(settings.get("flavor", "clean"))
     factories = _factories(settings.get("factories", []))
+    places = (
+        (Path(settings["sys_path"][0]).resolve(), Path(settings["output"]).resolve())
+        if settings.get("output") and settings.get("sys_path")
+        else None
+    )
     from codegen.generator.workers.imports import ImportGraph
 
     graph = ImportGraph(settings["sys_path"])  # after the libraries: only user code is recorded
@@ -271,6 +295,7 @@ def main() -> None:
                 settings["permissive_fallback"],
                 events,
                 settings.get("flavor", "clean"),
+                places,
             )
         elif module is None and _registers(source.data):
             _import_for_registrations(source)
