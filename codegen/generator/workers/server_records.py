@@ -136,11 +136,11 @@ def _record(
     if unknown:
         # fastmcp mount/import_server: a composed server lists its mounted servers' tools
         # renamed (``jira_search``); the framework applies that, so it answers the listing
-        composed = all(
+        composed = any(
             isinstance(n, str) and any(n.endswith(f"_{g}") for g in generated) for n in unknown
         )
         what = (
-            "composes other servers, whose tools it lists under prefixes"
+            "composes other servers, whose tools it lists renamed"
             if composed
             else "lists tools that have no current generated entry"
         )
