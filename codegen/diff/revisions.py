@@ -14,7 +14,13 @@ from pathlib import Path, PurePosixPath
 
 from codegen.diff.changes import JSON
 from codegen.shared.diagnostics import CodegenError, Diagnostic
-from codegen.shared.format import MANIFEST, PRIVATE_KEY, GeneratedModuleError, is_generated
+from codegen.shared.format import (
+    MANIFEST,
+    PRIVATE_KEY,
+    SERVER_KEY,
+    GeneratedModuleError,
+    is_generated,
+)
 from codegen.shared.json_pointer import unescape
 from codegen.shared.protocols import FORMAT1_PROTOCOLS
 from codegen.shared.reader import existing_generated, module_protocols, parse_literal_module
@@ -109,6 +115,12 @@ def _tools_of(
     return entries, problems
 
 
+def _server_of(entry: ToolEntry) -> str | None:
+    meta = entry.tool.get(PRIVATE_KEY)
+    server = (meta.get(SERVER_KEY) or meta.get("factory")) if isinstance(meta, dict) else None
+    return server if isinstance(server, str) else None
+
+
 def shared_key(entry: ToolEntry) -> str:
     """The key of a tool whose name another tool of its side shares (on another server of a
     composed package): ``"name [module:qualname]"``."""
@@ -130,12 +142,13 @@ def _assemble(
             raise CodegenError(problems)
         found += [(display_path, entry) for entry in entries]
     # A composed package's servers may share a name (x-codegen.server): such tools are keyed
-    # by name and function, so two `search` tools are compared each with its own.
-    counts = Counter(entry.name for _, entry in found)
+    # by name and function, so two `search` tools are compared each with its own. Unkeyed
+    # duplicates (never generated) keep the first, with a warning.
+    counts = Counter(entry.name for _, entry in found if _server_of(entry) is not None)
     tools: dict[str, ToolEntry] = {}
     warnings: list[Diagnostic] = []
     for display_path, entry in found:
-        key = entry.name if counts[entry.name] == 1 else shared_key(entry)
+        key = shared_key(entry) if counts[entry.name] > 1 and _server_of(entry) else entry.name
         if key in tools:
             warnings.append(
                 Diagnostic(

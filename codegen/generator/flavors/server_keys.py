@@ -14,6 +14,7 @@ across the whole project (``codegen.generator.pipeline``).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -40,10 +41,41 @@ def server_keys(
             receivers[tool.name] = value
     if not receivers:
         return {}
-    from codegen.generator.flavors.servers import find_servers
-
-    found = {
-        id(server): path
-        for path, _, _, server in find_servers(root, output, (Path(module.path).parent,))
+    # the whole top-level package the module belongs to (sources may live in site-packages)
+    package = Path(module.import_root, module.module.split(".")[0]).resolve()
+    return {
+        name: key
+        for name, value in receivers.items()
+        if (key := _bound_at(value, root.resolve(), output.resolve(), package)) is not None
     }
-    return {name: found[id(value)] for name, value in receivers.items() if id(value) in found}
+
+
+#: (module name, package dir) -> its top-level assignments (name -> line) when it is a project module, else
+#: None: a worker asks for every tool module, and resolving every module's path each time
+#: would cost more than the tools (``find_servers``'s rule, remembered per worker).
+_ASSIGNED: dict[tuple[str, Path], dict[str, int] | None] = {}
+
+
+def _bound_at(value: Any, root: Path, output: Path, package: Path) -> str | None:
+    """``"module:attribute"`` of the first binding (by module, then attribute) of ``value`` by
+    a top-level assignment in a project module: the object name ``find_servers`` gives it."""
+    from codegen.generator.flavors.servers import is_project_module, top_level_assignments
+    from codegen.registration.served import UnsupportedServer, framework_of
+
+    try:
+        framework_of(value)
+    except UnsupportedServer:
+        return None
+    best: tuple[str, str] | None = None
+    for name, loaded in list(sys.modules.items()):
+        if (name, package) not in _ASSIGNED:
+            path = is_project_module(name, loaded, root, output, (package,))
+            _ASSIGNED[name, package] = top_level_assignments(path) if path is not None else None
+        assigned = _ASSIGNED[name, package]
+        if not assigned:
+            continue
+        namespace = vars(loaded)
+        for attribute in assigned:
+            if namespace.get(attribute) is value and (best is None or (name, attribute) < best):
+                best = (name, attribute)
+    return f"{best[0]}:{best[1]}" if best is not None else None
