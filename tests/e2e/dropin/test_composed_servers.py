@@ -322,15 +322,16 @@ def test_two_servers_of_one_module_cannot_share_a_name(tmp_path: Path) -> None:
     assert not (tmp_path / "generated").exists()
 
 
-def _older_tree(project: Project, target: Path, drop: tuple[str, ...] = ()) -> Path:
-    """The project's tree as this generator wrote it before servers were keyed (no
-    ``x-codegen.server``), without the modules in ``drop``."""
+def _tree(project: Project, target: Path, *, keyed: bool, drop: tuple[str, ...] = ()) -> Path:
+    """A copy of the project's tree without the modules in ``drop``; ``keyed=False``: as this
+    generator wrote it before servers were keyed (no ``x-codegen.server``)."""
     import re
     import shutil
 
     shutil.copytree(project.root / "generated", target)
     for path in target.rglob("*.py"):
-        path.write_text(re.sub(r'\n\s*"server": "[^"]*",', "", path.read_text()))
+        if not keyed:
+            path.write_text(re.sub(r'\n\s*"server": "[^"]*",', "", path.read_text()))
     manifest = target / "__init__.py"
     for module in drop:
         (target / module).unlink()
@@ -338,30 +339,38 @@ def _older_tree(project: Project, target: Path, drop: tuple[str, ...] = ()) -> P
     return target
 
 
-def _diff(project: Project, base: Path) -> dict[str, Any]:
-    done = project.run("diff", str(base), "generated", "--format", "json", "--fail-on", "never")
+def _diff(project: Project, base: Path, head: Path | str = "generated") -> dict[str, Any]:
+    done = project.run("diff", str(base), str(head), "--format", "json", "--fail-on", "never")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+#: Before the package composed anything, only jira's `search` existed (names were unique).
+JIRA_ONLY = ("pkg/main.py", "pkg/wiki.py")
 
 
 def test_diff_across_the_server_key_reports_no_schema_changes(
     fastmcp_project: Project, tmp_path: Path
 ) -> None:
-    report = _diff(fastmcp_project, _older_tree(fastmcp_project, tmp_path / "base"))
-    assert report["changes"] == []
+    older = _tree(fastmcp_project, tmp_path / "base", keyed=False, drop=JIRA_ONLY)
+    newer = _tree(fastmcp_project, tmp_path / "head", keyed=True, drop=JIRA_ONLY)
+    assert "server" not in (older / "pkg" / "jira.py").read_text()
+    assert '"server": "pkg.jira:jira"' in (newer / "pkg" / "jira.py").read_text()
+    assert _diff(fastmcp_project, older, newer)["changes"] == []
 
 
 def test_diff_keys_tools_per_server_where_names_collide(
     fastmcp_project: Project, tmp_path: Path
 ) -> None:
-    base = _older_tree(fastmcp_project, tmp_path / "base", drop=("pkg/wiki.py",))
-    # jira's `search` differs in the base: it must be compared with jira's, not wiki's
+    base = _tree(fastmcp_project, tmp_path / "base", keyed=False, drop=JIRA_ONLY)
+    # jira's `search` differs in the base: it must be compared with jira's, not another's
     jira = base / "pkg" / "jira.py"
     jira.write_text(jira.read_text().replace('"limit": {', '"limits": {', 1))
-    changes = [(c["tool"], c["kind"]) for c in _diff(fastmcp_project, base)["changes"]]
-    assert ("search [pkg.wiki:search]", "tool_added") in changes
-    assert all(tool != "search [pkg.wiki:search]" or kind == "tool_added" for tool, kind in changes)
-    assert {tool for tool, _ in changes} == {"search [pkg.wiki:search]", "search [pkg.jira:search]"}
+    changes = {(c["tool"], c["kind"]) for c in _diff(fastmcp_project, base)["changes"]}
+    added = {tool for tool, kind in changes if kind == "tool_added"}
+    assert added == {"search [pkg.main:search]", "search [pkg.wiki:search]"}
+    changed = {tool for tool, kind in changes if kind != "tool_added"}
+    assert changed == {"search [pkg.jira:search]"}
 
 
 def test_codegen_runtime_refuses_a_composed_tree_with_a_pointer_to_run(
