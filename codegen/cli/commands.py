@@ -155,6 +155,7 @@ def _vary_hash_seed(args: argparse.Namespace, config: Config, result: BuildResul
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from codegen.cli import export_servers
     from codegen.shared.reader import GeneratedModuleError, read_tree, wire_tools
 
     output = Path(args.output).resolve() if args.output else _load(args).output
@@ -163,9 +164,37 @@ def cmd_export(args: argparse.Namespace) -> int:
     except GeneratedModuleError as exc:
         print(f"mcp-codegen: {exc}", file=sys.stderr)
         return ExitCode.USAGE
+    if args.composed and not args.server:
+        print("mcp-codegen: --composed needs --server module:attribute", file=sys.stderr)
+        return ExitCode.USAGE
+    if args.server:
+        known = export_servers.servers_of(modules)
+        if args.server not in known and not args.composed:
+            print(
+                f"mcp-codegen: no generated tool is on server {args.server}; the servers are: "
+                f"{', '.join(sorted(known)) or 'none recorded (flavor clean, or regenerate)'}",
+                file=sys.stderr,
+            )
+            return ExitCode.USAGE
+        modules = export_servers.own_modules(modules, args.server)
+    elif shared := export_servers.shared_names(modules):
+        name, servers = next(iter(shared.items()))
+        print(
+            f"mcp-codegen: servers of this composed package share tool names ({name!r} is on "
+            f"{', '.join(servers)}), so there is no one list: pass --server module:attribute "
+            "(with --composed for what that server lists, its mounted servers included)",
+            file=sys.stderr,
+        )
+        return ExitCode.USAGE
     try:
-        tools = wire_tools(modules, args.protocol)
-    except GeneratedModuleError as exc:
+        if args.composed:
+            config = _load(args)
+            tools = export_servers.composed_tools(
+                output, args.server, config.root, list(config.python_path)
+            )
+        else:
+            tools = wire_tools(modules, args.protocol)
+    except (GeneratedModuleError, ValueError) as exc:
         print(f"mcp-codegen: {exc}", file=sys.stderr)
         return ExitCode.USAGE
     status = ExitCode.OK
@@ -298,6 +327,18 @@ def build_parser() -> argparse.ArgumentParser:
         choices=list(PROFILES),
         help="rewrite input schemas for one client (losses go to stderr; exit 1 when a schema "
         "cannot be expressed)",
+    )
+    export.add_argument(
+        "--server",
+        metavar="MODULE:ATTRIBUTE",
+        help="only the tools generated for this server object (framework flavors; a composed "
+        "package's servers may share tool names)",
+    )
+    export.add_argument(
+        "--composed",
+        action="store_true",
+        help="with --server: what that server lists at tools/list, its mounted servers' tools "
+        "included under their prefixes (imports the server under the strict hook)",
     )
     export.set_defaults(handler=cmd_export)
     lint = commands.add_parser(

@@ -7,6 +7,7 @@ Generated modules are parsed with ``ast`` and each top-level assignment's value 
 from __future__ import annotations
 
 import subprocess
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -17,6 +18,7 @@ from codegen.shared.diagnostics import CodegenError, Diagnostic
 from codegen.shared.format import (
     MANIFEST,
     PRIVATE_KEY,
+    SERVER_KEY,
     GeneratedModuleError,
     field_location,
     is_generated,
@@ -157,32 +159,53 @@ def _tools_of(
     return entries, problems
 
 
+def _server_of(entry: ToolEntry) -> str | None:
+    meta = entry.tool.get(PRIVATE_KEY)
+    server = (meta.get(SERVER_KEY) or meta.get("factory")) if isinstance(meta, dict) else None
+    return server if isinstance(server, str) else None
+
+
+def shared_key(entry: ToolEntry) -> str:
+    """The key of a tool whose name another tool of its side shares (on another server of a
+    composed package): ``"name [module:qualname]"``."""
+    meta = entry.tool.get(PRIVATE_KEY)
+    function = meta.get("function") if isinstance(meta, dict) else None
+    return f"{entry.name} [{function if isinstance(function, str) else entry.module}]"
+
+
 def _assemble(
     label: str,
     manifest: Mapping[str, JSON] | None,
     modules: Iterable[tuple[str, str, str]],
 ) -> Side:
     """Build a side from the manifest values and ``(module path, display path, text)`` triples."""
-    tools: dict[str, ToolEntry] = {}
-    warnings: list[Diagnostic] = []
+    found: list[tuple[str, ToolEntry]] = []
     for module_path, display_path, text in modules:
         entries, problems = _tools_of(module_path, parse_module(text, display_path), display_path)
         if problems:
             raise CodegenError(problems)
-        for entry in entries:
-            if entry.name in tools:
-                first = tools[entry.name].module
-                warnings.append(
-                    Diagnostic(
-                        display_path,
-                        entry.line,
-                        1,
-                        f"tool {entry.name!r} is also in {first}; the first one is compared",
-                        severity="warning",
-                    )
+        found += [(display_path, entry) for entry in entries]
+    # A composed package's servers may share a name (x-codegen.server): such tools are keyed
+    # by name and function, so two `search` tools are compared each with its own. Unkeyed
+    # duplicates (never generated) keep the first, with a warning.
+    counts = Counter(entry.name for _, entry in found if _server_of(entry) is not None)
+    tools: dict[str, ToolEntry] = {}
+    warnings: list[Diagnostic] = []
+    for display_path, entry in found:
+        key = shared_key(entry) if counts[entry.name] > 1 and _server_of(entry) else entry.name
+        if key in tools:
+            warnings.append(
+                Diagnostic(
+                    display_path,
+                    entry.line,
+                    1,
+                    f"tool {entry.name!r} is also in {tools[key].module}; the first one is "
+                    "compared",
+                    severity="warning",
                 )
-                continue
-            tools[entry.name] = entry
+            )
+            continue
+        tools[key] = entry
     version = manifest.get("SCHEMA_SET_VERSION") if manifest else None
     dependencies = manifest.get("DEPENDENCIES") if manifest else None
     if not (

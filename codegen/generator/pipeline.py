@@ -28,6 +28,7 @@ from codegen.generator.progress import Progress
 from codegen.generator.workers.prestart import WORKER_HASH_SEED
 from codegen.generator.write.output import apply, compare, target_problems, verify_literal_module
 from codegen.shared.diagnostics import Diagnostic
+from codegen.shared.format import SERVER_KEY
 from codegen.shared.reader import GeneratedModuleError
 
 
@@ -240,7 +241,8 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
     cache_warnings = cache.finish() if cache is not None else []
     diagnostics.extend(cache_warnings)
 
-    diagnostics.extend(duplicate_names(scanned))
+    # framework flavors: names are unique per server, checked on the definitions below
+    diagnostics.extend(duplicate_names(scanned, across_modules=config.flavor == "clean"))
     project_files = {os.path.realpath(f): config.relative(f) for f in files}
     diagnostics.extend(omissions(registrations, scanned, diagnostics, project_files))
     diagnostics.extend(_unused_factories(config, scanned))
@@ -259,12 +261,12 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
         return BuildResult(diagnostics=_sorted(diagnostics))
     done = [built[m.relative_path] for m in scanned if m.relative_path in built]
     # Definitions taken from the cache are read only when factory tools' names must be compared.
-    if any(factory for *_, factory in done):
+    if config.flavor != "clean" or any(factory for *_, factory in done):
         done = [(_definition(d), rendered, n, f) for d, rendered, n, f in done]
     definitions = tuple(d for d, *_ in done if isinstance(d, ModuleDefinition))
     if len(definitions) < len(done):
         definitions = ()  # like a whole cached build: ``--vary-hash-seed`` builds afresh
-    if clashes := _factory_name_clashes(list(definitions)):
+    if clashes := _name_clashes(list(definitions), per_server=config.flavor != "clean"):
         return BuildResult(diagnostics=_sorted([*diagnostics, *clashes]))
     tool_count = sum(n for _, _, n, _ in done)
     modules = [rendered for _, rendered, _, _ in done if rendered is not None]
@@ -318,30 +320,60 @@ def _unused_factories(config: Config, scanned: list[ScannedModule]) -> list[Diag
     ]
 
 
-def _factory_name_clashes(definitions: list[ModuleDefinition]) -> list[Diagnostic]:
-    """Names chosen by factory servers are known only after the build: they must be unique too
-    (``duplicate_names`` checks the names written in source before)."""
-    seen: dict[str, tuple[ModuleDefinition, ToolDefinition]] = {}
+def _name_clashes(definitions: list[ModuleDefinition], *, per_server: bool) -> list[Diagnostic]:
+    """Tool names known only after the build must be unique too: names chosen by factory
+    servers, and in the framework flavors every name across modules (``duplicate_names``
+    checked the names written in source before, within each module).
+
+    ``per_server``: a name may repeat on different servers (a composed package: fastmcp
+    ``mount`` / ``import_server``, several SDK servers), each keyed by ``x-codegen.server`` or
+    its factory call; a tool whose server is unknown (no key) clashes with every other."""
+    seen: dict[str, list[tuple[ModuleDefinition, ToolDefinition]]] = {}
     clashes = []
     for definition in definitions:
         for tool in definition.tools:
-            other = seen.setdefault(tool.name, (definition, tool))
-            if other[1] is tool or (
-                "factory" not in tool.extra and "factory" not in other[1].extra
-            ):
+            earlier = seen.setdefault(tool.name, [])
+            other = next(
+                (
+                    (d, t)
+                    for d, t in earlier
+                    if _clash(tool, t, per_server) and d.source is not definition.source
+                ),
+                None,
+            )
+            earlier.append((definition, tool))
+            if other is None:
                 continue
             where = other[0].source.relative_path
+            server = _server_of(tool)
+            on = f" on server {server}" if per_server and server is not None else ""
+            hint = (
+                "change the factory's arguments in `factories` or one of the names"
+                if "factory" in tool.extra or "factory" in other[1].extra
+                else "pass a distinct name= to one of them"
+            )
             clashes.append(
                 Diagnostic(
                     definition.source.relative_path,
                     tool.position.line,
                     tool.position.column,
-                    f"duplicate tool name {tool.name!r}: also generated at {where}:"
-                    f"{other[1].position.line}:{other[1].position.column}; change the factory's "
-                    "arguments in `factories` or one of the names",
+                    f"duplicate tool name {tool.name!r}{on}: also generated at {where}:"
+                    f"{other[1].position.line}:{other[1].position.column}; {hint}",
                 )
             )
     return clashes
+
+
+def _server_of(tool: ToolDefinition) -> str | None:
+    key = tool.extra.get("factory") or tool.extra.get(SERVER_KEY)
+    return key if isinstance(key, str) else None
+
+
+def _clash(tool: ToolDefinition, other: ToolDefinition, per_server: bool) -> bool:
+    if not per_server:  # clean: one flat list; source names were checked before
+        return "factory" in tool.extra or "factory" in other.extra
+    mine, theirs = _server_of(tool), _server_of(other)
+    return mine is None or theirs is None or mine == theirs
 
 
 def _unsafe(file: RenderedFile) -> list[Diagnostic]:

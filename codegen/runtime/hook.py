@@ -68,7 +68,7 @@ def serve_in_front(
     """
     import os
 
-    from codegen.runtime._load.registry import load_tools
+    from codegen.runtime._load.registry import load_composed
     from codegen.runtime._stdio import front
 
     directory = os.path.abspath(path)
@@ -80,7 +80,7 @@ def serve_in_front(
             front.check_sources(directory)
         except front.FrontRefused as exc:
             raise GeneratedSchemaError(str(exc)) from None
-    registry = load_tools(directory)
+    registry = load_composed(directory)
     listed = frozenset(record["tools"] or ())
     regenerate = _regenerate_command(directory)
 

@@ -47,6 +47,10 @@ FLAVORS = ("clean", "mcp", "fastmcp")
 FRAMEWORK_MARKER = "# mcp-codegen: framework"
 #: The key of a generated tool dict that holds what only mcp-codegen reads; never on the wire.
 PRIVATE_KEY = "x-codegen"
+#: The ``x-codegen`` key naming the server object a framework tool is registered on
+#: (``"module:attribute"``): tool names are unique per server, so a composed package may hold
+#: two tools of one name on different servers (``codegen.generator.flavors.server_keys``).
+SERVER_KEY = "server"
 
 # ``re`` and ``hashlib`` are imported where used: the runtime's stdio fast path imports this
 # module and must not pay for them (bench/startup.py).

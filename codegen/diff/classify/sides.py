@@ -5,11 +5,12 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from codegen.diff.changes import JSON, Change, ChangeKind, make_change, show
 from codegen.diff.classify.keywords import dict_of
 from codegen.diff.classify.tools import compare_tools
-from codegen.diff.revisions import Side, ToolEntry
+from codegen.diff.revisions import Side, ToolEntry, shared_key
 from codegen.shared.format import PRIVATE_KEY
 from codegen.shared.protocols import KNOWN_REVISIONS, missing_variant, variant_for
 
@@ -51,6 +52,7 @@ def _rename_score(old: Mapping[str, JSON], new: Mapping[str, JSON]) -> float:
 
 def diff_sides(base: Side, head: Side) -> list[Change]:
     """All changes from ``base`` to ``head``, sorted by tool, severity and pointer."""
+    base, head = _paired(base, head), _paired(head, base)
     changes: list[Change] = []
     removed = [name for name in base.tools if name not in head.tools]
     added = [name for name in head.tools if name not in base.tools]
@@ -90,6 +92,19 @@ def diff_sides(base: Side, head: Side) -> list[Change]:
             pairs += _revision_changes(base.tools[name], entry)
             changes += [entry.locate(c) for c in pairs]
     return sorted(_dedupe(changes), key=Change.sort_key)
+
+
+def _paired(side: Side, other: Side) -> Side:
+    """``side`` with a tool keyed by its name alone re-keyed ``"name [function]"`` when the
+    other side keys that name so (two servers share it there, one here): each tool is then
+    compared with itself, by its function."""
+    rekeyed: dict[str, ToolEntry] = {}
+    for key, entry in side.tools.items():
+        if key == entry.name and key not in other.tools:
+            shared = shared_key(entry)
+            key = shared if shared in other.tools else key
+        rekeyed[key] = entry
+    return replace(side, tools=rekeyed)
 
 
 def _boxed_revisions(protocols: tuple[str, ...]) -> tuple[str, ...]:

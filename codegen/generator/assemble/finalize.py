@@ -366,12 +366,18 @@ def assemble_module(
     return ModuleDefinition(source=module, tools=tuple(tools)), diagnostics
 
 
-def duplicate_names(modules: list[ScannedModule]) -> list[Diagnostic]:
-    """Tool names, and the import names of tool modules, must be unique across the project."""
+def duplicate_names(
+    modules: list[ScannedModule], *, across_modules: bool = True
+) -> list[Diagnostic]:
+    """The import names of tool modules must be unique across the project, and tool names
+    within each module; ``across_modules``: tool names across the project too (flavor "clean",
+    one flat list; the framework flavors check names per server once built)."""
     diagnostics = []
     first_seen: dict[str, tuple[ScannedModule, ScannedTool]] = {}
     modules_seen: dict[str, ScannedModule] = {}
     for module in modules:
+        if not across_modules:
+            first_seen = {}
         if (other_module := modules_seen.setdefault(module.module, module)) is not module:
             diagnostics.append(
                 Diagnostic(
@@ -388,13 +394,20 @@ def duplicate_names(modules: list[ScannedModule]) -> list[Diagnostic]:
                 continue
             if scanned.name in first_seen:
                 other_module, other = first_seen[scanned.name]
+                hint = (
+                    "pass a distinct name= to one of them"
+                    if across_modules or other.decorator == scanned.decorator
+                    else "the tools of one module are built together, so two servers in one "
+                    "module cannot share a name: move one server's tools to its own module, or "
+                    "pass a distinct name="
+                )
                 diagnostics.append(
                     _at(
                         module,
                         scanned.position,
                         f"duplicate tool name {scanned.name!r}: also defined at "
                         f"{other_module.relative_path}:{other.position.line}:{other.position.column}; "
-                        "pass a distinct name= to one of them",
+                        f"{hint}",
                     )
                 )
             else:

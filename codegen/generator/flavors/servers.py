@@ -35,13 +35,8 @@ def find_servers(
 
     found: dict[int, tuple[str, str, int, Any]] = {}
     for name, module in sorted(sys.modules.items()):
-        path = getattr(module, "__file__", None)
-        if not isinstance(path, str) or not path.endswith(".py"):
-            continue
-        resolved = Path(path).resolve()
-        in_root = resolved.is_relative_to(root) and "site-packages" not in resolved.parts
-        in_sources = any(resolved.is_relative_to(d) for d in source_dirs)
-        if not (in_root or in_sources) or resolved.is_relative_to(output) or name == "__main__":
+        resolved = is_project_module(name, module, root, output, source_dirs)
+        if resolved is None:
             continue
         assigned: dict[str, int] | None = None
         for attribute, value in sorted(vars(module).items()):
@@ -52,7 +47,7 @@ def find_servers(
             if framework not in RECORDED_FRAMEWORKS or id(value) in found:
                 continue
             if assigned is None:
-                assigned = _top_level_assignments(resolved)
+                assigned = top_level_assignments(resolved)
             if attribute in assigned:
                 relative = _source_path(root, resolved, name)
                 found[id(value)] = (f"{name}:{attribute}", relative, assigned[attribute], value)
@@ -124,7 +119,7 @@ def _target_server(target: str, found: list[tuple[str, str, int, Any]], root: Pa
     path = getattr(module, "__file__", None)
     if isinstance(path, str) and path.endswith(".py"):
         resolved = Path(path).resolve()
-        assigned = _top_level_assignments(resolved)
+        assigned = top_level_assignments(resolved)
         for name, value in sorted(vars(module).items()):
             if value is server and name in assigned:
                 return [(target, _source_path(root, resolved, module_name), assigned[name], server)]
@@ -140,7 +135,23 @@ def _is_server(value: Any) -> bool:
         return False
 
 
-def _top_level_assignments(path: Path) -> dict[str, int]:
+def is_project_module(
+    name: str, module: Any, root: Path, output: Path, source_dirs: tuple[Path, ...]
+) -> Path | None:
+    """The resolved file of ``module`` when it is one of the project's: under ``root`` outside
+    any ``site-packages``, or under one of ``source_dirs``; never the output or ``__main__``."""
+    path = getattr(module, "__file__", None)
+    if not isinstance(path, str) or not path.endswith(".py"):
+        return None
+    resolved = Path(path).resolve()
+    in_root = resolved.is_relative_to(root) and "site-packages" not in resolved.parts
+    in_sources = any(resolved.is_relative_to(d) for d in source_dirs)
+    if not (in_root or in_sources) or resolved.is_relative_to(output) or name == "__main__":
+        return None
+    return resolved
+
+
+def top_level_assignments(path: Path) -> dict[str, int]:
     """Names a module assigns at its top level (not imports), with the line of the first."""
     try:
         tree = ast.parse(path.read_bytes())

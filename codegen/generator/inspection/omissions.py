@@ -65,8 +65,8 @@ def omissions(
             for tool in m.tools
             if record.function_qualname is not None and tool.qualname == record.function_qualname
         ]
-        if any(tool.name == record.name for tool in same_function):
-            continue
+        if any(tool.name in (record.name, record.copy_of) for tool in same_function):
+            continue  # generated; or a composing server's renamed copy of a generated tool
         if (
             module is None
             and record.function_qualname is None

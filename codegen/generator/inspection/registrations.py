@@ -49,9 +49,15 @@ class Registration:
     function_file: str | None  # where the registered function is defined (unwrapped)
     function_line: int | None
     function_qualname: str | None
+    #: the name this very function object was registered under first in another server's
+    #: store, when this registration copies that tool (fastmcp 3.x ``import_server``): a
+    #: composition the framework renames, not a name computed at run time
+    copy_of: str | None = None
 
 
 _recorded: list[Registration] = []
+#: id(registered function) -> (the function, the name and the store it was first registered in)
+_first_names: dict[int, tuple[Any, str, Any]] = {}
 #: (real path of the defining file, __qualname__) -> the functions real servers registered:
 #: how the worker reaches a tool defined inside a method or held by an object
 _functions: dict[tuple[str, str], list[Any]] = {}
@@ -109,7 +115,7 @@ def _patch(name: str, module: ModuleType) -> None:
     def add_tool(self: Any, *args: Any, **kwargs: Any) -> Any:
         tool = original(self, *args, **kwargs)
         if _active:
-            _record(tool, framework)
+            _record(tool, framework, self)
         return tool
 
     setattr(add_tool, _MARK, True)
@@ -120,12 +126,16 @@ def _patch(name: str, module: ModuleType) -> None:
 _WATCHED = dict.fromkeys(_STORES, _patch)
 
 
-def _record(tool: Any, framework: str) -> None:
+def _record(tool: Any, framework: str, store: Any = None) -> None:
     name = getattr(tool, "name", None)
     if not isinstance(name, str):
         return
     function = getattr(tool, "fn", None)
-    file = line = qualname = None
+    file = line = qualname = copy_of = None
+    if function is not None:  # a copy is the same function, renamed, in another server's store
+        first = _first_names.setdefault(id(function), (function, name, store))
+        if first[0] is function and first[1] != name and first[2] is not store:
+            copy_of = first[1]
     if callable(function):
         target = getattr(function, "__func__", function)  # a bound method
         with suppress(ValueError):
@@ -142,7 +152,7 @@ def _record(tool: Any, framework: str) -> None:
         for frame_file, frame_line, frame_column in frames:
             site = (os.path.realpath(frame_file), frame_line, frame_column)
             _by_site.setdefault(site, []).append((name, function))
-    _recorded.append(Registration(name, framework, frames, file, line, qualname))
+    _recorded.append(Registration(name, framework, frames, file, line, qualname, copy_of))
 
 
 def _library_dirs() -> tuple[str, ...]:

@@ -56,7 +56,10 @@ def _inspect_module(
     events: BinaryIO,
     flavor: str = "clean",
     root: str | None = None,
+    places: tuple[Path, Path] | None = None,
 ) -> tuple[list[InspectedTool], list[Diagnostic]]:
+    """Import and inspect one module; ``places``: the project root and the output directory
+    (where server objects are looked for, to key each framework tool by its server)."""
     from codegen.generator.inspection.registrations import recording
     from codegen.generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
     from codegen.generator.schema.describe import describe_module, inspect_tool
@@ -87,6 +90,8 @@ def _inspect_module(
         framework_tools = [resolved for _, resolved in resolved_tools]
         if framework_tools:
             tools.extend(_framework_module(module, framework_tools, injected, flavor, diagnostics))
+        if places is not None:
+            _key_by_server(module, loaded, places, tools)
         tools = _with_models(tools, resolved_tools, root)
         return _with_registered_functions(module, tools, resolved_tools), diagnostics
     try:
@@ -174,6 +179,20 @@ def _with_models(
                 tool = replace(tool, models=models)
         found.append(tool)
     return found
+
+
+def _key_by_server(
+    module: ScannedModule, loaded: Any, places: tuple[Path, Path], tools: list[InspectedTool]
+) -> None:
+    """Name each framework tool's server in its ``x-codegen`` keys (``flavors.server_keys``)."""
+    from codegen.generator.flavors.server_keys import server_keys
+    from codegen.shared.format import PRIVATE_KEY, SERVER_KEY
+
+    keys = server_keys(module, loaded, *places)
+    for tool in tools:
+        server = keys.get(tool.name)
+        if server is not None and tool.flavored is not None:
+            tool.flavored[PRIVATE_KEY][SERVER_KEY] = server
 
 
 _PROGRESS_EVERY_S = 0.1
@@ -333,6 +352,11 @@ def main() -> None:
         guard_output_package(Path(settings["output"]))
     _preload(settings.get("flavor", "clean"))
     factories = _factories(settings.get("factories", []))
+    places = (
+        (Path(settings["sys_path"][0]).resolve(), Path(settings["output"]).resolve())
+        if settings.get("output") and settings.get("sys_path")
+        else None
+    )
     from codegen.generator.workers.imports import ImportGraph
 
     graph = ImportGraph(settings["sys_path"])  # after the libraries: only user code is recorded
@@ -353,6 +377,7 @@ def main() -> None:
                 events,
                 settings.get("flavor", "clean"),
                 settings["sys_path"][0],
+                places,
             )
         elif module is None and _registers(source.data):
             _import_for_registrations(source)

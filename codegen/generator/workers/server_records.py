@@ -26,6 +26,7 @@ from codegen.generator.config import Config
 from codegen.generator.model import ModuleDefinition
 from codegen.generator.workers.prestart import PACKAGE_PARENT, WORKER_HASH_SEED, worker_environment
 from codegen.shared.diagnostics import Diagnostic
+from codegen.shared.format import SERVER_KEY
 
 #: The second probe's hash seed (any other than the workers').
 PROBE_HASH_SEED = "1"
@@ -79,7 +80,11 @@ def record_servers(
             f"({problem}); `mcp-codegen run` serves without the fast path",
         )
         return None, [warning], None  # inputs unknown: the build is not stored
-    generated = {tool.name: tool.wire for d in definitions for tool in d.tools}
+    # name -> [(server, wire)]: a composed package's servers may share a name (None: unkeyed)
+    generated: dict[str, list[tuple[str | None, Any]]] = {}
+    for definition in definitions:
+        for tool in definition.tools:
+            generated.setdefault(tool.name, []).append((_server(tool.extra), tool.wire))
     other = {server["object"]: server for server in theirs["servers"]}
     records, diagnostics = [], []
     for server in ours["servers"]:
@@ -132,19 +137,43 @@ def _record(
     tools, twin_tools = server.get("tools"), twin.get("tools")
     if tools is None or tools != twin_tools:
         return record, []
-    unknown = [t.get("name") for t in tools if generated.get(t.get("name")) != t]
+    unknown = [t.get("name") for t in tools if not _generated_for(name, t, generated)]
     if unknown:
+        # fastmcp mount/import_server: a composed server lists its mounted servers' tools
+        # renamed (``jira_search``); the framework applies that, so it answers the listing
+        composed = any(
+            isinstance(n, str) and any(n.endswith(f"_{g}") for g in generated) for n in unknown
+        )
+        what = (
+            "composes other servers, whose tools it lists renamed"
+            if composed
+            else "lists tools that have no current generated entry"
+        )
         return record, [
             _warning(
                 path,
                 line,
-                f"server {name} lists tools that have no current generated entry "
-                f"({', '.join(map(str, unknown))}): `mcp-codegen run` answers its tools/list from "
-                "the framework (initialize stays on the fast path)",
+                f"server {name} {what} ({', '.join(map(str, unknown))}): `mcp-codegen run` "
+                "answers its tools/list from the framework (initialize stays on the fast path)",
             )
         ]
     record["tools"] = tuple(t["name"] for t in tools)
     return record, []
+
+
+def _generated_for(
+    server: str, tool: dict[str, Any], generated: dict[str, list[tuple[str | None, Any]]]
+) -> bool:
+    """Whether ``tool``, listed by ``server``, is exactly its generated entry: the one keyed by
+    that server, else the only entry of that name (a run target names a server its own way)."""
+    entries = generated.get(tool.get("name"), [])  # type: ignore[arg-type]
+    own = [wire for key, wire in entries if key == server]
+    return tool in own if own else len(entries) == 1 and entries[0][1] == tool
+
+
+def _server(extra: dict[str, Any]) -> str | None:
+    server = extra.get(SERVER_KEY)
+    return server if isinstance(server, str) else None
 
 
 def _first_difference(ours: Any, theirs: Any, where: str = "") -> str | None:

@@ -14,7 +14,7 @@ import sys
 import warnings
 from _thread import allocate_lock
 
-from codegen.runtime._load.registry import load_tools
+from codegen.runtime._load.registry import load_composed
 from codegen.shared.format import (
     FRAMEWORK_MARKER,
     MANIFEST,
@@ -81,7 +81,7 @@ class GeneratedIndex:
                 collecting = gc.isenabled()
                 gc.disable()  # only acyclic data is built: a collection would walk it for nothing
                 try:
-                    registry = load_tools(self.directory)
+                    registry = load_composed(self.directory)
                     # the index keeps the loaded dicts for good: no snapshot for later listings
                     self._tools = {
                         (function, name): (tool, module_path, flavor, function_sha)

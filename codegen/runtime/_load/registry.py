@@ -16,6 +16,7 @@ from codegen.runtime._load.tool_binding import ToolBinding
 from codegen.shared.format import (
     FORMAT,
     PRIVATE_KEY,
+    SERVER_KEY,
     GeneratedModuleError,
     check_manifest,
     check_module,
@@ -62,7 +63,8 @@ class ToolRegistry:
         self._private = private
         self._module_paths = module_paths
         self._flavors = flavors
-        self._index = {tool["name"]: position for position, tool in enumerate(tools)}
+        self._names = [tool["name"] for tool in tools]
+        self._index = {name: position for position, name in enumerate(self._names)}
         # The canonical data is a marshal snapshot; marshal copies literal-only data in C, far
         # cheaper than copy.deepcopy. When the registry alone holds `tools` (loaded from files,
         # not shared with an imported module), the first list_tools() hands them over as they
@@ -131,7 +133,7 @@ class ToolRegistry:
     # --- tools ----------------------------------------------------------------------------
 
     def __len__(self) -> int:
-        return len(self._index)
+        return len(self._names)
 
     def __contains__(self, name: object) -> bool:
         return name in self._index
@@ -246,12 +248,32 @@ class ToolRegistry:
         return [
             (name, private["function"], module_path, flavor, private.get("function_sha256"))
             for name, private, module_path, flavor in zip(
-                self._index, self._private, self._module_paths, self._flavors, strict=True
+                self._names, self._private, self._module_paths, self._flavors, strict=True
             )
         ]
 
+    def servers(self) -> list[str | None]:
+        """The server each tool is registered on (``x-codegen.server``, or its factory call;
+        None when unknown), in manifest order, aligned with ``wire_tools``."""
+        return [_server_of(private) for private in self._private]
+
     def __repr__(self) -> str:
         return f"<ToolRegistry {len(self)} tools from {self._origin}>"
+
+
+def _server_of(private: dict[str, Any]) -> str | None:
+    server = private.get("factory") or private.get(SERVER_KEY)
+    return server if isinstance(server, str) else None
+
+
+def _composed_hint(server: str | None, other: str | None) -> str:
+    if not (server and other and server != other):
+        return ""
+    return (
+        f"; the two are on different servers ({other}, {server}) of a composed package: "
+        "codegen.runtime serves one flat list, so serve your own composed server with "
+        "`mcp-codegen run` or `use_generated`"
+    )
 
 
 def _with_natural(
@@ -279,7 +301,14 @@ def load_tools(
     return registry
 
 
-def _load(source: str | os.PathLike[str] | ModuleType) -> ToolRegistry:
+def load_composed(source: str | os.PathLike[str]) -> ToolRegistry:
+    """``load_tools`` for the hook and ``mcp-codegen run``'s fast path: a tree of a composed
+    package, whose servers share tool names (each entry keyed by ``x-codegen.server``), loads
+    too; its name-keyed accessors (``get_tool``, ``binding``) are then not to be used."""
+    return _load(source, composed=True)
+
+
+def _load(source: str | os.PathLike[str] | ModuleType, *, composed: bool = False) -> ToolRegistry:
     collecting = gc.isenabled()
     gc.disable()  # loading only allocates acyclic literals: collection passes would find nothing
     try:
@@ -289,7 +318,7 @@ def _load(source: str | os.PathLike[str] | ModuleType) -> ToolRegistry:
         if os.path.basename(path) == "__init__.py" and os.path.isfile(path):
             path = os.path.dirname(path) or "."
         if os.path.isdir(path):
-            return _load_directory(path)
+            return _load_directory(path, composed)
         if path and all(part.isidentifier() for part in path.split(".")):
             try:
                 package = importlib.import_module(path)
@@ -304,7 +333,7 @@ def _load(source: str | os.PathLike[str] | ModuleType) -> ToolRegistry:
             gc.enable()
 
 
-def _load_directory(directory: str) -> ToolRegistry:
+def _load_directory(directory: str, composed: bool = False) -> ToolRegistry:
     directory = os.path.abspath(directory)
     manifest_path = os.path.join(directory, "__init__.py")
     manifest = read_manifest(directory)
@@ -313,7 +342,7 @@ def _load_directory(directory: str) -> ToolRegistry:
         dotted = relative.removesuffix(".py").replace("/", ".")
         return exec_generated(os.path.join(directory, *relative.split("/")), dotted)
 
-    return _build(directory, manifest, manifest_path, read, owned=True)
+    return _build(directory, manifest, manifest_path, read, owned=True, composed=composed)
 
 
 def _load_package(package: ModuleType) -> ToolRegistry:
@@ -338,23 +367,29 @@ def _build(
     read: Callable[[str], dict[str, Any]],
     *,
     owned: bool,
+    composed: bool = False,
 ) -> ToolRegistry:
-    """Collect and check the tools; ``owned``: nobody else holds the module data."""
+    """Collect and check the tools; ``owned``: nobody else holds the module data; ``composed``:
+    a name may repeat on different servers (``SERVER_KEY`` or factory calls that differ)."""
     tools: list[dict[str, Any]] = []
     private: list[dict[str, Any]] = []
     module_paths: list[str] = []
     flavors: list[str] = []
-    seen: dict[str, str] = {}
+    seen: dict[str, tuple[str, str | None]] = {}
     for relative in manifest["MODULES"]:
         namespace = read(relative)
         flavor = check_module(namespace, manifest, relative)
         for tool in namespace["TOOLS"]:
             name = check_tool(tool, relative)
+            server = _server_of(tool[PRIVATE_KEY])
             if name in seen:
-                raise GeneratedModuleError(
-                    f"{relative}: duplicate tool name {name!r} (also in {seen[name]})"
-                )
-            seen[name] = relative
+                other, other_server = seen[name]
+                if not (composed and server and other_server and server != other_server):
+                    raise GeneratedModuleError(
+                        f"{relative}: duplicate tool name {name!r} (also in {other})"
+                        + _composed_hint(server, other_server)
+                    )
+            seen[name] = (relative, server)
             if owned:  # our private exec namespace: strip the key in place
                 private.append(tool.pop(PRIVATE_KEY))
                 tools.append(tool)

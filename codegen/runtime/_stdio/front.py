@@ -135,7 +135,14 @@ class ServerSession(Session):
             return {}
         if self._names is None or self.stale:
             raise Doubt("tools/list")  # the framework lists (run-time tools, stale entries)
-        by_name = {tool["name"]: tool for tool in self._registry.wire_tools(self.protocol_version)}
+        # a composed package's servers may share names: this server's own entry wins
+        own = self._record["object"]
+        by_name: dict[str, Any] = {}
+        for tool, server in zip(
+            self._registry.wire_tools(self.protocol_version), self._registry.servers(), strict=True
+        ):
+            if server == own or tool["name"] not in by_name:
+                by_name[tool["name"]] = tool
         return {"tools": [by_name[name] for name in self._names]}
 
     @property

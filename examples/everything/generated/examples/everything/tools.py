@@ -35,6 +35,7 @@ TOOLS = (
             },
             "line": 27,
             "column": 1,
+            "server": "examples.everything.app:mcp",
         },
     },
     {
@@ -50,6 +51,7 @@ TOOLS = (
             "box": None,
             "line": 33,
             "column": 1,
+            "server": "examples.everything.app:mcp",
         },
     },
     {
@@ -65,6 +67,7 @@ TOOLS = (
             "box": None,
             "line": 39,
             "column": 1,
+            "server": "examples.everything.app:mcp",
         },
     },
     {
@@ -80,6 +83,7 @@ TOOLS = (
             "box": None,
             "line": 45,
             "column": 1,
+            "server": "examples.everything.app:mcp",
         },
     },
     {
@@ -95,6 +99,7 @@ TOOLS = (
             "box": None,
             "line": 60,
             "column": 1,
+            "server": "examples.everything.app:mcp",
         },
     },
     {
@@ -123,6 +128,7 @@ TOOLS = (
             },
             "line": 77,
             "column": 1,
+            "server": "examples.everything.app:mcp",
         },
     },
     {
@@ -151,6 +157,7 @@ TOOLS = (
             },
             "line": 88,
             "column": 1,
+            "server": "examples.everything.app:mcp",
         },
     },
     {
@@ -179,6 +186,7 @@ TOOLS = (
             },
             "line": 94,
             "column": 1,
+            "server": "examples.everything.app:mcp",
         },
     },
     {
@@ -216,6 +224,7 @@ TOOLS = (
             "parameters": {
                 "prompt": 104,
             },
+            "server": "examples.everything.app:mcp",
         },
     },
     {
@@ -253,6 +262,7 @@ TOOLS = (
             "parameters": {
                 "message": 121,
             },
+            "server": "examples.everything.app:mcp",
         },
     },
     {
@@ -281,6 +291,7 @@ TOOLS = (
             },
             "line": 141,
             "column": 1,
+            "server": "examples.everything.app:mcp",
         },
     },
     {
@@ -309,6 +320,7 @@ TOOLS = (
             },
             "line": 191,
             "column": 1,
+            "server": "examples.everything.app:mcp",
         },
     },
     {
@@ -362,6 +374,7 @@ TOOLS = (
                 "name": 218,
                 "address": 218,
             },
+            "server": "examples.everything.app:mcp",
         },
     },
     {
@@ -390,6 +403,7 @@ TOOLS = (
             },
             "line": 223,
             "column": 1,
+            "server": "examples.everything.app:mcp",
         },
     },
 )

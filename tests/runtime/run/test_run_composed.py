@@ -1,0 +1,52 @@
+"""``mcp-codegen run --strict`` on a composed package (issue 19 item 4): the fast path answers a
+mounted server's tools/list from its own entries (another server has a tool of the same name),
+the composing server's from the framework; every answer equals ``--no-fast-path``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.dropin.test_composed_servers import FASTMCP_SOURCES, make
+from tests.helpers.project import codegen_env
+from tests.runtime.run.run_support import INITIALIZED, exchange, initialize, request, run_command
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    project = make(tmp_path_factory.mktemp("run-composed"), "fastmcp", FASTMCP_SOURCES)
+    done = project.run("generate")
+    assert done.returncode == 0, done.stderr
+    return project.root
+
+
+MESSAGES = [
+    initialize(),
+    INITIALIZED,
+    request(2, "tools/list"),
+    request(3, "tools/call", {"name": "search", "arguments": {"text": "x"}}),
+    request(4, "tools/list"),
+]
+
+
+@pytest.mark.parametrize("target", ["pkg.wiki:wiki", "pkg.jira:jira", "pkg.main:main"])
+def test_run_strict_answers_as_the_plain_server(root: Path, target: str) -> None:
+    def run(*options: str) -> dict[object, bytes]:
+        answers, _, err = exchange(
+            run_command("generated", target, "--strict", *options),
+            MESSAGES,
+            {1, 2, 3, 4},
+            cwd=root,
+            env=codegen_env(PYTHONPATH=str(root)),
+            timeout=90,
+        )
+        assert set(answers) == {1, 2, 3, 4}, err
+        return answers
+
+    fast, plain = run(), run("--no-fast-path")
+    assert fast == plain
+    if target == "pkg.wiki:wiki":  # its `search` (text), not jira's (query, limit)
+        assert b'"text"' in fast[2] and b'"limit"' not in fast[2]
