@@ -156,7 +156,9 @@ def registered_functions(server: Any, framework: str) -> dict[str, Any]:
         import anyio
 
         async def listed() -> list[Any]:
-            return list(await server.list_tools())
+            if hasattr(server, "list_tools"):  # fastmcp 3.x and 4.x
+                return list(await server.list_tools())
+            return list((await server.get_tools()).values())  # fastmcp 2.x: name -> tool
 
         return {tool.name: getattr(tool, "fn", None) for tool in anyio.run(listed)}
     return {}

@@ -96,14 +96,17 @@ def presented_function(resolved: ResolvedTool, hidden: list[str]) -> Callable[..
 
     for attribute in ("__module__", "__name__", "__qualname__", "__doc__"):
         setattr(stand_in, attribute, getattr(received, attribute, None))
+    # get_type_hints() resolves `-> None` to NoneType; the framework sees the None the source
+    # wrote, and fastmcp gives such a tool no output schema where NoneType gets a boxed null.
+    returns = None if resolved.return_annotation is type(None) else resolved.return_annotation
     stand_in.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=kept, return_annotation=resolved.return_annotation
+        parameters=kept, return_annotation=returns
     )
     annotations = {
         p.name: p.annotation for p in kept if p.annotation is not inspect.Parameter.empty
     }
-    if resolved.return_annotation is not inspect.Signature.empty:
-        annotations["return"] = resolved.return_annotation
+    if returns is not inspect.Signature.empty:
+        annotations["return"] = returns
     stand_in.__annotations__ = annotations
     return stand_in
 

@@ -128,8 +128,11 @@ def errors_of(stderr: str, package: Path) -> list[tuple[str, int, str]]:
         path = Path(match["path"])
         try:
             relative = path.resolve().relative_to(package).as_posix()
-        except ValueError:
-            relative = match["path"]
+        except ValueError:  # a sibling top-level package of the same distribution
+            try:
+                relative = "../" + path.resolve().relative_to(package.parent).as_posix()
+            except ValueError:
+                relative = match["path"]
         found.append((relative, int(match["line"]), match["message"]))
     return found
 
