@@ -214,7 +214,7 @@ def main() -> None:
     settings = json.loads(sys.stdin.read())
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
-    from codegen.generator.inspection.resolve import guard_output_package
+    from codegen.generator.inspection.output_guard import guard_output_package
 
     for entry in reversed(settings["sys_path"]):
         if entry not in sys.path:

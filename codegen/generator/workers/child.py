@@ -338,8 +338,8 @@ def main() -> None:
     # load before the project's directories go on sys.path.
     import codegen.generator.scan.files
     import codegen.generator.schema.describe  # noqa: F401
+    from codegen.generator.inspection.output_guard import guard_output_package
     from codegen.generator.inspection.registrations import recorded, watch
-    from codegen.generator.inspection.resolve import guard_output_package
 
     watch()  # before any framework is imported (the flavor's preload, user modules)
 
