@@ -17,7 +17,14 @@ same round (median), and spawn -> first tools/call result for plain and fastpath
 sent as soon as tools/list is read). Targets (issue 20): fastpath tools/list <= 1.5x floor;
 fastpath first call no slower than plain. Not a timed test; read ratios of one run.
 
+``--baseline CHECKOUT`` adds a fifth setup, the fast path with another checkout's ``codegen``
+(e.g. ``git worktree add --detach ../before main``) on the same generated trees, interleaved
+with the others, to measure a change before/after in one run on a loaded machine; with
+``--fast-only`` only the floor and the two fast paths run (no first call), so many short rounds
+fit where one round of the plain and hooked servers would take.
+
 Usage: python bench/run_fastpath.py [--sizes 10 100 1000] [--repeats 5] [--keep]
+       [--baseline CHECKOUT [--fast-only]]
 """
 
 from __future__ import annotations
@@ -70,16 +77,24 @@ CALL = {
 }
 
 
-def prepare(workdir: Path, sizes: list[int]) -> Path:
-    """Write and generate every app (with its run target recorded), precompile everything."""
+def prepare(workdir: Path, sizes: list[int], baseline: Path | None = None) -> Path:
+    """Write and generate every app (with its run target recorded), precompile everything.
+
+    The private copies of ``codegen`` (this checkout's in ``lib``, ``baseline``'s in
+    ``lib-baseline``) are refreshed on every run, so a reused ``--workdir`` measures the tree
+    as it is now."""
     import shutil
 
     lib = workdir / "lib"
-    if not lib.is_dir():
-        shutil.copytree(
-            REPO / "codegen", lib / "codegen", ignore=shutil.ignore_patterns("__pycache__")
-        )
-        shutil.copytree(REPO / "templates", lib / "templates")
+    for source, copy in ((REPO, lib), (baseline, workdir / "lib-baseline")):
+        if source is None:
+            continue
+        for part in ("codegen", "templates"):
+            if (copy / part).exists():
+                shutil.rmtree(copy / part)
+            shutil.copytree(
+                source / part, copy / part, ignore=shutil.ignore_patterns("__pycache__")
+            )
     for framework in FRAMEWORKS:
         for size in sizes:
             project = workdir / f"{framework}-{size}"
@@ -122,6 +137,7 @@ def command(setup: str) -> list[str]:
         "plain": [sys.executable, "serve.py"],
         "hooked": [*run, "--no-fast-path", "--generated", "generated", "server:app"],
         "fastpath": [*run, "--generated", "generated", "server:app"],
+        "baseline": [*run, "--generated", "generated", "server:app"],  # with lib-baseline
     }[setup]
 
 
@@ -146,8 +162,16 @@ def measure(project: Path, lib: Path, setup: str, call: bool) -> tuple[float, fl
     return listed, called, len(listing["result"]["tools"])  # type: ignore[index]
 
 
-def run(sizes: list[int], repeats: int, workdir: Path) -> str:
-    lib = prepare(workdir, sizes)
+def run(
+    sizes: list[int],
+    repeats: int,
+    workdir: Path,
+    baseline: Path | None = None,
+    fast_only: bool = False,
+) -> str:
+    lib = prepare(workdir, sizes, baseline)
+    setups = ("floor", "fastpath") if fast_only else SETUPS
+    setups = (*setups, "baseline") if baseline is not None else setups
     lists: dict[tuple[str, int, str], list[float]] = {}
     calls: dict[tuple[str, int, str], list[float]] = {}
     ratios: dict[tuple[str, int, str], list[float]] = {}
@@ -157,15 +181,16 @@ def run(sizes: list[int], repeats: int, workdir: Path) -> str:
             for size in sizes:
                 project = workdir / f"{framework}-{size}"
                 row: dict[str, float] = {}
-                for setup in SETUPS:
-                    call = setup in ("plain", "fastpath")
-                    listed, called, count = measure(project, lib, setup, call)
+                for setup in setups:
+                    call = setup == "plain" or (setup == "fastpath" and not fast_only)
+                    setup_lib = workdir / "lib-baseline" if setup == "baseline" else lib
+                    listed, called, count = measure(project, setup_lib, setup, call)
                     assert count == size, (framework, setup, count)
                     row[setup] = listed
                     lists.setdefault((framework, size, setup), []).append(listed)
                     if called is not None:
                         calls.setdefault((framework, size, setup), []).append(called)
-                for setup in SETUPS[1:]:
+                for setup in setups[1:]:
                     ratios.setdefault((framework, size, setup), []).append(
                         row[setup] / row["floor"]
                     )
@@ -174,6 +199,8 @@ def run(sizes: list[int], repeats: int, workdir: Path) -> str:
 
 def report(sizes, repeats, lists, calls, ratios) -> str:  # type: ignore[no-untyped-def]
     med = statistics.median
+    if not calls:  # --fast-only
+        return _baseline_report(sizes, repeats, lists, ratios)
     lines = [
         f"mcp-codegen run fast path: spawn -> tools/list and -> first tools/call, medians of "
         f"{repeats} rounds (ms; x = ratio to the floor of the same round, median)",
@@ -201,6 +228,8 @@ def report(sizes, repeats, lists, calls, ratios) -> str:  # type: ignore[no-unty
                 missed.append(
                     f"{framework} N={size}: first call {fast_call:.0f} > {plain_call:.0f} ms"
                 )
+    if any(setup == "baseline" for _, _, setup in lists):
+        lines.extend(["", *_baseline_rows(sizes, lists, ratios)])
     lines.append("")
     lines.append(
         "Targets met (fast path <= 1.5x floor, first call no slower than plain)."
@@ -211,19 +240,72 @@ def report(sizes, repeats, lists, calls, ratios) -> str:  # type: ignore[no-unty
     return "\n".join(lines)
 
 
+def _baseline_rows(sizes, lists, ratios) -> list[str]:  # type: ignore[no-untyped-def]
+    """This checkout's fast path against ``--baseline``'s, both as ratios to the same rounds'
+    floor (medians of the per-round ratios) and as the ratio of the two medians in ms."""
+    med = statistics.median
+    rows = [
+        "| framework | N | floor | fast path | baseline fast path | fast path / floor | "
+        "baseline / floor | fast path / baseline |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for framework in FRAMEWORKS:
+        for size in sizes:
+            key = (framework, size)
+            now, before = med(lists[(*key, "fastpath")]), med(lists[(*key, "baseline")])
+            rows.append(
+                f"| {framework} | {size:,} | {med(lists[(*key, 'floor')]):.0f} | {now:.0f} | "
+                f"{before:.0f} | {med(ratios[(*key, 'fastpath')]):.2f}x | "
+                f"{med(ratios[(*key, 'baseline')]):.2f}x | {now / before:.2f} |"
+            )
+    return rows
+
+
+def _baseline_report(sizes, repeats, lists, ratios) -> str:  # type: ignore[no-untyped-def]
+    missed = [
+        f"{framework} N={size}: fast path {ratio:.2f}x the floor"
+        for framework in FRAMEWORKS
+        for size in sizes
+        if (ratio := statistics.median(ratios[(framework, size, "fastpath")])) > TARGET_RATIO
+    ]
+    return "\n".join(
+        [
+            f"mcp-codegen run fast path against a baseline checkout: spawn -> tools/list, "
+            f"medians of {repeats} rounds (ms; x = ratio to the floor of the same round)",
+            "",
+            *_baseline_rows(sizes, lists, ratios),
+            "",
+            "Target missed: " + "; ".join(missed) if missed else "Target met (<= 1.5x floor).",
+            f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs",
+        ]
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     parser.add_argument("--workdir", type=Path, help="reuse (and keep) a prepared directory")
+    parser.add_argument(
+        "--baseline", type=Path, help="also run the fast path with this checkout's codegen"
+    )
+    parser.add_argument(
+        "--fast-only",
+        action="store_true",
+        help="with --baseline: only the floor and the two fast paths, no first call",
+    )
     options = parser.parse_args(argv)
     if options.workdir is not None:
         options.workdir.mkdir(parents=True, exist_ok=True)
-        print(run(options.sizes, options.repeats, options.workdir))
+    if options.fast_only and options.baseline is None:
+        parser.error("--fast-only needs --baseline")
+    arguments = (options.sizes, options.repeats)
+    if options.workdir is not None:
+        print(run(*arguments, options.workdir, options.baseline, options.fast_only))
         return 0
     with scratch_dir("run-fastpath-bench-", keep=options.keep) as workdir:
-        print(run(options.sizes, options.repeats, workdir))
+        print(run(*arguments, workdir, options.baseline, options.fast_only))
     return 0
 
 

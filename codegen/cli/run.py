@@ -12,13 +12,13 @@ Runs in: server.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # typing, inspect and the diagnostics module cost milliseconds before the
-    from typing import Any  # fast path's first answer (bench/run_fastpath.py)
+if TYPE_CHECKING:  # typing, inspect, argparse (with re) and the diagnostics module cost
+    import argparse  # milliseconds before the fast path's first answer (bench/run_fastpath.py)
+    from typing import Any
 
 _OK, _USAGE = 0, 2  # codegen.shared.diagnostics._OK / USAGE
 
@@ -28,6 +28,8 @@ DISABLE_ENV = "MCP_CODEGEN_NO_FAST_PATH"
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog=PROG,
         usage=f"{PROG} [--generated DIR] [--strict] [--no-fast-path] TARGET [-- ARGS...]",

@@ -9,12 +9,15 @@ library only.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
-from types import ModuleType
-from typing import Any
 
-#: module name -> what to do to that module once it has executed
-Patches = Mapping[str, Callable[[str, ModuleType], None]]
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs milliseconds before the fast path's first answer (hook.py)
+    from collections.abc import Callable, Mapping
+    from types import ModuleType
+    from typing import Any, TypeAlias
+
+    #: module name -> what to do to that module once it has executed
+    Patches: TypeAlias = Mapping[str, Callable[[str, ModuleType], None]]
 
 
 def patch_now_or_on_import(patches: Patches) -> None:

@@ -49,6 +49,8 @@ def _build_checker(shape: Any) -> Callable[[Any], bool]:
         return lambda value: True
     if shape == "bool":
         return lambda value: value is True or value is False
+    if shape == "str":
+        return _IS_STR  # a builtin: no Python frame per name, description or required entry
     if isinstance(shape, str):
         types = _SCALARS[shape]
         return lambda value: isinstance(value, types) and not isinstance(value, bool)
@@ -57,23 +59,33 @@ def _build_checker(shape: Any) -> Callable[[Any], bool]:
         check_inner = _checker(inner)
         return lambda value: value is None or check_inner(value)
     if kind == "union":
+        if len(inner) == 2 and "bool" in inner:  # a schema's properties: dict | bool
+            other = _checker(inner[1] if inner[0] == "bool" else inner[0])
+            if other is _is_object:
+                return _is_object_or_bool  # one frame per property, not two
+            return lambda value: value is True or value is False or other(value)
         members = [_checker(member) for member in inner]
         if len(members) == 2:  # the common case, without a generator per value
             first, second = members
             return lambda value: first(value) or second(value)
         return lambda value: any(check(value) for check in members)
     if kind == "literal":
-        return lambda value: any(type(value) is type(o) and value == o for o in inner)
+        # (type, value) pairs: 1 is not True, 1.0 is not 1. A value of a member's type is a
+        # str, int, float, bool or None, so hashable: the set lookup replaces a generator.
+        members = frozenset((type(option), option) for option in inner)
+        member_types = frozenset(type(option) for option in inner)
+        return lambda value: type(value) in member_types and (type(value), value) in members
     if kind == "list":
         check_item = _checker(inner)
         return lambda value: isinstance(value, list) and all(map(check_item, value))
     if kind == "dict":
         if inner == "any":
-            return lambda value: isinstance(value, dict) and all(map(_IS_STR, value))
+            return _is_object
         check_item = _checker(inner)
         return lambda value: (
             isinstance(value, dict)
-            and all(isinstance(key, str) and check_item(item) for key, item in value.items())
+            and all(map(_IS_STR, value))
+            and all(map(check_item, value.values()))
         )
     if kind == "model":
         checker = _MODEL_CHECKERS.get(inner)
@@ -82,6 +94,16 @@ def _build_checker(shape: Any) -> Callable[[Any], bool]:
             checker = _MODEL_CHECKERS[inner] = _model_checker(MODELS[inner])
         return checker
     return lambda value: False  # "absent" only wraps request params; anything else: doubt
+
+
+def _is_object(value: Any) -> bool:
+    """``dict[str, Any]``: an object with string keys, its values as they are."""
+    return isinstance(value, dict) and all(map(_IS_STR, value))
+
+
+def _is_object_or_bool(value: Any) -> bool:
+    """``dict[str, Any] | bool``: a JSON Schema (a property's subschema)."""
+    return value is True or value is False or (isinstance(value, dict) and all(map(_IS_STR, value)))
 
 
 def _model_checker(model: dict[str, Any]) -> Callable[[Any], bool]:
@@ -111,7 +133,11 @@ def params_conform(params: Any, shape: Any, *, present: bool) -> bool:
 
 
 def dump(value: Any, shape: Any) -> Any:
-    """``value`` validated and dumped as the SDK's model for ``shape`` dumps it; ``Doubt``."""
+    """``value`` validated and dumped as the SDK's model for ``shape`` dumps it; ``Doubt``.
+
+    The result shares the parts of ``value`` that dump as they are (read it, serialise it, but
+    do not change it): copying the JSON-Schema dicts of a 1,000-tool listing cost the first
+    answer milliseconds for nothing."""
     dumper = _DUMPERS.get(id(shape))
     if dumper is None:
         dumper = _DUMPERS[id(shape)] = _dumper(shape)
@@ -178,8 +204,9 @@ def _dumper(shape: Any) -> Callable[[Any], Any]:
             def checked_list(value: Any) -> Any:
                 if not isinstance(value, list) or not all(map(check_item, value)):
                     raise Doubt(f"expected a list of {inner}")
-                return list(value)
+                return value
 
+            _CHECKED.add(checked_list)
             return checked_list
 
         def listed(value: Any) -> Any:
@@ -208,8 +235,9 @@ def _dumper(shape: Any) -> Callable[[Any], Any]:
                     raise Doubt("expected an object with string keys")
                 if not all(map(check_item, value.values())):
                     raise Doubt(f"expected values of {inner}")
-                return dict(value)
+                return value
 
+            _CHECKED.add(checked_mapping)
             return checked_mapping
 
         def mapping(value: Any) -> Any:
@@ -241,35 +269,22 @@ def _identity(value: Any) -> Any:
 
 
 def _model_dumper(model: dict[str, Any]) -> Callable[[Any], Any]:
-    fields = [(alias, _dumper(shape), required) for alias, shape, required in model["fields"]]
+    fields = [(alias, _field_step(shape), required) for alias, shape, required in model["fields"]]
     declared = frozenset(alias for alias, _, _ in fields)
-    # An optional field's None is excluded whatever its inner shape: the plan calls the inner
-    # dumper directly and skips None itself (one call per field instead of two).
-    inner = {
-        alias: _dumper(shape["optional"])
-        for alias, shape, _ in model["fields"]
-        if isinstance(shape, dict) and "optional" in shape
-    }
     extra = model["extra"]
     # What to do with an object depends only on which keys it has, in which order, and the
     # tools of one registry share a handful of layouts: the plan is made once per layout
     # (``None``: the layout cannot conform), not re-derived for every one of 1,000 tools.
-    plans: dict[tuple[str, ...], tuple[list[tuple[str, Any, bool]], list[str]] | None] = {}
+    plans: dict[tuple[str, ...], tuple[list[tuple[str, Any, Any, bool]], list[str]] | None] = {}
 
-    def plan(keys: tuple[str, ...]) -> tuple[list[tuple[str, Any, bool]], list[str]] | None:
+    def plan(keys: tuple[str, ...]) -> tuple[list[tuple[str, Any, Any, bool]], list[str]] | None:
         present = set(keys)
         if any(required and alias not in present for alias, _, required in fields):
             return None
         extras = [key for key in keys if key not in declared]
         if extra == "forbid" and extras:
             return None
-        chosen = [
-            (alias, None if dump_field is _identity else dump_field, alias in inner)
-            for alias, dump_field in (
-                (alias, inner.get(alias, dump_field)) for alias, dump_field, _ in fields
-            )
-            if alias in present
-        ]
+        chosen = [(alias, *step) for alias, step, _ in fields if alias in present]
         made = chosen, extras if extra == "allow" else []
         if len(plans) < _MAX_PLANS:
             plans[keys] = made
@@ -284,11 +299,16 @@ def _model_dumper(model: dict[str, Any]) -> Callable[[Any], Any]:
             raise Doubt("missing or unexpected keys")
         chosen, extras = made
         out: dict[str, Any] = {}
-        for alias, dump_field, optional in chosen:
+        for alias, check_field, dump_field, optional in chosen:
             item = value[alias]
             if item is None and optional:
                 continue  # exclude_none
-            dumped = item if dump_field is None else dump_field(item)
+            if check_field is not None:
+                if not check_field(item):
+                    raise Doubt(f"unexpected {alias}")
+                dumped = item
+            else:
+                dumped = item if dump_field is None else dump_field(item)
             if dumped is not None:  # exclude_none
                 out[alias] = dumped
         # Extra keys (extra="allow") follow the declared fields, in input order, None excluded.
@@ -299,6 +319,25 @@ def _model_dumper(model: dict[str, Any]) -> Callable[[Any], Any]:
         return out
 
     return dump_model
+
+
+def _field_step(shape: Any) -> tuple[Any, Any, bool]:
+    """``(check, dump, optional)`` for one model field: at most one of the two functions.
+
+    An optional field's None is excluded whatever its inner shape, so the step works on the
+    inner shape and the model skips None itself. A field that dumps as it is once it conforms
+    (a name, a description, a schema's ``properties``) is only checked, with the checker
+    itself: no dumper frame around it for each of 1,000 tools.
+    """
+    optional = isinstance(shape, dict) and "optional" in shape
+    if optional:
+        shape = shape["optional"]
+    dumper = _dumper(shape)
+    if dumper is _identity:
+        return None, None, optional
+    if dumper in _CHECKED:
+        return _checker(shape), None, optional
+    return None, dumper, optional
 
 
 #: Layouts remembered per model: a hostile client cannot grow the tables without bound.

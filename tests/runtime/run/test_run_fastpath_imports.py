@@ -1,0 +1,65 @@
+"""``mcp-codegen run``'s front answers the opening with the standard library's light modules:
+no framework, and none of the modules that cost milliseconds before the first answer
+(``typing`` through the hook's import patcher, ``argparse`` through the command line)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.project import Project, codegen_env
+from tests.runtime.run.run_support import INITIALIZED, initialize, line, request
+
+pytestmark = pytest.mark.slow
+
+SERVER = '''
+from fastmcp import FastMCP
+
+mcp = FastMCP("demo")
+
+
+@mcp.tool
+def add(a: int, b: int) -> int:
+    """Add two numbers."""
+    return a + b
+'''
+COMMAND = ["-m", "codegen", "run", "--generated", "generated", "pkg.server:mcp"]
+HEAVY = {"mcp", "mcp_types", "fastmcp", "pydantic", "anyio", "asyncio", "typing", "argparse"}
+
+
+def _opening(root: Path) -> tuple[list[int], set[str]]:
+    """Answer ids and imported modules of one fast-path opening (the server is never needed:
+    input ends after tools/list, and the import waits for the handover)."""
+    opening = [initialize(), INITIALIZED, request(2, "tools/list"), request(3, "ping")]
+    completed = subprocess.run(
+        [sys.executable, "-X", "importtime", *COMMAND],
+        input=b"".join(line(message) for message in opening),
+        capture_output=True,
+        cwd=root,
+        env=codegen_env(PYTHONPATH=str(root), MCP_CODEGEN_FAST_PATH_PRELOAD="0"),
+        timeout=120,
+        check=True,
+    )
+    modules = {
+        entry.rsplit("|", 1)[-1].strip()
+        for entry in completed.stderr.decode().splitlines()
+        if entry.startswith("import time:")
+    }
+    return [json.loads(answer)["id"] for answer in completed.stdout.splitlines()], modules
+
+
+def test_the_front_answers_without_heavy_imports(tmp_path: Path) -> None:
+    project = Project(tmp_path)
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/server.py", SERVER)
+    project.configure('sources = ["pkg"]\nflavor = "fastmcp"\n')
+    done = project.run("generate")
+    assert done.returncode == 0, done.stderr
+    ids, modules = _opening(tmp_path)
+    assert ids == [1, 2, 3]  # answered by the front: nothing of the framework was imported
+    assert HEAVY & modules == set()
+    assert "codegen.runtime._stdio.front" in modules  # the control: importtime saw the front
