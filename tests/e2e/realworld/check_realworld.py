@@ -304,7 +304,7 @@ def run_one(run: dict[str, Any], server: dict[str, Any], workdir: Path) -> Outco
             f"only served {sorted(set(served) - set(listed))}"
         )
     errors = errors_of(generate.stderr, package)
-    if run.get("errors"):
+    if run.get("errors") or run.get("unserved_errors"):
         if generate.returncode != 2:
             out.problems.append(f"generate exited {generate.returncode}, expected 2 (errors)")
         check_errors(run, errors, out)
