@@ -181,8 +181,21 @@ async def server_record(server: Any) -> dict[str, Any]:
     framework = framework_of(server)
     initialize: dict[str, Any] = {}
     tools: list[dict[str, Any]] | None = None
+    lifespan = False
     for revision in HANDSHAKE_REVISIONS:
-        result, pages = await opening_answers(server, revision, listing=revision == "2025-11-25")
+        listing = revision == "2025-11-25"
+        try:
+            result, pages = await opening_answers(
+                server, revision, listing=listing, lifespan=lifespan
+            )
+        except Exception:
+            if lifespan:
+                raise
+            # a listing that reads the lifespan's state: once more inside it, as its stdio run
+            lifespan = True
+            result, pages = await opening_answers(
+                server, revision, listing=listing, lifespan=lifespan
+            )
         initialize[revision] = result
         if pages is not None:
             tools = pages[0]["tools"] if len(pages) == 1 else None
