@@ -121,11 +121,13 @@ async def served_tools(server: Any) -> list[dict[str, Any]]:
 
 
 async def opening_answers(
-    server: Any, revision: str, *, listing: bool
+    server: Any, revision: str, *, listing: bool, lifespan: bool = False
 ) -> tuple[dict[str, Any], list[dict[str, Any]] | None]:
     """The server's ``initialize`` result at ``revision`` and, with ``listing``, every
-    ``tools/list`` page after it, as plain JSON in wire order. The server's lifespan is not
-    entered (neither answer needs it), and its stdio run's own initialization options are used.
+    ``tools/list`` page after it, as plain JSON in wire order, with its stdio run's own
+    initialization options. The server's lifespan is entered only with ``lifespan``, as its
+    stdio run enters it: neither answer needs it, except from a server whose listing reads the
+    lifespan's state (keboola-mcp-server's middleware reads its ``ServerState``).
     """
     import anyio
     from mcp.server.runner import serve_dual_era_loop
@@ -135,57 +137,62 @@ async def opening_answers(
     lowlevel = _lowlevel(server, framework)
     envelope = _Envelope()
     pages: list[dict[str, Any]] | None = None
-    async with (
-        create_client_server_memory_streams() as (client, server_streams),
-        anyio.create_task_group() as group,
-    ):
-        read, write = client
+    async with contextlib.AsyncExitStack() as stack:
+        state = None
+        if lifespan:
+            await stack.enter_async_context(_lifespan(server, framework))
+            state = await stack.enter_async_context(lowlevel.lifespan(lowlevel))
+        async with (
+            create_client_server_memory_streams() as (client, server_streams),
+            anyio.create_task_group() as group,
+        ):
+            read, write = client
 
-        async def run_server() -> None:
-            # The stdio run's own options (both frameworks pass these), without the lifespan.
-            await serve_dual_era_loop(
-                lowlevel,
-                *server_streams,
-                lifespan_state=None,
-                init_options=lowlevel.create_initialization_options(),
+            async def run_server() -> None:
+                # The stdio run's own options (both frameworks pass these).
+                await serve_dual_era_loop(
+                    lowlevel,
+                    *server_streams,
+                    lifespan_state=state,
+                    init_options=lowlevel.create_initialization_options(),
+                )
+
+            group.start_soon(run_server)
+
+            async def request(number: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
+                await write.send(envelope.request(number, method, params))
+                while True:
+                    message = await read.receive()
+                    if isinstance(message, Exception):
+                        raise message
+                    kind, identifier, payload = envelope.unpack(message)
+                    if kind == "response" and identifier == number:
+                        return _plain(payload)
+                    if kind == "error" and identifier == number:
+                        raise RuntimeError(f"{method} failed: {payload}")
+
+            result = await request(
+                1,
+                "initialize",
+                {
+                    "protocolVersion": revision,
+                    "capabilities": {},
+                    "clientInfo": {"name": "mcp-codegen", "version": "0"},
+                },
             )
-
-        group.start_soon(run_server)
-
-        async def request(number: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
-            await write.send(envelope.request(number, method, params))
-            while True:
-                message = await read.receive()
-                if isinstance(message, Exception):
-                    raise message
-                kind, identifier, payload = envelope.unpack(message)
-                if kind == "response" and identifier == number:
-                    return _plain(payload)
-                if kind == "error" and identifier == number:
-                    raise RuntimeError(f"{method} failed: {payload}")
-
-        result = await request(
-            1,
-            "initialize",
-            {
-                "protocolVersion": revision,
-                "capabilities": {},
-                "clientInfo": {"name": "mcp-codegen", "version": "0"},
-            },
-        )
-        if listing:
-            await write.send(envelope.notification("notifications/initialized"))
-            pages = []
-            cursor = None
-            number = 2
-            while True:
-                page = await request(number, "tools/list", {"cursor": cursor} if cursor else {})
-                pages.append(page)
-                cursor = page.get("nextCursor")
-                number += 1
-                if not cursor:
-                    break
-        group.cancel_scope.cancel()
+            if listing:
+                await write.send(envelope.notification("notifications/initialized"))
+                pages = []
+                cursor = None
+                number = 2
+                while True:
+                    page = await request(number, "tools/list", {"cursor": cursor} if cursor else {})
+                    pages.append(page)
+                    cursor = page.get("nextCursor")
+                    number += 1
+                    if not cursor:
+                        break
+            group.cancel_scope.cancel()
     return result, pages
 
 

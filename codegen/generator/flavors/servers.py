@@ -182,7 +182,17 @@ async def server_record(server: Any) -> dict[str, Any]:
     initialize: dict[str, Any] = {}
     tools: list[dict[str, Any]] | None = None
     for revision in HANDSHAKE_REVISIONS:
-        result, pages = await opening_answers(server, revision, listing=revision == "2025-11-25")
+        listing = revision == "2025-11-25"
+        try:
+            result, pages = await opening_answers(server, revision, listing=listing)
+        except Exception:
+            if not listing:
+                raise
+            # A listing that reads the lifespan's state: the listing once more inside the
+            # lifespan, as its stdio run enters it. Initialize stays the answer given outside
+            # it, like every other revision's: only the listing needed the lifespan.
+            result, _ = await opening_answers(server, revision, listing=False)
+            _, pages = await opening_answers(server, revision, listing=True, lifespan=True)
         initialize[revision] = result
         if pages is not None:
             tools = pages[0]["tools"] if len(pages) == 1 else None

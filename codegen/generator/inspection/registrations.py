@@ -160,14 +160,16 @@ def _library_dirs() -> tuple[str, ...]:
 
     import codegen
 
-    dirs = [os.path.dirname(os.path.abspath(codegen.__file__))]
+    # Directories end with a separator: a user package named ``mcp_clickhouse`` or
+    # ``fastmcp_tools`` beside ``mcp`` / ``fastmcp`` in site-packages is not the framework.
+    dirs = [os.path.dirname(os.path.abspath(codegen.__file__)) + os.sep]
     dirs += [os.path.abspath(sysconfig.get_paths()[key]) + os.sep for key in ("stdlib",)]
     for package in ("mcp", "fastmcp", "pydantic", "functools", "contextlib"):
         module = sys.modules.get(package)
         location = getattr(module, "__file__", None)
         if location:
             dirs.append(
-                os.path.dirname(os.path.abspath(location))
+                os.path.dirname(os.path.abspath(location)) + os.sep
                 if location.endswith("__init__.py")
                 else os.path.abspath(location)
             )
