@@ -149,10 +149,25 @@ def _record(tool: Any, framework: str, store: Any = None) -> None:
             _functions.setdefault((os.path.realpath(file), qualname), []).append(received)
     frames = _user_frames(sys._getframe(2))
     if callable(function):
+        # A call site counts only while its own module's body runs (imported by whoever): a
+        # call in a method that another module's import calls depends on which module this
+        # worker imported first, so it would make the output depend on the worker layout.
+        running = _running_modules(sys._getframe(2))
         for frame_file, frame_line, frame_column in frames:
             site = (os.path.realpath(frame_file), frame_line, frame_column)
-            _by_site.setdefault(site, []).append((name, function))
+            if site[0] in running:
+                _by_site.setdefault(site, []).append((name, function))
     _recorded.append(Registration(name, framework, frames, file, line, qualname, copy_of))
+
+
+def _running_modules(frame: FrameType | None) -> set[str]:
+    """The real paths of the modules whose top-level code is on the stack."""
+    running = set()
+    while frame is not None:
+        if frame.f_code.co_name == "<module>":
+            running.add(os.path.realpath(frame.f_code.co_filename))
+        frame = frame.f_back
+    return running
 
 
 def _library_dirs() -> tuple[str, ...]:
