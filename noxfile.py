@@ -164,7 +164,7 @@ def realworld(session: nox.Session) -> None:
             external=True,
             success_codes=[0, 1],
         )
-        if env in ("sdk2", "fastmcp"):  # issue 20: servers through the stdio fast path
+        if env in ("sdk2", "fastmcp", "clickhouse"):  # issue 20: servers through the fast path
             session.run(
                 python, "tests/e2e/realworld/check_run_fastpath.py", "--env", env, external=True
             )

@@ -120,6 +120,35 @@ async def served_tools(server: Any) -> list[dict[str, Any]]:
     return tools
 
 
+def stdio_initialization_options(lowlevel: Any, framework: str) -> Any:
+    """The initialization options the framework's own stdio run passes, or ``RuntimeError``
+    for a release whose stdio run was not read: its capabilities could differ from the ones
+    recorded, so it gets no record (and no fast path) rather than a wrong initialize answer.
+
+    Read in each release's ``fastmcp/server/mixins/transport.py``: 4.0.x passes
+    ``NotificationOptions(tools_changed=True)`` (so resources/prompts ``listChanged`` are false),
+    4.2.x passes the server's own defaults; 4.1.x ships its code in another distribution and
+    was not read. The SDK's ``MCPServer`` passes its defaults.
+    """
+    if framework == "fastmcp":
+        from importlib.metadata import version
+
+        release = version("fastmcp")
+        major_minor = tuple(int(part) for part in release.split(".")[:2] if part.isdigit())
+        if major_minor == (4, 0):
+            from mcp.server.lowlevel.server import NotificationOptions
+
+            return lowlevel.create_initialization_options(
+                notification_options=NotificationOptions(tools_changed=True)
+            )
+        if major_minor != (4, 2):
+            raise RuntimeError(
+                f"the initialization options of fastmcp {release}'s stdio run are not known to "
+                f"mcp-codegen (known: 4.0.x, 4.2.x)"
+            )
+    return lowlevel.create_initialization_options()
+
+
 async def opening_answers(
     server: Any, revision: str, *, listing: bool, lifespan: bool = False
 ) -> tuple[dict[str, Any], list[dict[str, Any]] | None]:
@@ -149,12 +178,12 @@ async def opening_answers(
             read, write = client
 
             async def run_server() -> None:
-                # The stdio run's own options (both frameworks pass these).
+                # The stdio run's own options (what the framework's stdio run passes).
                 await serve_dual_era_loop(
                     lowlevel,
                     *server_streams,
                     lifespan_state=state,
-                    init_options=lowlevel.create_initialization_options(),
+                    init_options=stdio_initialization_options(lowlevel, framework),
                 )
 
             group.start_soon(run_server)

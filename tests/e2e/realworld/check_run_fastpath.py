@@ -44,14 +44,10 @@ from check_realworld import load_expectations, package_dir, write_project  # noq
 FAST_PATH_RUNS: dict[str, list[str]] = {
     "sdk2": ["duckduckgo-sdk2", "git-factory"],
     "fastmcp": ["word", "motherduck-factory"],
+    # fastmcp 4.0.11: its stdio run announces only tools.listChanged (NotificationOptions(
+    # tools_changed=True)); the probe takes those options (served.stdio_initialization_options)
+    "clickhouse": ["keboola"],
 }
-#: Not yet keboola (fastmcp 4.0.11 on mcp 2.3.0, recorded since its listing is taken inside the
-#: lifespan): its tools/list is equal, but the recorded initialize announces
-#: ``prompts.listChanged`` and ``resources.listChanged`` true where its stdio run says false.
-#: fastmcp 4.0's run_stdio_async passes ``NotificationOptions(tools_changed=True)``; the probe
-#: uses ``create_initialization_options()`` (fastmcp's own options, all true), which is what
-#: fastmcp 4.2's stdio run passes. Add ``"clickhouse": ["keboola"]`` once the probe takes the
-#: options the installed fastmcp's stdio run takes, and run this script for that env in the noxfile.
 OPENING = (
     json.dumps(
         {
