@@ -27,9 +27,12 @@ tools = Tools()
 tools.register(mcp)
 """
 
-TOOLS_AT_IMPORT = TOOLS + """
+TOOLS_AT_IMPORT = (
+    TOOLS
+    + """
 Tools().register(mcp)
 """
+)
 
 
 def test_a_call_made_from_another_modules_import_does_not_count(tmp_path) -> None:
