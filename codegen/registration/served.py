@@ -85,16 +85,7 @@ async def served_tools(server: Any) -> list[dict[str, Any]]:
         group.start_soon(run_server)
 
         async def request(number: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
-            await write.send(envelope.request(number, method, params))
-            while True:
-                message = await read.receive()
-                if isinstance(message, Exception):
-                    raise message
-                kind, identifier, payload = envelope.unpack(message)
-                if kind == "response" and identifier == number:
-                    return payload
-                if kind == "error" and identifier == number:
-                    raise RuntimeError(f"{method} failed: {payload}")
+            return await _exchange(read, write, envelope, number, method, params)
 
         await request(
             1,
@@ -189,16 +180,7 @@ async def opening_answers(
             group.start_soon(run_server)
 
             async def request(number: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
-                await write.send(envelope.request(number, method, params))
-                while True:
-                    message = await read.receive()
-                    if isinstance(message, Exception):
-                        raise message
-                    kind, identifier, payload = envelope.unpack(message)
-                    if kind == "response" and identifier == number:
-                        return _plain(payload)
-                    if kind == "error" and identifier == number:
-                        raise RuntimeError(f"{method} failed: {payload}")
+                return _plain(await _exchange(read, write, envelope, number, method, params))
 
             result = await request(
                 1,
@@ -223,6 +205,22 @@ async def opening_answers(
                         break
             group.cancel_scope.cancel()
     return result, pages
+
+
+async def _exchange(
+    read: Any, write: Any, envelope: Any, number: int, method: str, params: dict[str, Any]
+) -> Any:
+    """Send request ``number`` on an in-memory session and wait for its result (raw payload)."""
+    await write.send(envelope.request(number, method, params))
+    while True:
+        message = await read.receive()
+        if isinstance(message, Exception):
+            raise message
+        kind, identifier, payload = envelope.unpack(message)
+        if kind == "response" and identifier == number:
+            return payload
+        if kind == "error" and identifier == number:
+            raise RuntimeError(f"{method} failed: {payload}")
 
 
 def _plain(payload: Any) -> Any:
