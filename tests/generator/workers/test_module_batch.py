@@ -22,6 +22,7 @@ from codegen.shared.schema_transforms import Memo, clean
 from tests.helpers.project import REPO, Project
 
 CONFIG = load_config(REPO / "pyproject.toml")
+PUBLISHED = REPO / "tests" / "fixtures" / "published"
 INJECTED = frozenset(CONFIG.injected_types)
 SOURCES = [
     path
@@ -29,7 +30,7 @@ SOURCES = [
         [
             *(REPO / "examples" / "bookshop").glob("*.py"),
             *(REPO / "tests" / "fixtures" / "seed000").glob("*.py"),
-            *(REPO / "tests" / "fixtures" / "published").rglob("*.py"),
+            *PUBLISHED.rglob("*.py"),
         ]
     )
     if (found := scan_file(path, CONFIG)) is not None and found.tools
@@ -40,7 +41,9 @@ def test_the_corpus_is_not_empty() -> None:
     assert len(SOURCES) >= 25
 
 
-def _resolved(path: Path) -> tuple[Any, list[Any]]:
+def _resolved(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[Any]]:
+    if PUBLISHED in path.parents:  # these import their siblings as ``published.*``
+        monkeypatch.syspath_prepend(str(PUBLISHED.parent))
     module = scan_file(path, CONFIG)
     assert module is not None
     loaded = import_module(module)
@@ -61,8 +64,8 @@ def _one_by_one_input(module: Any, tool: Any) -> Any:
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(REPO)))
-def test_module_pass_equals_one_by_one(path: Path) -> None:
-    module, tools = _resolved(path)
+def test_module_pass_equals_one_by_one(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    module, tools = _resolved(path, monkeypatch)
     schema._OUTPUT_CACHE.clear()
     batch = schema.describe_module(module, tools, INJECTED)
     described = [t for t in tools if "input_schema" not in t.scanned.options]
