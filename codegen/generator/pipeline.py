@@ -47,6 +47,9 @@ class BuildResult:
     #: The files this build rendered and checked to be literal-only modules (files taken from
     #: the cache were not, so writing them checks them again).
     verified: frozenset[str] = frozenset()
+    #: The modules assembled by this build (not taken from the cache), even when
+    #: ``definitions`` is empty: what ``mcp-codegen watch`` compares tools with.
+    rebuilt: tuple[ModuleDefinition, ...] = ()
 
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
@@ -99,10 +102,7 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             diagnostics=_sorted([*cached.diagnostics, *cache.finish()]),
         )
         return _with_target_checks(warned, config)
-    # Imported here, not at the top: a cache hit must not pay for jinja2 or the worker machinery.
-    from codegen.generator.assemble.finalize import duplicate_names
-    from codegen.generator.inspection.omissions import omissions
-    from codegen.generator.render.modules import render_manifest
+    # Imported here, not at the top: a cache hit must not pay for the worker machinery.
     from codegen.generator.workers.pool import InspectSession
 
     sources = [
@@ -217,7 +217,9 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
     if misses:
         # Workers scan each source, import and inspect it, then assemble, render and check its
         # module; this process only collects the texts. The biggest sources go first, so the
-        # last ones handed out are short and no worker idles long at the end.
+        # last ones handed out are short and no worker idles long at the end. One module alone
+        # (an edit, a save in watch mode) is rendered here, where jinja2 is needed for the
+        # manifest anyway, while its worker has not imported it.
         misses.sort(key=lambda source: -len(source.data))
         session = InspectSession(
             config,
@@ -226,12 +228,17 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             hash_seed=hash_seed,
             on_done=record_done,
             workers=len(misses),
-            on_output=take_output,
+            on_output=take_output if len(misses) > 1 else None,
             inspections=cache is not None,
         )
     try:
         if session is not None:
             session.start(misses)
+        # Imported once the workers have their sources: this overlaps their work.
+        from codegen.generator.assemble.finalize import duplicate_names
+        from codegen.generator.inspection.omissions import omissions
+        from codegen.generator.render.modules import render_manifest
+
         for source, (module, read_inspected, found) in hits:
             dependencies.update(found)
             if module is not None:
@@ -332,10 +339,17 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
         definitions=definitions,
         diagnostics=_sorted(diagnostics),
         verified=frozenset([*checked, manifest.relative_path]),
+        rebuilt=tuple(
+            built[m.relative_path][0]
+            for m in scanned
+            if m.relative_path in inspected_by and m.relative_path in built
+        ),
     )
     if cache is not None and complete:
         kept = tuple(d for d in result.diagnostics if d not in cache_warnings)
-        cache.store_build(replace(result, definitions=(), diagnostics=kept), dependencies)
+        cache.store_build(
+            replace(result, definitions=(), rebuilt=(), diagnostics=kept), dependencies
+        )
     return _with_target_checks(result, config)
 
 

@@ -358,7 +358,6 @@ def main() -> None:
     # The libraries first, before the settings arrive: a worker started early (codegen.generator.workers.prestart)
     # imports them while the generator is still reading its configuration. Installed libraries
     # load before the project's directories go on sys.path.
-    import codegen.generator.render.module_output
     import codegen.generator.scan.files
     import codegen.generator.schema.describe  # noqa: F401
     from codegen.generator.inspection.output_guard import guard_output_package
