@@ -33,6 +33,12 @@ from codegen.generator.write.output import apply, compare, target_problems
 from codegen.shared.diagnostics import Diagnostic
 from codegen.shared.format import SERVER_KEY, module_path
 
+#: From this many modules to inspect, the workers also render them (``module_output``). A lone
+#: module (an edit, a save in watch mode) is rendered here: its worker then need not import the
+#: renderer on the critical path, which this process imports anyway for the manifest. (At 5
+#: modules, rendering here or in the workers measured the same CPU within noise.)
+RENDER_IN_WORKERS_FROM = 2
+
 
 @dataclass(frozen=True)
 class BuildResult:
@@ -217,9 +223,7 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
     if misses:
         # Workers scan each source, import and inspect it, then assemble, render and check its
         # module; this process only collects the texts. The biggest sources go first, so the
-        # last ones handed out are short and no worker idles long at the end. One module alone
-        # (an edit, a save in watch mode) is rendered here, where jinja2 is needed for the
-        # manifest anyway, while its worker has not imported it.
+        # last ones handed out are short and no worker idles long at the end.
         misses.sort(key=lambda source: -len(source.data))
         session = InspectSession(
             config,
@@ -228,7 +232,7 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             hash_seed=hash_seed,
             on_done=record_done,
             workers=len(misses),
-            on_output=take_output if len(misses) > 1 else None,
+            on_output=take_output if len(misses) >= RENDER_IN_WORKERS_FROM else None,
             inspections=cache is not None,
         )
     try:
