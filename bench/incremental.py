@@ -4,7 +4,9 @@ Usage:  python bench/incremental.py [--rounds 5] [--tools 1000] [--big-tools 100
 
 Every measurement is a fresh process (the watcher is one long-lived process, measured per save),
 and the setups are interleaved round by round, so load from other users of the machine falls on
-all of them alike; the table shows medians and the ratios of medians from this one run.
+all of them alike; the table shows medians and the ratios of medians from this one run, in wall
+time and in CPU time (``getrusage`` of the finished processes, workers included; steadier than
+wall time on a loaded machine, not measured for the long-lived watcher).
 
 - cold: no cache, empty output, 1,000 tools in 20 modules;
 - no-op: the same again, nothing changed;
@@ -29,6 +31,7 @@ import argparse
 import compileall
 import os
 import queue
+import resource
 import shutil
 import statistics
 import subprocess
@@ -94,6 +97,13 @@ def uses_shared_{index}(item: Shared) -> Shared:
 
 def _env(repo: Path) -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(repo))
+
+
+def _cpu() -> float:
+    """CPU seconds of every finished child process so far (a build's workers included: each is
+    waited for by its generator process before that one exits)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def _run(repo: Path, cwd: Path, *args: str) -> float:
@@ -220,10 +230,14 @@ def main() -> None:
         watcher = _Watcher(repo, watched) if has_watch else None
         counter = [0]
         times: dict[str, list[float]] = {}
+        cpu: dict[str, list[float]] = {}
         rss: list[float] = []
 
         def add(name: str, measure: Callable[[], float]) -> None:
+            before = _cpu()
             times.setdefault(name, []).append(measure())
+            if name != "watch":  # one long-lived process: its CPU is not a child's until it ends
+                cpu.setdefault(name, []).append(_cpu() - before)
 
         for round_ in range(options.rounds):
             if round_:
@@ -242,8 +256,10 @@ def main() -> None:
                 add("watch", lambda: watcher.save_to_written(watched_module, counter))
             if big_modules:
                 shutil.rmtree(big / "generated", ignore_errors=True)
+                before = _cpu()
                 seconds, peak = _run_rss(repo, big, "generate", "--no-cache")
                 times.setdefault("cold big", []).append(seconds)
+                cpu.setdefault("cold big", []).append(_cpu() - before)
                 rss.append(peak)
                 add("bare big", lambda: _infer(big, big_modules))
         if watcher is not None:
@@ -252,7 +268,7 @@ def main() -> None:
         if not options.keep:
             shutil.rmtree(scratch, ignore_errors=True)
     _progress(times, rss)
-    _report(options, repo, times, rss)
+    _report(options, repo, times, cpu, rss)
 
 
 def _progress(times: dict[str, list[float]], rss: list[float]) -> None:
@@ -267,9 +283,14 @@ def _load() -> str:
 
 
 def _report(
-    options: argparse.Namespace, repo: Path, times: dict[str, list[float]], rss: list[float]
+    options: argparse.Namespace,
+    repo: Path,
+    times: dict[str, list[float]],
+    cpu: dict[str, list[float]],
+    rss: list[float],
 ) -> None:
     median = {name: statistics.median(values) for name, values in times.items()}
+    median_cpu = {name: statistics.median(values) for name, values in cpu.items()}
     floor = median["floor"]
     rows = [
         ("cold", f"generate, {options.tools} tools / 20 modules, no cache", None),
@@ -285,14 +306,21 @@ def _report(
         f"mcp-codegen incremental builds: {repo.name}, {options.rounds} interleaved rounds, "
         f"medians, {os.cpu_count()} CPUs, load average at the end {_load()}"
     )
-    print(f"{'setup':<12} {'what':<58} {'median s':>9} {'ratio':>12}")
+    print(
+        f"{'setup':<12} {'what':<58} {'median s':>9} {'ratio':>12} {'CPU s':>7} {'CPU ratio':>12}"
+    )
     for key, what, base in rows:
         if key not in median:
             continue
         ratio = f"{median[key] / base:.2f}x floor" if base and key != "floor" else ""
+        used = median_cpu.get(key)
+        base_cpu = median_cpu.get("floor") if base else None
+        cpu_ratio = f"{used / base_cpu:.2f}x floor" if used and base_cpu and key != "floor" else ""
         if key == "cold big" and "bare big" in median:
             ratio = f"{median[key] / median['bare big']:.2f}x bare"
-        print(f"{key:<12} {what:<58} {median[key]:>9.2f} {ratio:>12}")
+            cpu_ratio = f"{(used or 0) / median_cpu['bare big']:.2f}x bare"
+        shown = f"{used:.2f}" if used is not None else ""
+        print(f"{key:<12} {what:<58} {median[key]:>9.2f} {ratio:>12} {shown:>7} {cpu_ratio:>12}")
     if rss:
         print(
             f"generator process peak RSS, cold big: median {statistics.median(rss):.0f} MB, max {max(rss):.0f} MB"

@@ -26,18 +26,20 @@ from codegen.generator.pipeline import BuildResult, generate
 from codegen.generator.project import CACHE_DIR
 from codegen.generator.workers import prestart
 from codegen.shared.diagnostics import CodegenError, ExitCode
+from codegen.shared.format import module_path
 from codegen.shared.reader import GeneratedModuleError, parse_literal_module
 
 #: watchfiles' settings: group the events of one save (editors write a file in several steps),
-#: check for them every STEP_MS, and return to Python at least every IDLE_MS when nothing happens.
+#: a save is taken once STEP_MS pass without another event (editors write a file within a few ms;
+#: the step is waited on every save, so it is short), and return to Python at least every IDLE_MS when nothing happens.
 DEBOUNCE_MS = 400
-STEP_MS = 30
+STEP_MS = 10
 IDLE_MS = 100
 
 
-def _tools(files: dict[str, str]) -> dict[str, str]:
-    """``{tool name: its literal}`` in rendered module texts (nothing is imported)."""
-    found: dict[str, str] = {}
+def _tools(files: dict[str, str]) -> dict[str, dict[str, object]]:
+    """``{generated file: {tool name: its entry}}`` read back from rendered module texts."""
+    found: dict[str, dict[str, object]] = {}
     for path, text in files.items():
         try:
             values = parse_literal_module(text, path)
@@ -45,11 +47,25 @@ def _tools(files: dict[str, str]) -> dict[str, str]:
             continue
         for tool in values.get("TOOLS", ()) or ():
             if isinstance(tool, dict) and isinstance(tool.get("name"), str):
-                found[tool["name"]] = repr(tool)
+                found.setdefault(path, {})[tool["name"]] = tool
     return found
 
 
-def changed_tools(before: dict[str, str], after: dict[str, str]) -> int:
+def _rebuilt_tools(result: BuildResult) -> dict[str, dict[str, object]]:
+    """The same for the modules the build assembled, without parsing their texts: each entry as
+    the template renders it (``tool_entry``), which reads back equal."""
+    from codegen.generator.render.modules import tool_entry
+
+    return {
+        module_path(definition.source.module): {
+            tool.name: tool_entry(tool) for tool in definition.tools
+        }
+        for definition in result.rebuilt
+        if definition.tools
+    }
+
+
+def changed_tools(before: dict[str, object], after: dict[str, object]) -> int:
     return sum(before.get(name) != after.get(name) for name in before.keys() | after.keys())
 
 
@@ -59,7 +75,7 @@ class Watcher:
         self.stream = stream
         self.config: Config = load_config(config_file)
         self.inputs: set[Path] = set()
-        self.tools: dict[str, dict[str, str]] = {}  # generated file -> tool name -> literal
+        self.tools: dict[str, dict[str, object]] = {}  # generated file -> tool name -> entry
 
     def _say(self, text: str) -> None:
         print(text, file=self.stream, flush=True)
@@ -82,18 +98,22 @@ class Watcher:
         for diagnostic in result.diagnostics:
             print(diagnostic, file=sys.stderr, flush=True)
         self.inputs = {self.config.root / name for name in result.inputs}
-        self._keep_worker_ready()
         if report is None:
             self._say(
                 f"mcp-codegen watch: {len(result.errors)} error(s); nothing written "
                 f"({elapsed:.2f} s){reason}"
             )
+            self._keep_worker_ready()
             return result
+        rebuilt = _rebuilt_tools(result)
         files = {f.relative_path: f.content for f in result.files}
         changed = 0
-        for name in {*report.written, *report.removed}:  # only what was written is parsed
+        for name in {*report.written, *report.removed}:  # only what was written is compared
             before = self.tools.pop(name, {})
-            after = _tools({name: files[name]}) if name in files else {}
+            if name in rebuilt:
+                after = rebuilt[name]
+            else:  # taken from the cache: read back from its text
+                after = _tools({name: files[name]}).get(name, {}) if name in files else {}
             changed += changed_tools(before, after)
             if after:
                 self.tools[name] = after
@@ -101,6 +121,7 @@ class Watcher:
             f"mcp-codegen watch: {changed} tool(s) changed, {len(report.written)} file(s) "
             f"written, {len(report.removed)} removed ({elapsed:.2f} s){reason}"
         )
+        self._keep_worker_ready()  # after the line: starting it is not part of the rebuild
         return result
 
     def relevant(self, path: Path) -> bool:

@@ -1,8 +1,11 @@
 """The one module that knows the stage order: sources -> scan -> inspect -> assemble -> render ->
 write.
 
-Stages overlap in time but not in data: worker processes scan and inspect the sources (each in
-that order), while this process assembles and renders each inspected module as it arrives.
+Stages overlap in time but not in data: worker processes scan, inspect, assemble, render and
+check each source in turn (``codegen.generator.render.module_output``), so the per-module work is
+spread over the cores; this process collects the rendered modules as they arrive, takes unchanged
+ones from the build cache, and does only what spans modules (name clashes, the manifest, the
+server records) and the writing.
 """
 
 from __future__ import annotations
@@ -26,10 +29,15 @@ from codegen.generator.model import (
 )
 from codegen.generator.progress import Progress
 from codegen.generator.workers.prestart import WORKER_HASH_SEED
-from codegen.generator.write.output import apply, compare, target_problems, verify_literal_module
+from codegen.generator.write.output import apply, compare, target_problems
 from codegen.shared.diagnostics import Diagnostic
-from codegen.shared.format import SERVER_KEY
-from codegen.shared.reader import GeneratedModuleError
+from codegen.shared.format import SERVER_KEY, module_path
+
+#: From this many modules to inspect, the workers also render them (``module_output``). A lone
+#: module (an edit, a save in watch mode) is rendered here: its worker then need not import the
+#: renderer on the critical path, which this process imports anyway for the manifest. (At 5
+#: modules, rendering here or in the workers measured the same CPU within noise.)
+RENDER_IN_WORKERS_FROM = 2
 
 
 @dataclass(frozen=True)
@@ -45,6 +53,9 @@ class BuildResult:
     #: The files this build rendered and checked to be literal-only modules (files taken from
     #: the cache were not, so writing them checks them again).
     verified: frozenset[str] = frozenset()
+    #: The modules assembled by this build (not taken from the cache), even when
+    #: ``definitions`` is empty: what ``mcp-codegen watch`` compares tools with.
+    rebuilt: tuple[ModuleDefinition, ...] = ()
 
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
@@ -97,11 +108,7 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             diagnostics=_sorted([*cached.diagnostics, *cache.finish()]),
         )
         return _with_target_checks(warned, config)
-    # Imported here, not at the top: a cache hit must not pay for jinja2 or the worker machinery.
-    from codegen.generator.assemble.finalize import assemble_module, duplicate_names
-    from codegen.generator.assemble.stability import leaked_state
-    from codegen.generator.inspection.omissions import omissions
-    from codegen.generator.render.modules import render_manifest, render_module
+    # Imported here, not at the top: a cache hit must not pay for the worker machinery.
     from codegen.generator.workers.pool import InspectSession
 
     sources = [
@@ -125,17 +132,47 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
     unrendered: dict[str, tuple[ModuleDefinition, RenderedFile | None, list[Diagnostic]]] = {}
 
     def assemble_and_render(inspected: InspectedModule, render_key: str | None = None) -> None:
+        """A module's output made here: a stored inspection, or one a worker could not render."""
+        from codegen.generator.render.module_output import module_output
+
+        done = module_output(inspected, config)
+        accept(inspected, done.definition, done.rendered, list(done.problems), render_key)
+        if done.checked and done.rendered is not None:
+            checked.add(done.rendered.relative_path)
+
+    def take_output(inspected: InspectedModule, output: tuple[Any, ...]) -> None:
+        """A module's output as its worker made it (``codegen.generator.render.module_output``)."""
+        tools, rendered, problems, ok = output
+        module = inspected.module
+        problems = list(problems)
+        if rendered is not None and (
+            not isinstance(rendered, RenderedFile)
+            or rendered.relative_path != module_path(module.module)
+        ):  # never written where the module's own name does not say
+            where = getattr(rendered, "relative_path", type(rendered).__name__)
+            problems.append(
+                Diagnostic(
+                    module.relative_path,
+                    1,
+                    1,
+                    f"internal error: the worker rendered this module as {where!r}; "
+                    "nothing was written; please report this",
+                )
+            )
+            rendered, ok = None, False
+        accept(inspected, ModuleDefinition(source=module, tools=tuple(tools)), rendered, problems)
+        if ok and rendered is not None:
+            checked.add(rendered.relative_path)
+
+    def accept(
+        inspected: InspectedModule,
+        definition: ModuleDefinition,
+        rendered: RenderedFile | None,
+        problems: list[Diagnostic],
+        render_key: str | None = None,
+    ) -> None:
         key = inspected.module.relative_path
         inspected_by[key] = inspected
-        definition, problems = assemble_module(inspected, config)
-        problems.extend(leaked_state(definition, config))
-        rendered = None
-        if definition.tools and not _has_errors(problems):
-            rendered = render_module(definition, config)
-            unsafe = _unsafe(rendered)  # checked now, while the workers still run
-            problems.extend(unsafe)
-            if not unsafe:
-                checked.add(rendered.relative_path)
         if cache is not None and render_key is not None:
             cache.store_rendered(render_key, definition, rendered, problems)
         elif cache is not None:  # stored once its inputs are known (``record_done``)
@@ -184,8 +221,10 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
     session = None
     registrations: list[Any] = []  # what real servers registered in the workers (omissions)
     if misses:
-        # Workers scan each source, then import and inspect it; modules are assembled and
-        # rendered here as they arrive.
+        # Workers scan each source, import and inspect it, then assemble, render and check its
+        # module; this process only collects the texts. The biggest sources go first, so the
+        # last ones handed out are short and no worker idles long at the end.
+        misses.sort(key=lambda source: -len(source.data))
         session = InspectSession(
             config,
             on_scanned=record_scan,
@@ -193,10 +232,17 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             hash_seed=hash_seed,
             on_done=record_done,
             workers=len(misses),
+            on_output=take_output if len(misses) >= RENDER_IN_WORKERS_FROM else None,
+            inspections=cache is not None,
         )
     try:
         if session is not None:
             session.start(misses)
+        # Imported once the workers have their sources: this overlaps their work.
+        from codegen.generator.assemble.finalize import duplicate_names
+        from codegen.generator.inspection.omissions import omissions
+        from codegen.generator.render.modules import render_manifest
+
         for source, (module, read_inspected, found) in hits:
             dependencies.update(found)
             if module is not None:
@@ -231,6 +277,8 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             on_result=assemble_and_render,
             hash_seed=hash_seed,
             on_done=record_done,
+            on_output=take_output,
+            inspections=cache is not None,
         )
         try:
             session.run(misses_late)
@@ -283,8 +331,10 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             dependencies.update(cache.hashes.classify(probed))
         if servers is not None:
             extra.append(render_servers(servers, config))
+    from codegen.generator.render.module_output import unsafe
+
     manifest = render_manifest(modules, config)
-    if problems := _unsafe(manifest):
+    if problems := unsafe(manifest):
         return BuildResult(diagnostics=_sorted([*diagnostics, *problems]))
     result = BuildResult(
         inputs=tuple(sorted(k.partition(":")[2] for k in dependencies if k.startswith("file:"))),
@@ -293,10 +343,17 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
         definitions=definitions,
         diagnostics=_sorted(diagnostics),
         verified=frozenset([*checked, manifest.relative_path]),
+        rebuilt=tuple(
+            built[m.relative_path][0]
+            for m in scanned
+            if m.relative_path in inspected_by and m.relative_path in built
+        ),
     )
     if cache is not None and complete:
         kept = tuple(d for d in result.diagnostics if d not in cache_warnings)
-        cache.store_build(replace(result, definitions=(), diagnostics=kept), dependencies)
+        cache.store_build(
+            replace(result, definitions=(), rebuilt=(), diagnostics=kept), dependencies
+        )
     return _with_target_checks(result, config)
 
 
@@ -374,23 +431,6 @@ def _clash(tool: ToolDefinition, other: ToolDefinition, per_server: bool) -> boo
         return "factory" in tool.extra or "factory" in other.extra
     mine, theirs = _server_of(tool), _server_of(other)
     return mine is None or theirs is None or mine == theirs
-
-
-def _unsafe(file: RenderedFile) -> list[Diagnostic]:
-    """The last line of defence: a rendered module must be literal assignments only."""
-    try:
-        verify_literal_module(file.content, file.relative_path)
-    except GeneratedModuleError as exc:
-        return [
-            Diagnostic(
-                file.relative_path,
-                exc.line,
-                exc.column,
-                f"internal error: the rendered module is not literal-only ({exc.message}); "
-                "nothing was written; please report this",
-            )
-        ]
-    return []
 
 
 def _with_target_checks(result: BuildResult, config: Config) -> BuildResult:

@@ -1,4 +1,5 @@
-"""Stage 3 (parent): final MCP tool definitions from raw schemas, and the checks on them.
+"""Stage 3: final MCP tool definitions from raw schemas, and the checks on them.
 
-Runs in: parent. (The default for every module of this package.)
+Runs in: worker, parent. (Workers assemble what they inspect; the generator assembles inspections
+taken from the build cache; see ``codegen.generator.render.module_output``.)
 """

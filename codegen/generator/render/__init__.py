@@ -1,4 +1,5 @@
-"""Stage 4 (parent): generated modules rendered in memory.
+"""Stage 4: generated modules rendered in memory.
 
-Runs in: parent. (The default for every module of this package.)
+Runs in: worker, parent. (Workers render the modules they inspected, the generator the manifest,
+the server records and inspections taken from the build cache; see ``module_output``.)
 """

@@ -59,7 +59,7 @@ def _require_filtered(value: object) -> object:
     return value
 
 
-def _tool_entry(tool: ToolDefinition) -> dict[str, object]:
+def tool_entry(tool: ToolDefinition) -> dict[str, object]:
     return {
         **tool.wire,
         PRIVATE_KEY: {
@@ -88,7 +88,7 @@ def render_module(definition: ModuleDefinition, config: Config) -> RenderedFile:
         flavor=config.flavor,
         protocols=config.protocols,
         regenerate_command=config.regenerate_command,
-        tools=tuple(_tool_entry(t) for t in definition.tools),
+        tools=tuple(tool_entry(t) for t in definition.tools),
     )
     return RenderedFile(module_path(source.module), content)
 

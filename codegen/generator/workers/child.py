@@ -1,7 +1,8 @@
 """The child process that scans sources and imports user code: ``python -m codegen.generator.workers.child``.
 
-Each source is scanned (libcst; no user code) and then, when it defines tools, imported and
-inspected. Scanning here rather than in the generator spreads the parse over the workers, and
+Each source is scanned (libcst; no user code) and then, when it defines tools, imported,
+inspected, and its generated module assembled, rendered and checked (when the settings carry the
+``Config``). Scanning here rather than in the generator spreads the parse over the workers, and
 every source is scanned before its own module is imported.
 
 Protocol (pickles, each prefixed by an 8-byte big-endian length), keyed by the source's relative
@@ -9,8 +10,10 @@ path:
 - in, on stdin: a settings dict, then one ``SourceFile`` per message, then ``None``;
 - out, on the original stdout: ``("ready",)``, then per source ``("start", path)``,
   ``("scanned", path, ScannedModule | None)``, ``("progress", path)`` while it works and
-  ``("done", path, tools, diagnostics, imported)`` (``imported``: the ``(module, file)`` pairs the
-  source depends on, see ``codegen.generator.workers.imports``); at the end
+  ``("done", path, tools, diagnostics, imported, output)`` (``imported``: the ``(module, file)``
+  pairs the source depends on, see ``codegen.generator.workers.imports``; ``output``: the module
+  assembled, rendered and checked, see ``_output``; ``tools`` is empty when the settings say
+  ``inspections: False``, a build without a cache); at the end
   ``("registered", registrations)`` (``codegen.generator.inspection.registrations``) and
   ``("finished",)``.
 
@@ -327,6 +330,25 @@ def _factories(calls: list[str]) -> dict[str, dict[str, str]]:
     return found
 
 
+def _output(
+    module: ScannedModule, tools: list[InspectedTool], diagnostics: list[Diagnostic], config: Any
+) -> tuple[tuple[Any, ...], Any, tuple[Diagnostic, ...], bool] | None:
+    """The module assembled, rendered and checked here (``codegen.generator.render.module_output``),
+    as ``(tool definitions, rendered file, problems, checked)``; the module's own
+    ``ScannedModule`` is left out (the generator has it). None when the generator sent no
+    configuration, or when this failed: the generator then does it itself, and reports it."""
+    if config is None:
+        return None
+    from codegen.generator.model import InspectedModule
+    from codegen.generator.render.module_output import module_output
+
+    try:
+        done = module_output(InspectedModule(module, tuple(tools), tuple(diagnostics)), config)
+    except Exception:
+        return None
+    return done.definition.tools, done.rendered, done.problems, done.checked
+
+
 def main() -> None:
     events = os.fdopen(os.dup(1), "wb")
     requests = os.fdopen(os.dup(0), "rb")
@@ -357,6 +379,7 @@ def main() -> None:
         if settings.get("output") and settings.get("sys_path")
         else None
     )
+    config = settings.get("config")  # a Config: this worker also renders what it inspects
     from codegen.generator.workers.imports import ImportGraph
 
     graph = ImportGraph(settings["sys_path"])  # after the libraries: only user code is recorded
@@ -382,9 +405,13 @@ def main() -> None:
         elif module is None and _registers(source.data):
             _import_for_registrations(source)
         imported: list[tuple[str, str | None]] = []
+        output = None
         if module is not None and module.inspectable:
             imported = graph.reached([source.module, *(set(sys.modules) - before)])
-        write_message(events, ("done", key, tools, diagnostics, imported))
+            output = _output(module, tools, diagnostics, config)
+            if output is not None and not settings.get("inspections", True):
+                tools = []  # the generator keeps no cache: only the output is sent
+        write_message(events, ("done", key, tools, diagnostics, imported, output))
     # Every tool a real server registered while user modules were imported (no silent omission).
     write_message(events, ("registered", recorded()))
     write_message(events, ("finished",))

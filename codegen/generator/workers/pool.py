@@ -47,6 +47,7 @@ class _Worker:
         config: Config,
         started: tuple[subprocess.Popen[bytes], IO[bytes]] | None = None,
         hash_seed: str = WORKER_HASH_SEED,
+        extra_settings: dict[str, Any] | None = None,
     ) -> None:
         self.assigned: dict[str, SourceFile] = {}  # relative path -> source, until done
         self.current: str | None = None
@@ -59,7 +60,7 @@ class _Worker:
         assert self.process.stdout is not None
         os.set_blocking(self.process.stdout.fileno(), False)
         self.outbox: queue.Queue[object] = queue.Queue()
-        self.outbox.put(worker_settings(config))
+        self.outbox.put({**worker_settings(config), **(extra_settings or {})})
         # A writer thread, so a worker stuck in user code can never block the generator.
         self.writer = threading.Thread(target=self._write_requests, daemon=True)
         self.writer.start()
@@ -120,6 +121,11 @@ class InspectSession:
     ``on_result`` each inspected module, as they arrive; ``on_done`` then gets the source, its
     scan and the ``(module, file)`` pairs it depended on (not called for a source whose worker
     died). Workers hash with ``hash_seed``; ``workers`` caps how many start.
+
+    With ``on_output``, the workers also assemble, render and check each inspected module
+    (``codegen.generator.render.module_output``): it gets the inspected module (its tools only
+    when ``inspections``) and the worker's ``(tool definitions, rendered file, problems,
+    checked)``. ``on_result`` then gets only what a worker could not render.
     """
 
     def __init__(
@@ -132,12 +138,18 @@ class InspectSession:
             [SourceFile, ScannedModule | None, list[tuple[str, str | None]]], None
         ] = lambda source, module, imported: None,
         workers: int | None = None,
+        on_output: Callable[[InspectedModule, tuple[Any, ...]], None] | None = None,
+        inspections: bool = True,
     ) -> None:
         """Start the workers now: their interpreter and imports overlap whatever comes next."""
         self.config = config
         self.on_scanned = on_scanned
         self.on_result = on_result
         self.on_done = on_done
+        self.on_output = on_output
+        self.extra_settings: dict[str, Any] = (
+            {"config": config, "inspections": inspections} if on_output is not None else {}
+        )
         self.hash_seed = hash_seed
         self.workers: list[_Worker] = []
         self.retired: list[_Worker] = []
@@ -174,7 +186,7 @@ class InspectSession:
         dispatch: bool = True,
         started: tuple[subprocess.Popen[bytes], IO[bytes]] | None = None,
     ) -> None:
-        worker = _Worker(self.config, started, self.hash_seed)
+        worker = _Worker(self.config, started, self.hash_seed, self.extra_settings)
         self.workers.append(worker)
         self.selector.register(worker.process.stdout, selectors.EVENT_READ, worker)  # type: ignore[arg-type]
         if dispatch:
@@ -239,18 +251,20 @@ class InspectSession:
                 self.scanned[source.relative_path] = module
                 self.on_scanned(module)
         elif kind == "done":
-            _, key, tools, diagnostics, imported = event
+            _, key, tools, diagnostics, imported, output = event
             source = worker.assigned.pop(key)  # type: ignore[call-overload]
             worker.current = None
             module = self.scanned.get(key)  # type: ignore[call-overload]
             if module is not None and module.inspectable:
-                self.on_result(
-                    InspectedModule(
-                        module=module,
-                        tools=tuple(tools),  # type: ignore[arg-type]
-                        diagnostics=tuple(diagnostics),  # type: ignore[arg-type]
-                    ),
+                inspected = InspectedModule(
+                    module=module,
+                    tools=tuple(tools),  # type: ignore[arg-type]
+                    diagnostics=tuple(diagnostics),  # type: ignore[arg-type]
                 )
+                if self.on_output is not None and output is not None:
+                    self.on_output(inspected, output)  # type: ignore[arg-type]
+                else:
+                    self.on_result(inspected)
             self.on_done(source, module, imported)  # type: ignore[arg-type]
             self._dispatch(worker)
         elif kind == "registered":

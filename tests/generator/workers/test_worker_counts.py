@@ -1,0 +1,82 @@
+"""The output does not depend on how many workers share the modules, nor on who renders them.
+
+Workers assemble, render and check the modules they inspect (``codegen.generator.render.module_output``);
+a build with one changed module renders it in the generator process instead. With one, two and
+four workers the bookshop example must render to the committed ``generated/`` tree, byte for
+byte; and a cached rebuild of one edited module must equal a build without the cache.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import codegen.generator.workers.pool
+from codegen.generator.config import load_config
+from codegen.generator.pipeline import build
+from tests.helpers.project import REPO
+
+pytestmark = pytest.mark.slow  # starts real worker processes
+
+CONFIG = (
+    "[tool.mcp-codegen]\n"
+    'sources = ["examples/bookshop"]\n'
+    'injected_types = ["examples.bookshop.deps.Settings", "examples.bookshop.deps.ConfigPaths"]\n'
+    'version = "0.1.0"\n'
+)
+
+
+def _committed_tree() -> dict[str, str]:
+    return {
+        p.relative_to(REPO / "generated").as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted((REPO / "generated").rglob("*.py"))
+        if "__pycache__" not in p.parts
+    }
+
+
+def _project(root: Path) -> Path:
+    shutil.copytree(
+        REPO / "examples" / "bookshop",
+        root / "examples" / "bookshop",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    (root / "examples" / "__init__.py").write_text(
+        (REPO / "examples" / "__init__.py").read_text(encoding="utf-8")
+    )
+    (root / "pyproject.toml").write_text(CONFIG)
+    return root / "pyproject.toml"
+
+
+@pytest.mark.parametrize("workers", [1, 2, 4])
+def test_output_does_not_depend_on_the_worker_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    monkeypatch.setattr(codegen.generator.workers.pool, "worker_count", lambda: workers)
+    config = load_config(_project(tmp_path / "proj"))
+    result = build(config, use_cache=False)
+    assert not result.errors, "\n".join(map(str, result.errors))
+    assert {f.relative_path: f.content for f in result.files} == _committed_tree()
+    assert {d.source.relative_path for d in result.rebuilt} == {
+        "examples/bookshop/catalog.py",
+        "examples/bookshop/members.py",
+        "examples/bookshop/orders.py",
+        "examples/bookshop/reports.py",
+    }
+
+
+def test_one_edited_module_rendered_here_equals_a_build_without_cache(tmp_path: Path) -> None:
+    config = load_config(_project(tmp_path / "proj"))
+    first = build(config)  # every module rendered by the workers, and stored
+    assert not first.errors, "\n".join(map(str, first.errors))
+    edited = tmp_path / "proj" / "examples" / "bookshop" / "orders.py"
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    again = build(config)  # only orders.py is inspected, and rendered in this process
+    cold = build(config, use_cache=False)
+    assert not again.errors and not cold.errors
+    assert [d.source.relative_path for d in again.rebuilt] == ["examples/bookshop/orders.py"]
+    assert {f.relative_path: f.content for f in again.files} == {
+        f.relative_path: f.content for f in cold.files
+    }
+    assert again.files != first.files  # the edit changed the recorded source digest
