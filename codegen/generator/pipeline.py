@@ -141,8 +141,11 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             checked.add(done.rendered.relative_path)
 
     def take_output(inspected: InspectedModule, output: tuple[Any, ...]) -> None:
-        """A module's output as its worker made it (``codegen.generator.render.module_output``)."""
-        tools, rendered, problems, ok = output
+        """A module's output as its worker made it (``codegen.generator.render.module_output``),
+        checked here to be literal-only: the worker ran user code, this process writes."""
+        from codegen.generator.render.module_output import unsafe
+
+        tools, rendered, problems = output
         module = inspected.module
         problems = list(problems)
         if rendered is not None and (
@@ -159,10 +162,13 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
                     "nothing was written; please report this",
                 )
             )
-            rendered, ok = None, False
+            rendered = None
+        if rendered is not None:
+            found = unsafe(rendered)
+            problems.extend(found)
+            if not found:
+                checked.add(rendered.relative_path)
         accept(inspected, ModuleDefinition(source=module, tools=tuple(tools)), rendered, problems)
-        if ok and rendered is not None:
-            checked.add(rendered.relative_path)
 
     def accept(
         inspected: InspectedModule,

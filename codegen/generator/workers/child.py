@@ -1,7 +1,7 @@
 """The child process that scans sources and imports user code: ``python -m codegen.generator.workers.child``.
 
 Each source is scanned (libcst; no user code) and then, when it defines tools, imported,
-inspected, and its generated module assembled, rendered and checked (when the settings carry the
+inspected, and its generated module assembled and rendered (when the settings carry the
 ``Config``). Scanning here rather than in the generator spreads the parse over the workers, and
 every source is scanned before its own module is imported.
 
@@ -12,7 +12,7 @@ path:
   ``("scanned", path, ScannedModule | None)``, ``("progress", path)`` while it works and
   ``("done", path, tools, diagnostics, imported, output)`` (``imported``: the ``(module, file)``
   pairs the source depends on, see ``codegen.generator.workers.imports``; ``output``: the module
-  assembled, rendered and checked, see ``_output``; ``tools`` is empty when the settings say
+  assembled and rendered, see ``_output`` (the generator checks it); ``tools`` is empty when the settings say
   ``inspections: False``, a build without a cache); at the end
   ``("registered", registrations)`` (``codegen.generator.inspection.registrations``) and
   ``("finished",)``.
@@ -332,9 +332,10 @@ def _factories(calls: list[str]) -> dict[str, dict[str, str]]:
 
 def _output(
     module: ScannedModule, tools: list[InspectedTool], diagnostics: list[Diagnostic], config: Any
-) -> tuple[tuple[Any, ...], Any, tuple[Diagnostic, ...], bool] | None:
-    """The module assembled, rendered and checked here (``codegen.generator.render.module_output``),
-    as ``(tool definitions, rendered file, problems, checked)``; the module's own
+) -> tuple[tuple[Any, ...], Any, tuple[Diagnostic, ...]] | None:
+    """The module assembled and rendered here (``codegen.generator.render.module_output``), as
+    ``(tool definitions, rendered file, problems)``; the generator checks the text it writes
+    itself (this process ran user code, which could have patched the check). The module's own
     ``ScannedModule`` is left out (the generator has it). None when the generator sent no
     configuration, or when this failed: the generator then does it itself, and reports it."""
     if config is None:
@@ -343,10 +344,12 @@ def _output(
     from codegen.generator.render.module_output import module_output
 
     try:
-        done = module_output(InspectedModule(module, tuple(tools), tuple(diagnostics)), config)
+        done = module_output(
+            InspectedModule(module, tuple(tools), tuple(diagnostics)), config, check=False
+        )
     except Exception:
         return None
-    return done.definition.tools, done.rendered, done.problems, done.checked
+    return done.definition.tools, done.rendered, done.problems
 
 
 def main() -> None:

@@ -122,10 +122,10 @@ class InspectSession:
     scan and the ``(module, file)`` pairs it depended on (not called for a source whose worker
     died). Workers hash with ``hash_seed``; ``workers`` caps how many start.
 
-    With ``on_output``, the workers also assemble, render and check each inspected module
+    With ``on_output``, the workers also assemble and render each inspected module
     (``codegen.generator.render.module_output``): it gets the inspected module (its tools only
-    when ``inspections``) and the worker's ``(tool definitions, rendered file, problems,
-    checked)``. ``on_result`` then gets only what a worker could not render.
+    when ``inspections``) and the worker's ``(tool definitions, rendered file, problems)``.
+    ``on_result`` then gets only what a worker could not render.
     """
 
     def __init__(
