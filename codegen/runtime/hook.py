@@ -80,7 +80,9 @@ def serve_in_front(
             front.check_sources(directory)
         except front.FrontRefused as exc:
             raise GeneratedSchemaError(str(exc)) from None
-    registry = load_composed(directory)
+    listings = front.Listings(directory, record)
+    # Stored answers need no registry (docs/fastpath-run.md: "How the listing is stored").
+    registry = load_composed(directory) if listings.stored is None else None
     listed = frozenset(record["tools"] or ())
     regenerate = _regenerate_command(directory)
 
@@ -91,7 +93,7 @@ def serve_in_front(
         stale = listed & (index.warned | _unregistered(obj, listed))
         return (lambda: start(obj)), sorted(stale)
 
-    return front.serve(registry, record, load=load, regenerate=regenerate)
+    return front.serve(registry, record, listings, load=load, regenerate=regenerate)
 
 
 def fast_path_serves(path: str, target: str) -> bool:
