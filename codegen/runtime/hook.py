@@ -68,7 +68,6 @@ def serve_in_front(
     """
     import os
 
-    from codegen.runtime._load.registry import load_composed
     from codegen.runtime._stdio import front
 
     directory = os.path.abspath(path)
@@ -82,7 +81,11 @@ def serve_in_front(
             raise GeneratedSchemaError(str(exc)) from None
     listings = front.Listings(directory, record)
     # Stored answers need no registry (docs/fastpath-run.md: "How the listing is stored").
-    registry = load_composed(directory) if listings.stored is None else None
+    registry = None
+    if listings.stored is None:
+        from codegen.runtime._load.registry import load_composed
+
+        registry = load_composed(directory)
     listed = frozenset(record["tools"] or ())
     regenerate = _regenerate_command(directory)
 
