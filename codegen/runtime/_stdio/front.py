@@ -132,8 +132,8 @@ class Listings:
             self.path = listing_cache.entry_path(
                 directory, record["object"], manifest.get("MODULES", ()), SERVERS_FILE
             )
-        except OSError:
-            return  # a listed module is missing: the registry load says so
+        except (OSError, TypeError, ValueError):
+            return  # a listed module is missing, MODULES is malformed: the registry load says so
         self.stored = listing_cache.read(self.path, self.revisions)
 
 
