@@ -25,7 +25,8 @@ fit where one round of the plain and hooked servers would take.
 
 ``--realworld-envs DIR`` runs the published servers of ``nox -s realworld``'s fast-path check
 instead, each in its environment under DIR (e.g. ``.nox`` of a checkout where ``nox -s
-realworld`` ran): bench/_run_fastpath_realworld.py.
+realworld`` ran): bench/_run_fastpath_realworld.py; with ``--fast-only`` (no ``--baseline``
+needed there) only the floor and the fast path run, many short rounds.
 
 Every fast path session answers tools/list from the listing it stored (docs/fastpath-run.md):
 one session per project before the rounds stores it.
@@ -312,10 +313,10 @@ def main(argv: list[str] | None = None) -> int:
         "made in this directory (realworld-sdk2, realworld-fastmcp, realworld-clickhouse)",
     )
     options = parser.parse_args(argv)
-    if options.realworld_envs is not None:
-        return _realworld(options)
     if options.workdir is not None:
         options.workdir.mkdir(parents=True, exist_ok=True)
+    if options.realworld_envs is not None:  # --fast-only: the floor and the fast path alone
+        return _realworld(options)
     if options.fast_only and options.baseline is None:
         parser.error("--fast-only needs --baseline")
     arguments = (options.sizes, options.repeats)
@@ -346,6 +347,7 @@ def _realworld(options: argparse.Namespace) -> int:
             floor=FLOOR,
             initialize=INITIALIZE,
             target=TARGET_RATIO,
+            fast_only=options.fast_only,
         )
 
     if options.workdir is not None:
