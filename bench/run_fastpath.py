@@ -23,8 +23,16 @@ with the others, to measure a change before/after in one run on a loaded machine
 ``--fast-only`` only the floor and the two fast paths run (no first call), so many short rounds
 fit where one round of the plain and hooked servers would take.
 
+``--realworld-envs DIR`` runs the published servers of ``nox -s realworld``'s fast-path check
+instead, each in its environment under DIR (e.g. ``.nox`` of a checkout where ``nox -s
+realworld`` ran): bench/_run_fastpath_realworld.py; with ``--fast-only`` (no ``--baseline``
+needed there) only the floor and the fast path run, many short rounds.
+
+Every fast path session answers tools/list from the listing it stored (docs/fastpath-run.md):
+one session per project before the rounds stores it.
+
 Usage: python bench/run_fastpath.py [--sizes 10 100 1000] [--repeats 5] [--keep]
-       [--baseline CHECKOUT [--fast-only]]
+       [--baseline CHECKOUT [--fast-only]] [--realworld-envs DIR]
 """
 
 from __future__ import annotations
@@ -108,6 +116,9 @@ def prepare(workdir: Path, sizes: list[int], baseline: Path | None = None) -> Pa
             _, modules = read_tree(project / "generated")
             (project / "listing.json").write_text(json.dumps(wire_tools(modules)))
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(workdir)], check=True)
+    for framework in FRAMEWORKS:
+        for size in sizes:  # the first fast path session stores the listing: not in the rounds
+            measure(workdir / f"{framework}-{size}", lib, "fastpath", call=False)
     return lib
 
 
@@ -295,9 +306,17 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="with --baseline: only the floor and the two fast paths, no first call",
     )
+    parser.add_argument(
+        "--realworld-envs",
+        type=Path,
+        help="run the published servers instead, with the environments `nox -s realworld` "
+        "made in this directory (realworld-sdk2, realworld-fastmcp, realworld-clickhouse)",
+    )
     options = parser.parse_args(argv)
     if options.workdir is not None:
         options.workdir.mkdir(parents=True, exist_ok=True)
+    if options.realworld_envs is not None:  # --fast-only: the floor and the fast path alone
+        return _realworld(options)
     if options.fast_only and options.baseline is None:
         parser.error("--fast-only needs --baseline")
     arguments = (options.sizes, options.repeats)
@@ -306,6 +325,36 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     with scratch_dir("run-fastpath-bench-", keep=options.keep) as workdir:
         print(run(*arguments, workdir, options.baseline, options.fast_only))
+    return 0
+
+
+def _realworld(options: argparse.Namespace) -> int:
+    import shutil
+
+    from _run_fastpath_realworld import run as run_realworld
+
+    def go(workdir: Path) -> str:
+        lib = workdir / "lib"
+        for part in ("codegen", "templates"):
+            if (lib / part).exists():
+                shutil.rmtree(lib / part)
+            shutil.copytree(REPO / part, lib / part, ignore=shutil.ignore_patterns("__pycache__"))
+        return run_realworld(
+            options.realworld_envs.resolve(),
+            options.repeats,
+            workdir,
+            lib,
+            floor=FLOOR,
+            initialize=INITIALIZE,
+            target=TARGET_RATIO,
+            fast_only=options.fast_only,
+        )
+
+    if options.workdir is not None:
+        print(go(options.workdir))
+        return 0
+    with scratch_dir("run-fastpath-realworld-", keep=options.keep) as workdir:
+        print(go(workdir))
     return 0
 
 

@@ -81,16 +81,8 @@ def main(argv: list[str]) -> int:
             f"arguments)), not {options.target!r}"
         )
 
-    def resolve() -> Any:
-        return _resolve(module_name, attribute)
-
-    if "(" in attribute:  # codegen.registration.factory_calls.is_factory_call
-        from codegen.registration.factory_calls import FactoryCallError, parse_factory_call
-
-        try:
-            resolve = parse_factory_call(options.target).call
-        except FactoryCallError as exc:
-            return _fail(f"TARGET {exc}")
+    def resolve() -> Any:  # a factory call is parsed here: its parser imports ~30 ms
+        return _resolve(module_name, attribute)  # (ast, inspect, typing) before any answer
 
     from codegen.runtime import GeneratedModuleError
     from codegen.runtime.hook import GeneratedSchemaError, use_generated
@@ -112,8 +104,19 @@ def main(argv: list[str]) -> int:
             return _fail(f"TARGET {exc}")
         except (ImportError, AttributeError) as exc:
             return _fail(f"cannot load {options.target}: {exc}")
+        except ValueError as exc:
+            if (refused := _bad_factory_call(exc)) is not None:
+                return refused
+            raise
         if code is not None:
             return code
+    if "(" in attribute:  # codegen.registration.factory_calls.is_factory_call
+        from codegen.registration.factory_calls import FactoryCallError, parse_factory_call
+
+        try:
+            resolve = parse_factory_call(options.target).call
+        except FactoryCallError as exc:
+            return _fail(f"TARGET {exc}")
     try:
         use_generated(options.generated, strict=options.strict)
         target = resolve()
@@ -175,6 +178,14 @@ def _resolve(module_name: str, attribute: str) -> Any:
     for part in attribute.split("."):
         target = getattr(target, part)
     return target
+
+
+def _bad_factory_call(exc: ValueError) -> int | None:
+    """The refusal for a factory call ``TARGET`` that does not parse (found when the fast path
+    resolves it: a recorded spelling always parses); ``None`` for any other error."""
+    from codegen.registration.factory_calls import FactoryCallError
+
+    return _fail(f"TARGET {exc}") if isinstance(exc, FactoryCallError) else None
 
 
 def _exit_code(value: Any) -> int:

@@ -9,17 +9,17 @@ Runs in: server. (The default for every module of this package.)
 
 from __future__ import annotations
 
-from codegen.runtime._load.registry import (
-    SUPPORTED_FORMAT,
-    GeneratedModuleError,
-    ToolBinding,
-    ToolRegistry,
-    load_tools,
-)
+from codegen.shared.format import GeneratedModuleError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from codegen.decorators import tool
+    from codegen.runtime._load.registry import (
+        SUPPORTED_FORMAT,
+        ToolBinding,
+        ToolRegistry,
+        load_tools,
+    )
     from codegen.runtime.hook import use_generated
     from codegen.runtime.server import main
 
@@ -35,8 +35,16 @@ __all__ = [
 ]
 
 
+_LOADING = frozenset({"SUPPORTED_FORMAT", "ToolBinding", "ToolRegistry", "load_tools"})
+
+
 def __getattr__(name: str) -> object:
-    # Lazy: `tool` pulls in typing, `main` pulls in the MCP SDK; loading needs neither.
+    # Lazy: `tool` pulls in typing, `main` pulls in the MCP SDK; loading needs neither. The
+    # loader itself (~5 ms) is not needed before `mcp-codegen run`'s stored listing is sent.
+    if name in _LOADING:
+        from codegen.runtime._load import registry
+
+        return getattr(registry, name)
     if name == "tool":
         from codegen.decorators import tool
 

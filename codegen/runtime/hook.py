@@ -68,7 +68,6 @@ def serve_in_front(
     """
     import os
 
-    from codegen.runtime._load.registry import load_composed
     from codegen.runtime._stdio import front
 
     directory = os.path.abspath(path)
@@ -80,7 +79,13 @@ def serve_in_front(
             front.check_sources(directory)
         except front.FrontRefused as exc:
             raise GeneratedSchemaError(str(exc)) from None
-    registry = load_composed(directory)
+    listings = front.Listings(directory, record)
+    # Stored answers need no registry (docs/fastpath-run.md: "How the listing is stored").
+    registry = None
+    if listings.stored is None:
+        from codegen.runtime._load.registry import load_composed
+
+        registry = load_composed(directory)
     listed = frozenset(record["tools"] or ())
     regenerate = _regenerate_command(directory)
 
@@ -91,7 +96,7 @@ def serve_in_front(
         stale = listed & (index.warned | _unregistered(obj, listed))
         return (lambda: start(obj)), sorted(stale)
 
-    return front.serve(registry, record, load=load, regenerate=regenerate)
+    return front.serve(registry, record, listings, load=load, regenerate=regenerate)
 
 
 def fast_path_serves(path: str, target: str) -> bool:

@@ -14,7 +14,6 @@ import sys
 import warnings
 from _thread import allocate_lock
 
-from codegen.runtime._load.registry import load_composed
 from codegen.shared.format import (
     FRAMEWORK_MARKER,
     MANIFEST,
@@ -81,6 +80,9 @@ class GeneratedIndex:
                 collecting = gc.isenabled()
                 gc.disable()  # only acyclic data is built: a collection would walk it for nothing
                 try:
+                    # imported here: not before `mcp-codegen run`'s stored listing is sent
+                    from codegen.runtime._load.registry import load_composed
+
                     registry = load_composed(self.directory)
                     # the index keeps the loaded dicts for good: no snapshot for later listings
                     self._tools = {

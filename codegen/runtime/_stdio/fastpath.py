@@ -141,13 +141,22 @@ class Session:
             params, shapes["requests"][method], present=present
         ):
             return None
-        if method == "tools/list" and missing_variant(
-            self._registry.protocols, self.protocol_version
-        ):
+        if method == "ping":
+            return _response(request_id, dump({}, shapes["results"][method]))
+        listing = self.listing(self.protocol_version)
+        if listing is None:
             return None  # schemas built for 2026-07-28 alone: the SDK door answers with the error
-        response = _response(request_id, dump(self._result(method), shapes["results"][method]))
-        self.listed = self.listed or method == "tools/list"
-        return response
+        self.listed = True
+        return _response_text(request_id, listing)
+
+    def listing(self, revision: str) -> str | None:
+        """The ``tools/list`` result for ``revision`` as serialised JSON text (the ``result`` of
+        the answer, byte for byte), or ``None`` when the SDK door must answer."""
+        if missing_variant(self._registry.protocols, revision):
+            return None
+        return _dumps(
+            dump(self._tools(revision), SURFACES[REVISIONS[revision]]["results"]["tools/list"])
+        )
 
     def _notification(self, line: bytes, method: str, params: Any, present: bool) -> bytes | None:
         if method != "notifications/initialized" or self.protocol_version is None:
@@ -181,15 +190,13 @@ class Session:
             SURFACES[REVISIONS[negotiated]]["results"]["initialize"],
         )
 
-    def _result(self, method: str) -> dict[str, Any]:
-        if method == "ping":
-            return {}
+    def _tools(self, revision: str) -> dict[str, Any]:
         # What the SDK door's list_tools returns: the negotiated revision's output variant (the
         # fast path only serves handshake revisions: boxed); its shape drops what it does not
         # define.
         return {
             # Read only: dumped and serialised at once, never changed, so no copy is needed.
-            "tools": self._registry.wire_tools(self.protocol_version),
+            "tools": self._registry.wire_tools(revision),
             "ttlMs": 0,
             "cacheScope": "private",
             "resultType": "complete",
@@ -372,11 +379,15 @@ def _plain_id(request_id: Any) -> bool:
     return type(request_id) is int and -_MAX_ID < request_id < _MAX_ID
 
 
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
 def _response(request_id: int | str, result: Any) -> bytes:
-    text = json.dumps(
-        {"jsonrpc": "2.0", "id": request_id, "result": result},
-        ensure_ascii=False,
-        allow_nan=False,
-        separators=(",", ":"),
-    )
-    return text.encode("utf-8") + b"\n"
+    return _dumps({"jsonrpc": "2.0", "id": request_id, "result": result}).encode("utf-8") + b"\n"
+
+
+def _response_text(request_id: int | str, result: str) -> bytes:
+    """``_response`` with ``result`` serialised already (``json.dumps`` of the whole message is
+    exactly this concatenation)."""
+    return f'{{"jsonrpc":"2.0","id":{_dumps(request_id)},"result":{result}}}\n'.encode()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import sys
 
+from codegen.runtime._stdio import listing_cache
 from codegen.runtime._stdio.fastpath import (
     PRELOAD_ENV,
     Handover,
@@ -29,6 +30,7 @@ from codegen.runtime._stdio.fastpath import (
     sdk_matches,
 )
 from codegen.runtime._stdio.shapes import Doubt
+from codegen.runtime._stdio.wire_shapes import REVISIONS
 from codegen.shared.format import (
     MANIFEST,
     SERVERS_FILE,
@@ -51,6 +53,8 @@ if TYPE_CHECKING:
 _pending: list[Handover] = []
 #: What one readline takes before the fast path gives the line to the framework unanswered.
 _MAX_MESSAGE_BYTES = 1 << 26
+#: The GIL switch interval while the opening is answered beside the import (default 5 ms).
+_OPENING_SWITCH = 0.0005
 _LIST_CHANGED = b'{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n'
 
 
@@ -113,16 +117,61 @@ def _module_file(module: str) -> str | None:
     return None
 
 
-class ServerSession(Session):
-    """``Session`` answering with a recorded server's own ``initialize`` and tool order."""
+class Listings:
+    """The stored tools/list answers of one target (``listing_cache``): read at the start, so
+    that a hit needs no registry; on a miss, stored after the first answer."""
 
-    def __init__(self, registry: ToolRegistry, record: dict[str, Any]) -> None:
-        super().__init__(registry, name="")
+    def __init__(self, directory: str, record: dict[str, Any]) -> None:
+        self.revisions = tuple(sorted(set(record["initialize"]) & set(REVISIONS)))
+        self.stored: dict[str, str | None] | None = None
+        self.path: str | None = None
+        if record["tools"] is None:
+            return  # the framework lists: nothing to store
+        manifest = exec_generated(os.path.join(directory, MANIFEST))
+        try:
+            self.path = listing_cache.entry_path(
+                directory, record["object"], manifest.get("MODULES", ()), SERVERS_FILE
+            )
+        except (OSError, TypeError, ValueError):
+            return  # a listed module is missing, MODULES is malformed: the registry load says so
+        self.stored = listing_cache.read(self.path, self.revisions)
+
+
+class ServerSession(Session):
+    """``Session`` answering with a recorded server's own ``initialize`` and tool order: from
+    the stored listings when there are (``registry`` is then ``None``), or shaped."""
+
+    def __init__(
+        self, registry: ToolRegistry | None, record: dict[str, Any], listings: Listings
+    ) -> None:
+        super().__init__(registry, name="")  # type: ignore[arg-type]
         self._record = record
         self._names: tuple[str, ...] | None = (
             tuple(record["tools"]) if record["tools"] is not None else None
         )
+        self._listings = listings
+        self._shaped: dict[str, str | None] = {}
         self.stale = False  # set by the loader: the framework answers tools/list from now on
+
+    def listing(self, revision: str) -> str | None:
+        if self._names is None or self.stale:
+            raise Doubt("tools/list")  # the framework lists (run-time tools, stale entries)
+        stored = self._listings.stored
+        if stored is not None:
+            if revision not in stored:
+                raise Doubt(revision)
+            return stored[revision]
+        if revision not in self._shaped:
+            self._shaped[revision] = super().listing(revision)
+        return self._shaped[revision]
+
+    def store(self) -> None:
+        """On a miss: shape every recorded revision's listing (once) and store them."""
+        if self._listings.stored is not None or self._listings.path is None:
+            return
+        listings = {revision: self.listing(revision) for revision in self._listings.revisions}
+        listing_cache.write(self._listings.path, listings)
+        self._listings.stored = listings
 
     def _initialize(self, negotiated: str) -> Any:
         recorded = self._record["initialize"].get(negotiated)
@@ -130,16 +179,12 @@ class ServerSession(Session):
             raise Doubt(negotiated)
         return recorded
 
-    def _result(self, method: str) -> dict[str, Any]:
-        if method == "ping":
-            return {}
-        if self._names is None or self.stale:
-            raise Doubt("tools/list")  # the framework lists (run-time tools, stale entries)
+    def _tools(self, revision: str) -> dict[str, Any]:
         # a composed package's servers may share names: this server's own entry wins
         own = self._record["object"]
         by_name: dict[str, Any] = {}
         for tool, server in zip(
-            self._registry.wire_tools(self.protocol_version), self._registry.servers(), strict=True
+            self._registry.wire_tools(revision), self._registry.servers(), strict=True
         ):
             if server == own or tool["name"] not in by_name:
                 by_name[tool["name"]] = tool
@@ -155,8 +200,9 @@ class ServerSession(Session):
 
 
 def serve(
-    registry: ToolRegistry,
+    registry: ToolRegistry | None,
     record: dict[str, Any],
+    listings: Listings,
     *,
     load: Callable[[], tuple[Callable[[], int], list[str]]],
     regenerate: str,
@@ -165,6 +211,9 @@ def serve(
 
     ``load`` returns ``(run, stale)``: the function that runs the server (its stdio transport
     takes the handover) and the listed tools found stale or missing once it is loaded.
+    ``registry`` is ``None`` when ``listings`` has the stored answers (it is needed for nothing
+    else). When the input ends while the server is still importing, the process exits at once
+    (``os._exit``): nobody is left to serve, and a client that closes stdin expects the exit.
     """
     import _thread
     import gc
@@ -176,7 +225,7 @@ def serve(
     # walk them all while the listing is shaped (docs/decisions/0360-fast-path-at-1000-tools.md).
     gc.freeze()
     wire_in, wire_out, restore = claim_stdio()
-    session = ServerSession(registry, record)
+    session = ServerSession(registry, record, listings)
     loaded: list[Any] = []
     failed: list[BaseException] = []
     done = _thread.allocate_lock()
@@ -194,32 +243,55 @@ def serve(
         finally:
             done.release()
 
-    # When the import starts: by default once the first tools/list is answered (started with
-    # initialize, the import competed with the tools/list answer for the GIL: 1.4x -> 2.3x the
-    # floor in bench/run_fastpath.py), "0" at the handover, "initialize" after initialize.
+    # When the import starts. By default: at once when the listing is stored (the opening is
+    # then a few reads and writes; the switch interval is shortened meanwhile, so that the
+    # import gives the GIL back within 0.5 ms whenever this thread returns from I/O), else once
+    # the first tools/list is answered (shaping competed with the import for the GIL: 1.4x ->
+    # 2.3x the floor in bench/run_fastpath.py). "listed": after the first tools/list answer
+    # always; "initialize": after initialize; "0": at the handover.
     when = os.environ.get(PRELOAD_ENV, "1")
     started = False
+    switch = sys.getswitchinterval()
+    if when == "1" and listings.stored is not None and record["tools"] is not None:
+        started = True
+        sys.setswitchinterval(_OPENING_SWITCH)
+        _thread.start_new_thread(loader, ())
+    stored: list[bool] = []
 
     def answered() -> None:
         nonlocal started
+        if session.listed and not stored:  # on a miss: the next run answers from stored bytes
+            stored.append(True)
+            try:  # noqa: SIM105 (contextlib: an import before the answer)
+                session.store()
+            except (Doubt, RecursionError, ValueError, TypeError, KeyError):
+                pass  # a revision the fast path cannot shape: shaped again each run
+        if session.listed and sys.getswitchinterval() != switch:
+            sys.setswitchinterval(switch)
         if (
             not started
             and when != "0"
-            and (session.listed or (when == "1" and session.protocol_version))
+            and (session.listed or (when == "initialize" and session.protocol_version))
         ):
             started = True
             _thread.start_new_thread(loader, ())
 
     line = answer_opening(session, wire_in, wire_out, _MAX_MESSAGE_BYTES, answered)
+    sys.setswitchinterval(switch)
     if line is None:  # the client closed our stdout
         restore()
         return 0
+    if not line and not done.acquire(False):  # end of input before the server was needed
+        restore()
+        if started:  # still importing: do not wait for it (6-15 s on published servers)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
+        return 0  # nothing was imported
     if not started:
-        if not line:
-            restore()
-            return 0  # end of input before the server was needed: nothing to import
         _thread.start_new_thread(loader, ())
-    done.acquire()
+    if line:
+        done.acquire()
     if failed:
         restore()
         raise failed[0]

@@ -165,12 +165,14 @@ def test_same_answers(built: Path, target: str) -> None:
 @pytest.mark.parametrize("target", [CALL, "pkg.server:create_server(namespace = 'team_')"])
 def test_answers_before_the_factory_runs(built: Path, tmp_path: Path, target: str) -> None:
     """The factory's module fails to import: the fast path still answers the opening from the
-    record of the call (so the record was found for this spelling); plain answers nothing."""
+    record of the call (so the record was found for this spelling); plain answers nothing. The
+    call after the opening needs the server, so the failed import is reported."""
     root = tmp_path / "p"
     shutil.copytree(built, root, ignore=shutil.ignore_patterns("__pycache__"))
     server = root / "pkg" / "server.py"
     server.write_text(server.read_text() + "\nraise RuntimeError('slow dependency missing')\n")
-    fast, _, err = _run(root, target, OPENING, {1, 2})
+    call = request(3, "tools/call", {"name": "team_add", "arguments": {}})
+    fast, _, err = _run(root, target, [*OPENING, call], {1, 2})
     plain, _, _ = _run(root, target, OPENING, {1, 2}, "--no-fast-path")
     assert set(fast) == {1, 2}, err
     assert b'"team_add"' in fast[2]

@@ -102,11 +102,14 @@ def test_same_answers(built: Path) -> None:
 
 def test_answers_before_the_server_imports(built: Path, tmp_path: Path) -> None:
     """A server whose import fails still gets its opening answered from the literals; plain
-    does not answer at all. Proves the answers come from the fast path, not the framework."""
+    does not answer at all. Proves the answers come from the fast path, not the framework. The
+    call after them needs the server, so the failed import is reported (at the end of input
+    alone the process exits without waiting for the import)."""
     root = _copy(built, tmp_path)
     server = root / "pkg" / "server.py"
     server.write_text(server.read_text() + "\nraise RuntimeError('slow dependency missing')\n")
-    fast, _, err = _run(root, OPENING, {1, 2})
+    call = request(3, "tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}})
+    fast, _, err = _run(root, [*OPENING, call], {1, 2})
     plain, _, _ = _run(root, OPENING, {1, 2}, "--no-fast-path")
     assert set(fast) == {1, 2}
     assert b'"tools"' in fast[2] and b'"add"' in fast[2]
