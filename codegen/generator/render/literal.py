@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
+from typing import Any, NoReturn
 
 INDENT = "    "
 INLINE_WIDTH = 88  # lists of scalars that fit stay on one line
@@ -67,7 +67,7 @@ def python_literal(value: Any, depth: int = 0) -> str:
     tuples of scalars inside a tuple (records) always do.
     """
     out: list[str] = []
-    _write(value, depth, out)
+    _write(value, INDENT * depth, out)
     return "".join(out)
 
 
@@ -79,16 +79,18 @@ def lines_literal(values: Any) -> str:
     return "(\n" + "".join(f"{INDENT}{string_literal(str(v))},\n" for v in values) + ")"
 
 
-def _write(value: Any, depth: int, out: list[str], record: bool = False) -> None:
-    """Append the literal's text to ``out`` (one join at the end, whatever the nesting);
-    ``record``: ``value`` is an item of a tuple."""
-    scalar = _scalar(value)
-    if scalar is not None:
-        out.append(scalar)
-        return
-    pad = INDENT * depth
-    inner = pad + INDENT
+def _write(value: Any, pad: str, out: list[str], record: bool = False) -> None:
+    """Append the literal's text to ``out`` (one join at the end, whatever the nesting); ``pad``:
+    the indentation of the line it starts on; ``record``: ``value`` is an item of a tuple.
+
+    The hot path of rendering (600,000 values for 10,000 tools): a dict item or list item whose
+    value is a scalar, the commonest, is appended as one piece without a call of its own.
+    """
     kind = type(value)
+    if kind is str:
+        out.append(string_literal(value))
+        return
+    inner = pad + INDENT
     if kind is dict:
         if not value:
             out.append("{}")
@@ -97,9 +99,16 @@ def _write(value: Any, depth: int, out: list[str], record: bool = False) -> None
         for key, item in value.items():
             if type(key) is not str:
                 raise TypeError(f"dict key {key!r} is not a string")
-            out.append(f"{inner}{string_literal(key)}: ")
-            _write(item, depth + 1, out)
-            out.append(",\n")
+            item_kind = type(item)
+            if item_kind is dict or item_kind is list or item_kind is tuple:
+                out.append(f"{inner}{string_literal(key)}: ")
+                _write(item, inner, out)
+                out.append(",\n")
+                continue
+            text = string_literal(item) if item_kind is str else _scalar(item)
+            if text is None:
+                _unrenderable(item)
+            out.append(f"{inner}{string_literal(key)}: {text},\n")
         out.append(pad + "}")
         return
     if kind is list or kind is tuple:
@@ -108,7 +117,7 @@ def _write(value: Any, depth: int, out: list[str], record: bool = False) -> None
             out.append(open_ + close)
             return
         flat = [_scalar(item) for item in value]
-        if all(item is not None for item in flat):
+        if None not in flat:
             one_line = (
                 open_
                 + ", ".join(flat)  # type: ignore[arg-type]
@@ -121,10 +130,20 @@ def _write(value: Any, depth: int, out: list[str], record: bool = False) -> None
                 out.append(one_line)
                 return
         out.append(open_ + "\n")
-        for item in value:
+        for item, text in zip(value, flat, strict=True):
+            if text is not None:
+                out.append(f"{inner}{text},\n")
+                continue
             out.append(inner)
-            _write(item, depth + 1, out, record=kind is tuple and type(item) is tuple)
+            _write(item, inner, out, record=kind is tuple and type(item) is tuple)
             out.append(",\n")
         out.append(pad + close)
         return
+    scalar = _scalar(value)
+    if scalar is None:
+        _unrenderable(value)
+    out.append(scalar)  # type: ignore[arg-type]
+
+
+def _unrenderable(value: Any) -> NoReturn:
     raise TypeError(f"{type(value).__name__} value {value!r:.80} cannot be rendered as a literal")
