@@ -10,11 +10,13 @@ valid UTF-8 source whatever the input.
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 from typing import Any, NoReturn
 
 INDENT = "    "
 INLINE_WIDTH = 88  # lists of scalars that fit stay on one line
+_CODING = re.compile(r"coding([:=])")
 _SIMPLE_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -42,8 +44,11 @@ def string_literal(text: str) -> str:
 
 
 def comment_text(text: str) -> str:
-    """Text safe inside a ``#`` comment: it can never end the comment line."""
-    return string_literal(text)[1:-1] if not text.isprintable() else text
+    """Text safe inside a ``#`` comment: it can never end the comment line, and never reads as
+    a source-encoding declaration (PEP 263: ``coding:``/``coding=`` on the first two lines, which
+    an import would honour: ``utf-7`` turns ``+ACI-`` inside a string into a quote)."""
+    safe = string_literal(text)[1:-1] if not text.isprintable() else text
+    return _CODING.sub(r"coding \1", safe)
 
 
 def _scalar(value: Any) -> str | None:
