@@ -11,7 +11,7 @@ from codegen.shared.json_pointer import definition_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs milliseconds; the runtime imports this module to serve profiles
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from typing import Any
 
     Schema = dict[str, Any]
@@ -82,12 +82,15 @@ _KIND = {
     **dict.fromkeys(SCHEMA_LISTS, "list"),
     **dict.fromkeys(SCHEMA_MAPS, "map"),
 }
+_KEYWORDS = frozenset(_KIND)
 
 
 def map_subschemas(schema: Any, fn: Callable[[Schema], Schema]) -> Any:
     """Apply ``fn`` to every direct subschema of ``schema`` (not recursively)."""
     if not isinstance(schema, dict):
         return schema
+    if _KEYWORDS.isdisjoint(schema):
+        return dict(schema)  # a leaf (most nodes): no keyword to dispatch on
     result = {}
     for key, value in schema.items():
         kind = _KIND.get(key)
@@ -130,14 +133,35 @@ def drop_schema_keyword(schema: Schema) -> Schema:
 def referenced_definitions(node: Any, found: set[str]) -> set[str]:
     """Add to ``found`` the names of the local definitions (``#/$defs/...``) that ``node``
     refers to anywhere in its schema positions; returns ``found``."""
-    if isinstance(node, dict):
-        if (
-            isinstance(node.get("$ref"), str)
-            and (name := definition_name(node["$ref"])) is not None
-        ):
+    for ref in _local_refs(node):
+        if (name := definition_name(ref)) is not None:
             found.add(name)
-        map_subschemas(node, lambda sub: (referenced_definitions(sub, found), sub)[1])
     return found
+
+
+def _local_refs(node: Any) -> Iterator[str]:
+    """Every string ``$ref`` in the schema positions of ``node``, in document order (a node's
+    own before its subschemas'), read in place: nothing is copied."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        if isinstance(ref := node.get("$ref"), str):
+            yield ref
+        children: list[Any] = []
+        for key, value in node.items():
+            kind = _KIND.get(key)
+            if kind is None:
+                continue
+            if kind == "one":
+                children.append(value)
+            elif kind == "list":
+                if isinstance(value, list):
+                    children.extend(value)
+            elif isinstance(value, dict):
+                children.extend(value.values())
+        stack.extend(reversed(children))
 
 
 def recursive_definitions(defs: dict[str, Schema]) -> set[str]:
@@ -188,6 +212,14 @@ def inline_refs(schema: Schema, memo: Memo | None = None) -> Schema:
     defs: dict[str, Schema] = {}
     for key in ("definitions", "$defs"):
         defs.update(schema.get(key) or {})
+    if not defs:
+        # Nothing to inline (most tools): the result is the root itself, once no local
+        # ``$ref`` is left dangling in it. Nothing is mutated downstream, so no copy is needed.
+        root = {k: v for k, v in schema.items() if k not in ("$defs", "definitions")}
+        for ref in _local_refs(root):
+            if definition_name(ref) is not None:
+                raise ValueError(f"dangling $ref {ref!r}: no such definition")
+        return root
     keep = recursive_definitions(defs)
     missing: list[str] = []
 

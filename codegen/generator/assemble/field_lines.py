@@ -78,13 +78,14 @@ def _walk(
         if model is not None:
             _record(found, pointer, properties, model)
     for keyword, value in schema.items():
-        here = child(pointer, keyword)
         if keyword in SCHEMA_VALUED:
-            _walk(value, here, models, found)
+            _walk(value, child(pointer, keyword), models, found)
         elif keyword in SCHEMA_LISTS and isinstance(value, list):
+            here = child(pointer, keyword)
             for index, item in enumerate(value):
                 _walk(item, child(here, index), models, found)
         elif keyword in SCHEMA_MAPS and isinstance(value, dict):
+            here = child(pointer, keyword)
             defs = keyword in ("$defs", "definitions")
             for name, item in value.items():
                 _walk(item, child(here, name), models, found, name if defs else None)

@@ -8,6 +8,7 @@ execution order; ``Enclosing`` the parameters and locals of a function around a 
 from __future__ import annotations
 
 import ast
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -111,7 +112,7 @@ class ModuleScope:
         scope = cls(module, path, path.name == "__init__.py", roots)
         for statement in tree.body:
             scope._statement(statement)
-        for node in ast.walk(tree):  # ``global X`` in a function rebinds X at run time
+        for node in _statements(tree):  # ``global X`` in a function rebinds X at run time
             if isinstance(node, ast.Global):
                 for name in node.names:
                     scope.dynamic[name] = "is rebound by a function (`global` statement)"
@@ -227,3 +228,20 @@ def _required(arguments: ast.arguments) -> tuple[tuple[str, bool], ...]:
         if default is None
     ]
     return tuple(required)
+
+
+_BLOCKS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _statements(tree: ast.Module) -> Iterator[ast.AST]:
+    """The statements of ``tree`` at any depth (and the except/case clauses holding them), in
+    ``ast.walk``'s breadth-first order, without visiting expressions: a ``global`` is a
+    statement, and only statements and clauses hold statements (a tenth of the nodes)."""
+    queue: deque[ast.AST] = deque([tree])
+    while queue:
+        node = queue.popleft()
+        yield node
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list and value and isinstance(value[0], _BLOCKS):
+                queue.extend(value)

@@ -10,11 +10,13 @@ valid UTF-8 source whatever the input.
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, NoReturn
 
 INDENT = "    "
 INLINE_WIDTH = 88  # lists of scalars that fit stay on one line
+_CODING = re.compile(r"coding([:=])")
 _SIMPLE_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -42,8 +44,11 @@ def string_literal(text: str) -> str:
 
 
 def comment_text(text: str) -> str:
-    """Text safe inside a ``#`` comment: it can never end the comment line."""
-    return string_literal(text)[1:-1] if not text.isprintable() else text
+    """Text safe inside a ``#`` comment: it can never end the comment line, and never reads as
+    a source-encoding declaration (PEP 263: ``coding:``/``coding=`` on the first two lines, which
+    an import would honour: ``utf-7`` turns ``+ACI-`` inside a string into a quote)."""
+    safe = string_literal(text)[1:-1] if not text.isprintable() else text
+    return _CODING.sub(r"coding \1", safe)
 
 
 def _scalar(value: Any) -> str | None:
@@ -67,7 +72,7 @@ def python_literal(value: Any, depth: int = 0) -> str:
     tuples of scalars inside a tuple (records) always do.
     """
     out: list[str] = []
-    _write(value, depth, out)
+    _write(value, INDENT * depth, out)
     return "".join(out)
 
 
@@ -79,16 +84,18 @@ def lines_literal(values: Any) -> str:
     return "(\n" + "".join(f"{INDENT}{string_literal(str(v))},\n" for v in values) + ")"
 
 
-def _write(value: Any, depth: int, out: list[str], record: bool = False) -> None:
-    """Append the literal's text to ``out`` (one join at the end, whatever the nesting);
-    ``record``: ``value`` is an item of a tuple."""
-    scalar = _scalar(value)
-    if scalar is not None:
-        out.append(scalar)
-        return
-    pad = INDENT * depth
-    inner = pad + INDENT
+def _write(value: Any, pad: str, out: list[str], record: bool = False) -> None:
+    """Append the literal's text to ``out`` (one join at the end, whatever the nesting); ``pad``:
+    the indentation of the line it starts on; ``record``: ``value`` is an item of a tuple.
+
+    The hot path of rendering (600,000 values for 10,000 tools): a dict item or list item whose
+    value is a scalar, the commonest, is appended as one piece without a call of its own.
+    """
     kind = type(value)
+    if kind is str:
+        out.append(string_literal(value))
+        return
+    inner = pad + INDENT
     if kind is dict:
         if not value:
             out.append("{}")
@@ -97,9 +104,16 @@ def _write(value: Any, depth: int, out: list[str], record: bool = False) -> None
         for key, item in value.items():
             if type(key) is not str:
                 raise TypeError(f"dict key {key!r} is not a string")
-            out.append(f"{inner}{string_literal(key)}: ")
-            _write(item, depth + 1, out)
-            out.append(",\n")
+            item_kind = type(item)
+            if item_kind is dict or item_kind is list or item_kind is tuple:
+                out.append(f"{inner}{string_literal(key)}: ")
+                _write(item, inner, out)
+                out.append(",\n")
+                continue
+            text = string_literal(item) if item_kind is str else _scalar(item)
+            if text is None:
+                _unrenderable(item)
+            out.append(f"{inner}{string_literal(key)}: {text},\n")
         out.append(pad + "}")
         return
     if kind is list or kind is tuple:
@@ -108,7 +122,7 @@ def _write(value: Any, depth: int, out: list[str], record: bool = False) -> None
             out.append(open_ + close)
             return
         flat = [_scalar(item) for item in value]
-        if all(item is not None for item in flat):
+        if None not in flat:
             one_line = (
                 open_
                 + ", ".join(flat)  # type: ignore[arg-type]
@@ -121,10 +135,20 @@ def _write(value: Any, depth: int, out: list[str], record: bool = False) -> None
                 out.append(one_line)
                 return
         out.append(open_ + "\n")
-        for item in value:
+        for item, text in zip(value, flat, strict=True):
+            if text is not None:
+                out.append(f"{inner}{text},\n")
+                continue
             out.append(inner)
-            _write(item, depth + 1, out, record=kind is tuple and type(item) is tuple)
+            _write(item, inner, out, record=kind is tuple and type(item) is tuple)
             out.append(",\n")
         out.append(pad + close)
         return
+    scalar = _scalar(value)
+    if scalar is None:
+        _unrenderable(value)
+    out.append(scalar)  # type: ignore[arg-type]
+
+
+def _unrenderable(value: Any) -> NoReturn:
     raise TypeError(f"{type(value).__name__} value {value!r:.80} cannot be rendered as a literal")

@@ -3,13 +3,14 @@ uncached return type described together, so shared types are built once."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import TypeAdapter
 
 from codegen.generator.inspection.resolve import ResolvedTool
 from codegen.generator.model import JSON, ScannedModule
+from codegen.generator.schema.defaults import module_defaults
 from codegen.generator.schema.hints import SCHEMA_ONLY, has_no_output_schema
 from codegen.generator.schema.inputs import InputPlan, plan_input
 from codegen.generator.schema.outputs import OUTPUT_CACHE
@@ -27,6 +28,8 @@ class ModuleSchemas:
     """
 
     inputs: dict[int, tuple[InputPlan, JSON]]
+    #: id(tool) -> its defaults that need pydantic, checked together (``module_defaults``)
+    defaults: dict[int, dict[str, JSON]] = field(default_factory=dict)
 
 
 def _reachable(root: JSON, defs: dict[str, JSON], memo: dict[str, set[str]]) -> set[str]:
@@ -126,4 +129,4 @@ def describe_module(
         described = _described_together(pending, "serialization")
         for annotation, schema in zip(pending, described or (), strict=False):
             OUTPUT_CACHE[annotation] = schema
-    return ModuleSchemas(inputs)
+    return ModuleSchemas(inputs, module_defaults(plans))

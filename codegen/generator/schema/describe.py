@@ -72,7 +72,8 @@ def input_schema(
     prepared = batch.inputs.get(id(tool)) if batch is not None else None
     plan = prepared[0] if prepared is not None else plan_input(tool, injected, path)
     warnings.extend(plan.warnings)
-    defaults = input_defaults(plan, path)
+    checked = batch.defaults.get(id(tool)) if batch is not None and prepared is not None else None
+    defaults = input_defaults(plan, path, checked)
     if prepared is not None:
         return prepared[1], defaults
     return TypeAdapter(plan.arguments).json_schema(mode="validation"), defaults

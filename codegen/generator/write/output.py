@@ -28,6 +28,7 @@ from functools import cache
 from pathlib import Path
 
 from codegen.generator.model import RenderedFile, WriteReport
+from codegen.generator.write.literal_text import encoding_problem, recognised
 from codegen.shared.diagnostics import CodegenError, Diagnostic
 from codegen.shared.format import GeneratedModuleError, is_generated_file
 from codegen.shared.reader import existing_generated
@@ -147,13 +148,18 @@ def compare(files: list[RenderedFile], output: Path, *, diffs: bool = True) -> W
 def verify_literal_module(content: str, name: str) -> None:
     """Refuse to write anything but ``NAME = <literal>`` statements (a last line of defence).
 
-    The fast path compiles the module and reads its bytecode: it may only load constants, build
+    First a source-encoding declaration other than UTF-8 is refused (an import would decode
+    the file differently from what was checked). Then the renderer's own text is recognised
+    without compiling (``codegen.generator.write.literal_text``, sound: it says why). What it
+    does not recognise is compiled and its bytecode read: it may only load constants, build
     containers from them and bind names, so running it can do nothing else. Whatever that check
     does not vouch for (a syntax error, an opcode it does not know on a newer Python) is parsed
     assignment by assignment instead, which accepts it or raises ``GeneratedModuleError`` with
     the position of the problem.
     """
-    if builds_literals_only(content, name):
+    if (problem := encoding_problem(content)) is not None:
+        raise GeneratedModuleError(problem, name, 1, 1)
+    if recognised(content) or builds_literals_only(content, name):
         return
     from codegen.shared.reader import parse_literal_module
 

@@ -34,6 +34,7 @@ from codegen.generator.model import (
 )
 from codegen.generator.render.literal import comment_text, python_literal, string_literal
 from codegen.generator.render.modules import render_manifest, render_module
+from codegen.generator.write.literal_text import encoding_problem, recognised
 from codegen.generator.write.output import builds_literals_only
 from codegen.shared.reader import parse_literal_module
 from tests.helpers.project import Project
@@ -141,6 +142,7 @@ def assert_literal_module(content: str, names: list[str], comment_lines: int) ->
     assert [c.start for c in comments] == [(line, 0) for line in range(1, comment_lines + 1)]
     # The writer's fast check vouches for it too (it would fall back to parsing otherwise).
     assert builds_literals_only(content, "<generated>")
+    assert recognised(content) and encoding_problem(content) is None  # without compile()
     return parse_literal_module(content)
 
 
