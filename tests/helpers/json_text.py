@@ -7,6 +7,9 @@ these strings is stricter than comparing the values. Three spellings for three q
 - ``exact_json_lines``: the same question, one item per line, for readable assertion diffs;
 - ``unordered_json``: the same JSON values whatever the key order (tools/list entries, whose key
   order the frameworks do not promise).
+
+``same`` asks the first question of Python values that need not be JSON (tuples, floats such as
+``-0.0``), as the renderer and transform tests compare one implementation's output with another's.
 """
 
 from __future__ import annotations
@@ -29,3 +32,16 @@ def unordered_json(value: Any) -> str:
     """JSON text in which equal JSON values are equal strings, whatever their key order
     (``true`` is not ``1``)."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False, indent=1)
+
+
+def same(left: Any, right: Any) -> bool:
+    """Equal with types and dict order: ``1 == 1.0 == True`` and ``[] == ()`` do not count."""
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, dict):
+        return list(left) == list(right) and all(same(left[k], right[k]) for k in left)
+    if isinstance(left, list | tuple):
+        return len(left) == len(right) and all(map(same, left, right))
+    if isinstance(left, float):
+        return repr(left) == repr(right)  # -0.0 stays -0.0
+    return bool(left == right)

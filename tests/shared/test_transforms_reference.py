@@ -28,6 +28,7 @@ from codegen.shared.schema_transforms import (
     map_subschemas,
     referenced_definitions,
 )
+from tests.helpers.json_text import same
 
 _KIND = {
     **dict.fromkeys(SCHEMA_VALUED, "one"),
@@ -214,17 +215,6 @@ def outcome(fn: Any, schema: dict[str, Any]) -> Any:
         return ("error", str(exc))
     except RecursionError:
         return ("recursion",)
-
-
-def same(left: Any, right: Any) -> bool:
-    """Equal including dict key order at every level."""
-    if type(left) is not type(right):
-        return False
-    if isinstance(left, dict):
-        return list(left) == list(right) and all(same(left[k], right[k]) for k in left)
-    if isinstance(left, list | tuple):
-        return len(left) == len(right) and all(map(same, left, right))
-    return bool(left == right)
 
 
 @pytest.mark.slow

@@ -37,6 +37,7 @@ from codegen.generator.render.modules import render_manifest, render_module
 from codegen.generator.write.literal_text import encoding_problem, recognised
 from codegen.generator.write.output import builds_literals_only
 from codegen.shared.reader import parse_literal_module
+from tests.helpers.json_text import same
 from tests.helpers.project import Project
 
 #: Pieces that have broken code generators: quotes, escapes, line breaks of every kind (Python's,
@@ -106,19 +107,6 @@ json_values = st.recursive(
     ),
     max_leaves=6,
 )
-
-
-def same(left: Any, right: Any) -> bool:
-    """Equal with types and dict order: ``1 == 1.0 == True`` and ``[] == ()`` do not count."""
-    if type(left) is not type(right):
-        return False
-    if isinstance(left, dict):
-        return list(left) == list(right) and all(same(left[k], right[k]) for k in left)
-    if isinstance(left, list | tuple):
-        return len(left) == len(right) and all(map(same, left, right))
-    if isinstance(left, float):
-        return repr(left) == repr(right)  # -0.0 stays -0.0
-    return bool(left == right)
 
 
 def assert_literal_module(content: str, names: list[str], comment_lines: int) -> dict[str, Any]:
