@@ -166,9 +166,15 @@ def _local_refs(node: Any) -> Iterator[str]:
 
 def recursive_definitions(defs: dict[str, Schema]) -> set[str]:
     """Names of definitions that can reach themselves through ``$ref``s."""
-    edges = {name: referenced_definitions(body, set()) & defs.keys() for name, body in defs.items()}
+    return _self_reaching(
+        {name: referenced_definitions(body, set()) & defs.keys() for name, body in defs.items()}
+    )
+
+
+def _self_reaching(edges: dict[str, set[str]]) -> set[str]:
+    """Names that reach themselves in ``edges`` (name -> the defined names its body refers to)."""
     recursive = set()
-    for start in defs:
+    for start in edges:
         stack, seen = list(edges[start]), set()
         while stack:
             current = stack.pop()
@@ -186,18 +192,29 @@ class Memo:
 
     A module's tools share their raw definitions (``$defs`` bodies) and, per return annotation,
     their raw output schemas: each is then cleaned once. Entries hold the object they describe,
-    so an id is never mistaken for a later object's.
+    so an id is never mistaken for a later object's. A result that depends on more than its
+    object (a definition's expansion depends on the bodies the names it reaches map to) is
+    stored under a ``context`` of ids too, with the objects behind those ids held in ``held``
+    (so none of them is freed and its id reused while the memo lives). Stored results are
+    shared: nobody may mutate them.
     """
 
     def __init__(self) -> None:
-        self._entries: dict[tuple[str, int], tuple[object, Schema]] = {}
+        self._entries: dict[tuple[object, ...], tuple[object, Schema, tuple[object, ...]]] = {}
 
-    def get(self, kind: str, key: object) -> Schema | None:
-        entry = self._entries.get((kind, id(key)))
+    def get(self, kind: str, key: object, context: tuple[object, ...] = ()) -> Schema | None:
+        entry = self._entries.get((kind, id(key), context))
         return entry[1] if entry is not None and entry[0] is key else None
 
-    def put(self, kind: str, key: object, value: Schema) -> Schema:
-        self._entries[(kind, id(key))] = (key, value)
+    def put(
+        self,
+        kind: str,
+        key: object,
+        value: Schema,
+        context: tuple[object, ...] = (),
+        held: tuple[object, ...] = (),
+    ) -> Schema:
+        self._entries[(kind, id(key), context)] = (key, value, held)
         return value
 
 
@@ -207,7 +224,8 @@ def inline_refs(schema: Schema, memo: Memo | None = None) -> Schema:
     Recursive definitions stay under a root ``$defs`` (every other ``$ref`` is gone); a root that
     is itself a ``$ref`` is unwrapped so the root keeps ``type: object``. Nothing is mutated: the
     result shares unchanged data values with the input. A definition body seen before through
-    ``memo`` (from the same pool, so with the same recursive set) is not expanded again.
+    ``memo``, with every name it reaches bound to the same body as then (so with the same
+    recursive set), is not expanded again.
     """
     defs: dict[str, Schema] = {}
     for key in ("definitions", "$defs"):
@@ -220,14 +238,40 @@ def inline_refs(schema: Schema, memo: Memo | None = None) -> Schema:
             if definition_name(ref) is not None:
                 raise ValueError(f"dangling $ref {ref!r}: no such definition")
         return root
-    keep = recursive_definitions(defs)
+    refs = {name: referenced_definitions(body, set()) for name, body in defs.items()}
+    keep = _self_reaching({name: found & defs.keys() for name, found in refs.items()})
     missing: list[str] = []
+    contexts: dict[str, tuple[tuple[tuple[str, int], ...], tuple[Schema, ...]] | None] = {}
 
-    def expand_definition(body: Schema) -> Schema:
-        if memo is None:
+    def context(name: str) -> tuple[tuple[tuple[str, int], ...], tuple[Schema, ...]] | None:
+        """What the expansion of ``name`` depends on besides its body: every name it reaches
+        with the body that name has here (which also fixes which of them are recursive).
+        ``None`` when one of them is not defined here: such an expansion is not memoised (it
+        may record a dangling ``$ref``, which a memoised result would not record again)."""
+        if name not in contexts:
+            reached, pending = set(), [name]
+            while pending:
+                current = pending.pop()
+                if current not in reached:
+                    reached.add(current)
+                    pending.extend(refs.get(current, ()))
+            if reached <= defs.keys():
+                names = sorted(reached)
+                contexts[name] = (
+                    tuple((n, id(defs[n])) for n in names),
+                    tuple(defs[n] for n in names),
+                )
+            else:
+                contexts[name] = None
+        return contexts[name]
+
+    def expand_definition(name: str) -> Schema:
+        body = defs[name]
+        if memo is None or (found := context(name)) is None:
             return expand(body)
-        if (expanded := memo.get("inline", body)) is None:
-            expanded = memo.put("inline", body, expand(body))
+        ids, bodies = found
+        if (expanded := memo.get("inline", body, ids)) is None:
+            expanded = memo.put("inline", body, expand(body), ids, bodies)
         return expanded
 
     def expand(node: Schema) -> Schema:
@@ -238,8 +282,8 @@ def inline_refs(schema: Schema, memo: Memo | None = None) -> Schema:
             elif name not in keep:
                 siblings = {k: v for k, v in node.items() if k != "$ref"}
                 if not siblings:
-                    return expand_definition(defs[name])
-                return map_subschemas({**expand_definition(defs[name]), **siblings}, expand)
+                    return expand_definition(name)
+                return map_subschemas({**expand_definition(name), **siblings}, expand)
             else:
                 return {"$ref": f"#/$defs/{name}", **{k: v for k, v in node.items() if k != "$ref"}}
         return map_subschemas(node, expand)
@@ -261,7 +305,8 @@ def inline_refs(schema: Schema, memo: Memo | None = None) -> Schema:
             reachable.add(name)
             pending |= referenced_definitions(expanded[name], set()) & expanded.keys()
     if reachable:
-        root["$defs"] = {name: expanded[name] for name in sorted(reachable)}
+        # A new dict: ``root`` may be a memoised expansion (a root ``$ref`` to an alias).
+        root = {**root, "$defs": {name: expanded[name] for name in sorted(reachable)}}
     return root
 
 

@@ -13,7 +13,7 @@ import copy
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from codegen.shared.json_pointer import definition_name
@@ -229,9 +229,40 @@ def test_clean_equals_the_reference(schema: dict[str, Any]) -> None:
     assert same(schema, before)  # nothing mutated
 
 
+_MISSING = {"$ref": "#/$defs/Missing"}
+_ALIASED = {"$ref": "#/$defs/A"}
+_NESTED = {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}}
+_ALIAS_POOL = {
+    "A": {"$ref": "#/$defs/B"},
+    "B": {"type": "object", "properties": {"r": {"$ref": "#/$defs/C"}}},
+    "C": {"properties": {"next": {"$ref": "#/$defs/C"}}},
+}
+
+
 @pytest.mark.slow
 @SETTINGS
 @given(st.lists(roots(), min_size=2, max_size=4))
+# Regressions (see tests/shared/test_transforms_memo.py): a definition reaching a dangling name,
+@example(
+    [
+        {"properties": {"x": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"anyOf": [_MISSING]}}},
+        {"properties": {"y": {"$ref": "#/$defs/A"}}},
+    ]
+)
+# ... reaching a name whose body differs between the tools,
+@example(
+    [
+        {
+            "items": {"$ref": "#/$defs/A"},
+            "$defs": {"A": {"items": {"$ref": "#/definitions/B"}}},
+            "definitions": {"B": {"type": "string"}},
+        },
+        {"items": {"$ref": "#/$defs/A"}, "definitions": {"B": {"type": "integer"}}},
+    ]
+)
+# ... and a root $ref to an alias, before and after the aliased definition is reached nested.
+@example([{**_ALIASED, "$defs": _ALIAS_POOL}, dict(_NESTED)])
+@example([{**_NESTED, "$defs": _ALIAS_POOL}, dict(_ALIASED)])
 def test_one_memo_over_tools_sharing_definitions_equals_the_reference(
     tools: list[dict[str, Any]],
 ) -> None:
