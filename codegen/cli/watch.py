@@ -13,6 +13,7 @@ watcher and every worker. Cache entries stay decoded in memory between rebuilds
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 import time
@@ -177,6 +178,10 @@ def _under(path: Path, directory: Path) -> bool:
 
 
 def main(config_file: Path | None) -> int:
+    """Watch until Ctrl-C (exit 130) or SIGTERM (exit 143); either way no worker is left running.
+
+    A SIGINT that the shell ignores (a background job of a script) is left ignored.
+    """
     try:
         import watchfiles  # noqa: F401
     except ImportError:
@@ -186,9 +191,18 @@ def main(config_file: Path | None) -> int:
         )
         return ExitCode.USAGE
     watcher = Watcher(config_file)
+    terminated = threading.Event()
+
+    def on_sigterm(signum: int, frame: object) -> None:
+        # Stopped like Ctrl-C (watchfiles turns any exception of a signal handler into KeyboardInterrupt).
+        terminated.set()
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
     try:
         return watcher.run()
     except KeyboardInterrupt:
-        return 130
+        return 143 if terminated.is_set() else 130
     finally:
         prestart.discard()
+        signal.signal(signal.SIGTERM, previous)

@@ -79,21 +79,32 @@ class Lines:
         return []
 
 
+def _start_watch(project: Project) -> subprocess.Popen[str]:
+    """``mcp-codegen watch`` as a terminal starts it. A job a non-interactive shell runs in the
+    background inherits SIGINT ignored (and so would the watch, where Ctrl-C then does nothing):
+    the child gets the default disposition whatever this test process was started with."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-m", "codegen", "watch"],
+            cwd=project.root,
+            env=codegen_env(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.slow
 def test_watch_rebuilds_reports_errors_and_leaves_no_worker_on_ctrl_c(project: Project) -> None:
     if sys.platform != "linux":
         pytest.skip("reads /proc")
     project.write("pkg/alpha.py", TOOL.format(name="alpha", kind="int"))
     project.write("pkg/beta.py", TOOL.format(name="beta", kind="int"))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "codegen", "watch"],
-        cwd=project.root,
-        env=codegen_env(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process = _start_watch(project)
     try:
         out, err = Lines(process.stdout), Lines(process.stderr)
         out.other = lambda: [*err.drained(), f"exit code {process.poll()}"]  # type: ignore[method-assign]
@@ -125,6 +136,32 @@ def test_watch_rebuilds_reports_errors_and_leaves_no_worker_on_ctrl_c(project: P
         while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not [pid for pid in workers if _alive(pid)], "Ctrl-C left a worker behind"
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+@pytest.mark.slow
+def test_sigterm_stops_watch_and_leaves_no_worker(project: Project) -> None:
+    if sys.platform != "linux":
+        pytest.skip("reads /proc")
+    project.write("pkg/alpha.py", TOOL.format(name="alpha", kind="int"))
+    process = _start_watch(project)
+    try:
+        out, err = Lines(process.stdout), Lines(process.stderr)
+        out.other = lambda: [*err.drained(), f"exit code {process.poll()}"]  # type: ignore[method-assign]
+        out.wait_for("watching")
+        deadline = time.monotonic() + 30
+        while not (workers := _children(process.pid)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert workers, "a worker is kept ready for the next rebuild"
+        process.terminate()
+        assert process.wait(timeout=30) == 143  # 128 + SIGTERM, as a shell reports it
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [pid for pid in workers if _alive(pid)], "SIGTERM left a worker behind"
     finally:
         if process.poll() is None:
             process.kill()
