@@ -44,6 +44,8 @@ class Server:
 
     def command(self, setup: str) -> list[str]:
         run = [str(self.python), "-m", "codegen", "run", "--generated", "generated"]
+        if setup == "baseline":  # the same command, with the baseline's codegen (server_env)
+            return [*run, self.target]
         return {
             "floor": [str(self.python), "floor.py"],
             "plain": [
@@ -57,7 +59,12 @@ class Server:
 
 
 def prepare(
-    workdir: Path, envs: Path, lib: Path, floor: str, initialize: dict[str, Any]
+    workdir: Path,
+    envs: Path,
+    lib: Path,
+    floor: str,
+    initialize: dict[str, Any],
+    baseline: Path | None = None,
 ) -> list[Server]:
     """Generate each server's project in its environment, precompile, store the listing."""
     sys.path.insert(0, str(REALWORLD))
@@ -97,8 +104,12 @@ def prepare(
             server.initialize = initialize
             (project / "floor.py").write_text(floor)
             subprocess.run(
-                [str(python), "-m", "compileall", "-q", str(project), str(lib)], check=True
+                [str(python), "-m", "compileall", "-q", str(project), str(lib)]
+                + ([str(baseline)] if baseline is not None else []),
+                check=True,
             )
+            if baseline is not None:  # the baseline's stored listing (its own key)
+                _session(server, baseline, "baseline", call=False)
             listing = _session(server, lib, "fastpath", call=False)[2]  # stores the listing too
             tools = listing["result"]["tools"]
             (project / "listing.json").write_text(json.dumps(tools))
@@ -175,9 +186,14 @@ def run(
     initialize: dict[str, Any],
     target: float,
     fast_only: bool = False,
+    baseline: Path | None = None,
 ) -> str:
-    servers = prepare(workdir, envs, lib, floor, initialize)
-    setups = ("floor", "fastpath") if fast_only else SETUPS
+    """``baseline``: a directory holding another checkout's ``codegen`` (a copy, precompiled
+    here); its fast path runs interleaved with the others, on the same generated trees."""
+    servers = prepare(workdir, envs, lib, floor, initialize, baseline)
+    setups: tuple[str, ...] = ("floor", "fastpath") if fast_only else SETUPS
+    if baseline is not None:
+        setups = (*setups, "baseline")
     lists: dict[tuple[str, str], list[float]] = {}
     calls: dict[tuple[str, str], list[float]] = {}
     ratios: dict[tuple[str, str], list[float]] = {}
@@ -187,7 +203,10 @@ def run(
             row = {}
             for setup in setups:
                 listed, called, listing = _session(
-                    server, lib, setup, call=not fast_only and setup in ("plain", "fastpath")
+                    server,
+                    baseline if setup == "baseline" and baseline is not None else lib,
+                    setup,
+                    call=not fast_only and setup in ("plain", "fastpath"),
                 )
                 assert len(listing["result"]["tools"]) == server.tools, (server.ident, setup)
                 row[setup] = listed
@@ -196,9 +215,35 @@ def run(
                     calls.setdefault((server.ident, setup), []).append(called)
             for setup in setups[1:]:
                 ratios.setdefault((server.ident, setup), []).append(row[setup] / row["floor"])
-    if fast_only:
-        return _fast_report(servers, repeats, lists, ratios, target)
-    return report(servers, repeats, lists, calls, ratios, target)
+    text = (
+        _fast_report(servers, repeats, lists, ratios, target)
+        if fast_only
+        else report(servers, repeats, lists, calls, ratios, target)
+    )
+    if baseline is not None:
+        text += "\n\n" + _baseline_report(servers, repeats, lists, ratios)
+    return text
+
+
+def _baseline_report(servers, repeats, lists, ratios) -> str:  # type: ignore[no-untyped-def]
+    med = statistics.median
+    lines = [
+        f"The fast path against the baseline checkout, interleaved: spawn -> tools/list, medians "
+        f"of {repeats} rounds (ms; ratios are medians of the per-round ratios)",
+        "",
+        "| server | floor | fast path | baseline fast path | fast path / floor | "
+        "baseline / floor | fast path / baseline |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for server in servers:
+        key = server.ident
+        fast, base = lists[(key, "fastpath")], lists[(key, "baseline")]
+        lines.append(
+            f"| {key} | {med(lists[(key, 'floor')]):.0f} | {med(fast):.0f} | {med(base):.0f} | "
+            f"{med(ratios[(key, 'fastpath')]):.2f}x | {med(ratios[(key, 'baseline')]):.2f}x | "
+            f"{med(a / b for a, b in zip(fast, base, strict=True)):.2f} |"
+        )
+    return "\n".join(lines)
 
 
 def _fast_report(servers, repeats, lists, ratios, target) -> str:  # type: ignore[no-untyped-def]

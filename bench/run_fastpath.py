@@ -26,7 +26,8 @@ fit where one round of the plain and hooked servers would take.
 ``--realworld-envs DIR`` runs the published servers of ``nox -s realworld``'s fast-path check
 instead, each in its environment under DIR (e.g. ``.nox`` of a checkout where ``nox -s
 realworld`` ran): bench/_run_fastpath_realworld.py; with ``--fast-only`` (no ``--baseline``
-needed there) only the floor and the fast path run, many short rounds.
+needed there) only the floor and the fast path run, many short rounds; ``--baseline`` adds the
+baseline checkout's fast path there too (a before/after table).
 
 Every fast path session answers tools/list from the listing it stored (docs/fastpath-run.md):
 one session per project before the rounds stores it.
@@ -335,10 +336,18 @@ def _realworld(options: argparse.Namespace) -> int:
 
     def go(workdir: Path) -> str:
         lib = workdir / "lib"
-        for part in ("codegen", "templates"):
-            if (lib / part).exists():
-                shutil.rmtree(lib / part)
-            shutil.copytree(REPO / part, lib / part, ignore=shutil.ignore_patterns("__pycache__"))
+        copies = [(REPO, lib)]
+        baseline = None
+        if options.baseline is not None:
+            baseline = workdir / "baseline"
+            copies.append((options.baseline.resolve(), baseline))
+        for source, target in copies:
+            for part in ("codegen", "templates"):
+                if (target / part).exists():
+                    shutil.rmtree(target / part)
+                shutil.copytree(
+                    source / part, target / part, ignore=shutil.ignore_patterns("__pycache__")
+                )
         return run_realworld(
             options.realworld_envs.resolve(),
             options.repeats,
@@ -348,6 +357,7 @@ def _realworld(options: argparse.Namespace) -> int:
             initialize=INITIALIZE,
             target=TARGET_RATIO,
             fast_only=options.fast_only,
+            baseline=baseline,
         )
 
     if options.workdir is not None:

@@ -84,12 +84,11 @@ def main(argv: list[str]) -> int:
     def resolve() -> Any:  # a factory call is parsed here: its parser imports ~30 ms
         return _resolve(module_name, attribute)  # (ast, inspect, typing) before any answer
 
-    from codegen.runtime import GeneratedModuleError
-    from codegen.runtime.hook import GeneratedSchemaError, use_generated
-
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     if not options.no_fast_path and os.environ.get(DISABLE_ENV) != "1":
+        # Only the front's modules before its first answer: the hook's index and error classes
+        # (``codegen.runtime._hook.entries``, ~3 ms) load with the server, or on a refusal.
         from codegen.runtime.hook import serve_in_front
 
         try:
@@ -100,16 +99,15 @@ def main(argv: list[str]) -> int:
                 resolve=resolve,
                 start=lambda target: _start(options.target, target, forwarded),
             )
-        except (GeneratedSchemaError, GeneratedModuleError) as exc:
-            return _fail(f"TARGET {exc}")
-        except (ImportError, AttributeError) as exc:
-            return _fail(f"cannot load {options.target}: {exc}")
-        except ValueError as exc:
-            if (refused := _bad_factory_call(exc)) is not None:
+        except Exception as exc:
+            if (refused := _refused(options.target, exc)) is not None:
                 return refused
             raise
         if code is not None:
             return code
+    from codegen.runtime import GeneratedModuleError
+    from codegen.runtime.hook import GeneratedSchemaError, use_generated
+
     if "(" in attribute:  # codegen.registration.factory_calls.is_factory_call
         from codegen.registration.factory_calls import FactoryCallError, parse_factory_call
 
@@ -178,6 +176,20 @@ def _resolve(module_name: str, attribute: str) -> Any:
     for part in attribute.split("."):
         target = getattr(target, part)
     return target
+
+
+def _refused(target: str, exc: Exception) -> int | None:
+    """The refusal for what the fast path's start raised (``None``: not a refusal, re-raise)."""
+    from codegen.runtime import GeneratedModuleError
+    from codegen.runtime.hook import GeneratedSchemaError
+
+    if isinstance(exc, (GeneratedSchemaError, GeneratedModuleError)):
+        return _fail(f"TARGET {exc}")
+    if isinstance(exc, (ImportError, AttributeError)):
+        return _fail(f"cannot load {target}: {exc}")
+    if isinstance(exc, ValueError):
+        return _bad_factory_call(exc)
+    return None
 
 
 def _bad_factory_call(exc: ValueError) -> int | None:

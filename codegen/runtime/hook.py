@@ -8,15 +8,18 @@ framework the application does not use is never imported. See docs/hook.md.
 
 from __future__ import annotations
 
-from codegen.registration.import_patch import patch_now_or_on_import
-from codegen.runtime._hook.entries import GeneratedIndex, GeneratedSchemaError, StaleSchemaWarning
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import os
     from collections.abc import Callable
     from types import ModuleType
     from typing import Any
+
+    from codegen.runtime._hook.entries import (
+        GeneratedIndex,
+        GeneratedSchemaError,
+        StaleSchemaWarning,
+    )
 
 __all__ = [
     "GeneratedSchemaError",
@@ -28,6 +31,18 @@ __all__ = [
 ]
 
 _ACTIVE: GeneratedIndex | None = None
+#: Imported at first use: ``mcp-codegen run``'s front imports this module before its first
+#: answer, and the index (with the reader and the import patcher) is needed only when the
+#: server loads, on its background thread (~3 ms of imports; docs/fastpath-run.md).
+_LAZY = frozenset({"GeneratedIndex", "GeneratedSchemaError", "StaleSchemaWarning"})
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        from codegen.runtime._hook import entries
+
+        return getattr(entries, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def use_generated(
@@ -43,6 +58,9 @@ def use_generated(
     ``GeneratedSchemaError`` instead. Generated modules of flavor ``"clean"`` are refused. The
     manifest is checked here; the modules are loaded at the first registration.
     """
+    from codegen.registration.import_patch import patch_now_or_on_import
+    from codegen.runtime._hook.entries import GeneratedIndex
+
     global _ACTIVE
     index = GeneratedIndex(path, strict=strict)
     _ACTIVE = index
@@ -78,6 +96,8 @@ def serve_in_front(
         try:
             front.check_sources(directory)
         except front.FrontRefused as exc:
+            from codegen.runtime._hook.entries import GeneratedSchemaError
+
             raise GeneratedSchemaError(str(exc)) from None
     listings = front.Listings(directory, record)
     # Stored answers need no registry (docs/fastpath-run.md: "How the listing is stored").

@@ -17,11 +17,10 @@ docs/decisions/0350-when-the-sdk-is-prepared.md).
 from __future__ import annotations
 
 import gc
-import json
 import os
 import sys
 
-from codegen.runtime._stdio import wire_shapes
+from codegen.runtime._stdio import wire_json, wire_shapes
 from codegen.runtime._stdio.claim import claim_stdio
 from codegen.runtime._stdio.shapes import Doubt, dump, params_conform
 from codegen.runtime._stdio.wire_shapes import LATEST_HANDSHAKE_VERSION, REVISIONS, SURFACES
@@ -333,11 +332,7 @@ def _parse(line: bytes) -> dict[str, Any] | None:
     if len(line) > _MAX_LINE or _surrogate_escape(line):
         return None
     try:
-        message = json.loads(
-            line.decode("utf-8"),
-            parse_constant=_refuse,  # NaN, Infinity: not JSON, the SDK's parser refuses them
-            object_pairs_hook=_unique,
-        )
+        message = _loads(line.decode("utf-8"))
     except (ValueError, RecursionError):
         return None
     if (
@@ -373,14 +368,20 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
+#: ``json.loads`` refusing NaN and Infinity (not JSON: the SDK's parser refuses them) and
+#: duplicate keys, without importing ``json`` (and ``re``) before the first answer: ``wire_json``.
+_loads = wire_json.loader(_refuse, _unique)
+
+
 def _plain_id(request_id: Any) -> bool:
     if isinstance(request_id, str):
         return True
     return type(request_id) is int and -_MAX_ID < request_id < _MAX_ID
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+#: ``json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))``, without
+#: importing ``json`` (and ``re``) before the first answer: ``wire_json``.
+_dumps = wire_json.compact_dumper()
 
 
 def _response(request_id: int | str, result: Any) -> bytes:

@@ -40,6 +40,7 @@ _DERIVING = (
     "runtime/_stdio/front.py",
     "runtime/_stdio/listing_cache.py",
     "runtime/_stdio/shapes.py",
+    "runtime/_stdio/wire_json.py",
     "runtime/_stdio/wire_shapes.py",
     "shared/format.py",
     "shared/reader.py",

@@ -63,3 +63,31 @@ def test_the_front_answers_without_heavy_imports(tmp_path: Path) -> None:
     assert ids == [1, 2, 3]  # answered by the front: nothing of the framework was imported
     assert HEAVY & modules == set()
     assert "codegen.runtime._stdio.front" in modules  # the control: importtime saw the front
+
+
+#: What a stored listing's opening does not need either: ``json`` and ``re`` (the front reads and
+#: writes JSON with ``_json`` directly: _stdio/wire_json.py), the hook's index (it loads with the
+#: server) and the registry loader (the listing is read, not shaped).
+STORED_HEAVY = HEAVY | {
+    "re",
+    "json",
+    "enum",
+    "codegen.runtime._hook.entries",
+    "codegen.registration.import_patch",
+    "codegen.runtime._load.registry",
+}
+
+
+def test_a_stored_listing_is_answered_without_json_re_or_the_hook(tmp_path: Path) -> None:
+    project = Project(tmp_path)
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/server.py", SERVER)
+    project.configure('sources = ["pkg"]\nflavor = "fastmcp"\n')
+    done = project.run("generate")
+    assert done.returncode == 0, done.stderr
+    first_ids, first = _opening(tmp_path)  # shapes the listing and stores it
+    ids, modules = _opening(tmp_path)
+    assert first_ids == ids == [1, 2, 3]
+    assert "codegen.runtime._load.registry" in first  # the control: the first one shaped
+    assert STORED_HEAVY & modules == set()
+    assert "codegen.runtime._stdio.front" in modules
