@@ -109,13 +109,37 @@ class GeneratedIndex:
         when None), or None after one warning (a ``GeneratedSchemaError`` when strict) when
         there is no current entry."""
         tool_name = name or getattr(function, "__name__", "")
+        entry, why = self._lookup(function, tool_name, framework_flavor)
+        if why is not None:
+            self._stale(tool_name, why)
+        return entry
+
+    def current_entry(
+        self, function: Callable[..., Any], name: str | None, framework_flavor: str
+    ) -> dict[str, Any] | None:
+        """``entry`` without a word: None, and no warning or error, for a function with no
+        current entry of that flavor (or an index that cannot load). For a caller whose
+        fallback is the framework's own inference, whatever is wrong is said where the tool
+        is registered, or not at all, as before it asked."""
+        try:
+            entry, _ = self._lookup(
+                function, name or getattr(function, "__name__", ""), framework_flavor
+            )
+        except Exception:
+            return None
+        return entry
+
+    def _lookup(
+        self, function: Callable[..., Any], tool_name: str, framework_flavor: str
+    ) -> tuple[dict[str, Any] | None, str | None]:
+        """``(entry, None)`` when current, ``(None, why)`` when stale or missing, ``(None,
+        None)`` for a function marked to stay with the framework."""
         path = _function_path(function)
         found = self._loaded().get((path, tool_name))
         if found is None:
             if kept_with_framework(function):
-                return None  # marked to stay with the framework: inferred, even when strict
-            self._stale(tool_name, f"{path} has no generated entry in {self.directory}")
-            return None
+                return None, None  # marked to stay with the framework: inferred, even when strict
+            return None, f"{path} has no generated entry in {self.directory}"
         entry, module_path, flavor, function_sha = found
         if flavor != framework_flavor:
             raise GeneratedSchemaError(
@@ -130,16 +154,13 @@ class GeneratedIndex:
             if registering is None or self._source_digest(registering) != (
                 self._generated_digest(module_path)
             ):
-                self._stale(tool_name, f"its source {registering or module_path} changed")
-                return None
+                return None, f"its source {registering or module_path} changed"
             if source is None or self._source_digest(source) != function_sha:
-                self._stale(tool_name, f"its source {source or path} changed since generation")
-                return None
-            return entry
+                return None, f"its source {source or path} changed since generation"
+            return entry, None
         if source is None or self._source_digest(source) != self._generated_digest(module_path):
-            self._stale(tool_name, f"its source {source or path} changed since generation")
-            return None
-        return entry
+            return None, f"its source {source or path} changed since generation"
+        return entry, None
 
     def _registering_source(self, module_path: str) -> str | None:
         """The source file of the module a generated module was made from (its

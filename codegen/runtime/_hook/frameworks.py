@@ -13,7 +13,9 @@ import the framework it patches. Each framework keeps its own registry and its o
   and ``return_type``) are taken from ``FunctionTool.from_function`` on the first call
   (``_hook_fastmcp_tool``). fastmcp's own per-registration walks over every component read an
   index instead (``_hook_fastmcp_index``), and its decorator reads a plain function's parameter
-  names without ``inspect.signature`` (``_hook_fastmcp_decorator``).
+  names without ``inspect.signature`` (``_hook_fastmcp_decorator``). A tool the application
+  builds itself with ``FunctionTool.from_function`` takes its schemas from its entry too
+  (``fastmcp_call_form``).
 """
 
 from __future__ import annotations
@@ -104,6 +106,7 @@ def patch_fastmcp(provider_class: type, index_of: Any) -> None:
     from fastmcp.tools.base import Tool
     from fastmcp.tools.function_tool import ToolMeta
 
+    from codegen.runtime._hook.fastmcp_call_form import install as install_call_form
     from codegen.runtime._hook.fastmcp_decorator import install as install_names_only
     from codegen.runtime._hook.fastmcp_tool import GeneratedFunctionTool
 
@@ -136,6 +139,7 @@ def patch_fastmcp(provider_class: type, index_of: Any) -> None:
     add_tool.__doc__ = original.__doc__
     provider_class.add_tool = add_tool
     install_names_only(provider_class.__module__, index_of)
+    install_call_form(index_of)
 
 
 def _install_tool_index(tool_class: type) -> None:
