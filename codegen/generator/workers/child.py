@@ -25,6 +25,7 @@ Runs in: worker, parent. (The parent imports only the message framing, ``write_m
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import re
@@ -352,7 +353,29 @@ def _output(
     return done.definition.tools, done.rendered, done.problems
 
 
+#: Allocations between two automatic young collections in a worker (CPython's default is 700).
+_GC_YOUNG_THRESHOLD = 50_000
+
+
+def _settle_heap() -> None:
+    """Collect what the last source left behind, then freeze what survived (``gc.freeze``).
+
+    A worker's heap is mostly libraries and user modules that live until it exits, and every
+    source builds thousands of short-lived objects (a libcst tree, pydantic's schema passes).
+    With CPython's default thresholds the automatic collections walked that growing heap over
+    and over: ~25% of a worker's CPU on the synthetic 10,000-tool project. Instead, young
+    collections are rare (``_GC_YOUNG_THRESHOLD``, so code that makes cyclic garbage in a loop
+    is still collected) and after each source one full collection walks only the objects made
+    since the last freeze. Frozen objects are still freed by reference counting; only a cycle
+    among them that becomes garbage later stays until the worker exits. Collection never
+    changes what a worker computes, only when memory comes back.
+    """
+    gc.collect()
+    gc.freeze()
+
+
 def main() -> None:
+    gc.set_threshold(_GC_YOUNG_THRESHOLD, 10, 10)
     events = os.fdopen(os.dup(1), "wb")
     requests = os.fdopen(os.dup(0), "rb")
     os.dup2(2, 1)
@@ -415,6 +438,8 @@ def main() -> None:
             if output is not None and not settings.get("inspections", True):
                 tools = []  # the generator keeps no cache: only the output is sent
         write_message(events, ("done", key, tools, diagnostics, imported, output))
+        del module, tools, diagnostics, imported, output  # garbage now, not frozen
+        _settle_heap()  # after "done": the generator does not wait for it
     # Every tool a real server registered while user modules were imported (no silent omission).
     write_message(events, ("registered", recorded()))
     write_message(events, ("finished",))
