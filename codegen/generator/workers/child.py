@@ -151,6 +151,19 @@ def _with_registered_functions(
 _source_index: Any = None  # one SourceIndex per worker: each models file parsed once
 
 
+def _sources(root: str) -> Any:
+    """This worker's ``SourceIndex`` for the project at ``root``."""
+    from codegen.generator.inspection.model_sources import SourceIndex
+
+    global _source_index
+    if (
+        _source_index is None
+        or _source_index.root != os.path.realpath(root).rstrip(os.sep) + os.sep
+    ):
+        _source_index = SourceIndex(root)
+    return _source_index
+
+
 def _with_models(
     tools: list[InspectedTool], resolved_tools: list[tuple[ScannedTool, Any]], root: str | None
 ) -> list[InspectedTool]:
@@ -159,15 +172,9 @@ def _with_models(
         return tools
     from dataclasses import replace
 
-    from codegen.generator.inspection.model_sources import SourceIndex, tool_models
+    from codegen.generator.inspection.model_sources import tool_models
 
-    global _source_index
-    if (
-        _source_index is None
-        or _source_index.root != os.path.realpath(root).rstrip(os.sep) + os.sep
-    ):
-        _source_index = SourceIndex(root)
-    index = _source_index
+    index = _sources(root)
     by_name = {tool.name: resolved for tool, resolved in resolved_tools}
     found = []
     for tool in tools:
@@ -299,13 +306,21 @@ def _preload(flavor: str) -> None:
 
 
 def _scan(
-    source: SourceFile, decorators: list[str], factories: dict[str, dict[str, str]]
+    source: SourceFile,
+    decorators: list[str],
+    factories: dict[str, dict[str, str]],
+    root: str | None = None,
 ) -> ScannedModule | None:
-    """``scan_source``, with a failure of the parser itself reported at the file."""
+    """``scan_source``, with a failure of the parser itself reported at the file. With the
+    project's ``root``, the source's ``ast`` tree goes to the ``SourceIndex`` (not parsed twice)."""
     from codegen.generator.scan.files import scan_source
 
+    def offer(tree: Any) -> None:
+        if root is not None:
+            _sources(root).offer(source.path, source.data, tree)
+
     try:
-        return scan_source(source, decorators, factories.get(source.module))
+        return scan_source(source, decorators, factories.get(source.module), on_tree=offer)
     except RecursionError:
         message = "the source nests too deeply to parse; split the deepest expression"
     except Exception as exc:
@@ -413,7 +428,7 @@ def main() -> None:
     while (source := read_message(requests)) is not None:
         key = source.relative_path
         write_message(events, ("start", key))
-        module = _scan(source, settings["decorators"], factories)
+        module = _scan(source, settings["decorators"], factories, settings["sys_path"][0])
         write_message(events, ("scanned", key, module))
         tools: list[InspectedTool] = []
         diagnostics: list[Diagnostic] = []
