@@ -20,7 +20,7 @@ from codegen.generator.scan.options import (
     ANNOTATIONS_AS_WRITTEN,
     SHORTHAND_ANNOTATIONS,
 )
-from codegen.generator.scan.syntax import PositionIndex, import_aliases
+from codegen.generator.scan.syntax import PositionIndex, import_aliases, parse_module
 from codegen.generator.scan.visitor import ToolVisitor
 from codegen.shared.diagnostics import Diagnostic
 
@@ -84,7 +84,7 @@ def scan_source(
     if on_tree is not None:
         on_tree(syntax)
     try:
-        tree = cst.parse_module(text)
+        tree = parse_module(text)
     except cst.ParserSyntaxError as exc:
         return ScannedModule(
             **base,
