@@ -8,13 +8,12 @@ import ast
 from collections.abc import Sequence
 
 import libcst as cst
-from libcst._nodes.base import CSTNode
 from libcst.helpers import get_full_name_for_node
 
 from codegen.generator.model import Position
 
 
-def _skip_validation(node: CSTNode) -> None:
+def _skip_validation(node: cst.CSTNode) -> None:
     pass
 
 
@@ -28,14 +27,14 @@ def parse_module(text: str) -> cst.Module:
     tests/generator/scan/test_unvalidated_parse.py). Syntax errors are the parser's, and still
     raised. Nodes built elsewhere (none are while the parser runs) keep their validation.
     """
-    validate = CSTNode.__dict__.get("__post_init__")
+    validate = cst.CSTNode.__dict__.get("__post_init__")
     if validate is None:  # a libcst without it: parse as it does
         return cst.parse_module(text)
-    CSTNode.__post_init__ = _skip_validation  # type: ignore[method-assign]
+    cst.CSTNode.__post_init__ = _skip_validation  # type: ignore[method-assign]
     try:
         return cst.parse_module(text)
     finally:
-        CSTNode.__post_init__ = validate  # type: ignore[method-assign]
+        cst.CSTNode.__post_init__ = validate  # type: ignore[method-assign]
 
 
 def import_aliases(tree: cst.Module) -> dict[str, str]:

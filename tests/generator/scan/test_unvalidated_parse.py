@@ -8,7 +8,6 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-from libcst._nodes.base import CSTNode
 
 from codegen.generator.scan.syntax import parse_module
 from tests.helpers.project import REPO
@@ -52,10 +51,10 @@ def test_same_tree_for_the_synthetic_tools(tmp_path: Path) -> None:
 
 
 def test_validation_is_back_after_a_parse_and_after_a_syntax_error() -> None:
-    before = CSTNode.__post_init__
+    before = cst.CSTNode.__post_init__
     parse_module("x = 1\n")
     with pytest.raises(cst.ParserSyntaxError):
         parse_module("def (:\n")
-    assert CSTNode.__post_init__ is before
+    assert cst.CSTNode.__post_init__ is before
     with pytest.raises(cst.CSTValidationError):  # a node built outside the parser is validated
         cst.Name("not a name")
