@@ -9,7 +9,8 @@ interleaved, in fresh processes:
 
 - assemble / render / literal check: the generator process's three per-module stages, timed
   on the inspected modules of one ``generate --no-cache`` of a synthetic project
-  (``bench/synthetic.py``), captured once per checkout;
+  (``bench/synthetic.py``), captured once per checkout (left out when the workers assemble and
+  render every module, as they now do in a cold build);
 - generate: a whole ``mcp-codegen generate --no-cache`` into an empty output directory, the
   generator process and its workers together (``RUSAGE_CHILDREN``);
 - bare inference: one process importing every module and building one TypeAdapter per module
@@ -58,7 +59,7 @@ try:
 except SystemExit:
     pass
 with open(out, "wb") as handle:
-    pickle.dump((seen, keep.config), handle)
+    pickle.dump((seen, getattr(keep, "config", None)), handle)
 """
 
 #: The three stages over the captured modules; prints their CPU seconds as JSON.
@@ -69,6 +70,9 @@ def cpu():
     return usage.ru_utime + usage.ru_stime
 with open(sys.argv[1], "rb") as handle:
     inspected, config = pickle.load(handle)
+if config is None:  # the workers assembled and rendered every module: no parent stage to time
+    print("{}")
+    sys.exit(0)
 from codegen.generator.assemble.finalize import assemble_module
 from codegen.generator.render.modules import render_module
 from codegen.generator.write.output import verify_literal_module
@@ -118,9 +122,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--tools", type=int, default=10000)
     parser.add_argument("--before", type=Path, help="another checkout, measured beside this one")
+    parser.add_argument("--after", type=Path, default=HERE.parent, help="default: this checkout")
     parser.add_argument("--no-generate", action="store_true", help="only the parent's stages")
     options = parser.parse_args()
-    repos = {"after": HERE.parent}
+    repos = {"after": options.after.resolve()}
     if options.before:
         repos = {"before": options.before.resolve(), **repos}
     work = Path(tempfile.mkdtemp(prefix="cold-cpu-"))

@@ -110,6 +110,23 @@ class SourceIndex:
         self.root = os.path.realpath(root).rstrip(os.sep) + os.sep
         self.files: dict[str, tuple[tuple[int, int], dict[str, ast.ClassDef]]] = {}
         self.models: dict[type, ModelSource | None] = {}
+        self._offered: tuple[str, bytes, ast.Module] | None = None
+
+    def offer(self, file: str, data: bytes, tree: ast.Module) -> None:
+        """The tree of ``data``, just parsed from ``file`` by the scan: used instead of parsing
+        the file again if it still holds exactly ``data``. One at a time (the last scanned)."""
+        self._offered = (os.path.realpath(file), data, tree)
+
+    def _parse(self, file: str) -> ast.Module:
+        offered, self._offered = self._offered, None
+        if offered is not None and offered[0] == os.path.realpath(file):
+            try:
+                with open(file, "rb") as handle:
+                    if handle.read() == offered[1]:
+                        return offered[2]
+            except OSError:
+                pass
+        return ast.parse("".join(linecache.getlines(file)))
 
     def relative(self, cls: type) -> tuple[str, str] | None:
         """``(absolute, relative)`` path of the file defining ``cls``, if it is a project file."""
@@ -137,7 +154,7 @@ class SourceIndex:
         if known is None or known[0] != stamp:
             linecache.checkcache(file)
             try:
-                classes = _class_index(ast.parse("".join(linecache.getlines(file))))
+                classes = _class_index(self._parse(file))
             except (SyntaxError, ValueError):
                 classes = {}
             known = self.files[file] = (stamp, classes)

@@ -7,7 +7,7 @@ decorator options and their messages ``codegen.generator.scan.options``.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import libcst as cst
@@ -20,7 +20,7 @@ from codegen.generator.scan.options import (
     ANNOTATIONS_AS_WRITTEN,
     SHORTHAND_ANNOTATIONS,
 )
-from codegen.generator.scan.syntax import PositionIndex, import_aliases
+from codegen.generator.scan.syntax import PositionIndex, import_aliases, parse_module
 from codegen.generator.scan.visitor import ToolVisitor
 from codegen.shared.diagnostics import Diagnostic
 
@@ -35,12 +35,17 @@ __all__ = [
 
 
 def scan_source(
-    source: SourceFile, patterns: Sequence[str], factories: Mapping[str, str] | None = None
+    source: SourceFile,
+    patterns: Sequence[str],
+    factories: Mapping[str, str] | None = None,
+    *,
+    on_tree: Callable[[ast.Module], None] | None = None,
 ) -> ScannedModule | None:
     """Scan one source file; ``None`` when it defines no tools. Problems come back as diagnostics.
 
     ``factories`` maps the qualnames of this module's configured factory functions to their
-    calls: tools defined inside them take what the factory's server registers.
+    calls: tools defined inside them take what the factory's server registers. ``on_tree``
+    receives the ``ast`` tree of the source once parsed (a worker's ``SourceIndex`` reuses it).
     """
     relative = source.relative_path
     data = source.data
@@ -64,7 +69,8 @@ def scan_source(
         )
     try:
         # CPython's parser first: its syntax error positions are the ones users know.
-        positions = PositionIndex(ast.parse(data, filename=relative), data)
+        syntax = ast.parse(data, filename=relative)
+        positions = PositionIndex(syntax, data)
     except (SyntaxError, ValueError) as exc:
         line, column = getattr(exc, "lineno", 1) or 1, getattr(exc, "offset", 1) or 1
         message = getattr(exc, "msg", str(exc))
@@ -75,8 +81,10 @@ def scan_source(
                 Diagnostic(relative, line, column, f"syntax error: {message}; fix the source"),
             ),
         )
+    if on_tree is not None:
+        on_tree(syntax)
     try:
-        tree = cst.parse_module(text)
+        tree = parse_module(text)
     except cst.ParserSyntaxError as exc:
         return ScannedModule(
             **base,
