@@ -52,13 +52,18 @@ def _opening(root: Path) -> tuple[list[int], set[str]]:
     return [json.loads(answer)["id"] for answer in completed.stdout.splitlines()], modules
 
 
-def test_the_front_answers_without_heavy_imports(tmp_path: Path) -> None:
+def _generate(tmp_path: Path) -> None:
+    """The fastmcp server of this file, generated in ``tmp_path``."""
     project = Project(tmp_path)
     project.write("pkg/__init__.py", "")
     project.write("pkg/server.py", SERVER)
     project.configure('sources = ["pkg"]\nflavor = "fastmcp"\n')
     done = project.run("generate")
     assert done.returncode == 0, done.stderr
+
+
+def test_the_front_answers_without_heavy_imports(tmp_path: Path) -> None:
+    _generate(tmp_path)
     ids, modules = _opening(tmp_path)
     assert ids == [1, 2, 3]  # answered by the front: nothing of the framework was imported
     assert HEAVY & modules == set()
@@ -79,12 +84,7 @@ STORED_HEAVY = HEAVY | {
 
 
 def test_a_stored_listing_is_answered_without_json_re_or_the_hook(tmp_path: Path) -> None:
-    project = Project(tmp_path)
-    project.write("pkg/__init__.py", "")
-    project.write("pkg/server.py", SERVER)
-    project.configure('sources = ["pkg"]\nflavor = "fastmcp"\n')
-    done = project.run("generate")
-    assert done.returncode == 0, done.stderr
+    _generate(tmp_path)
     first_ids, first = _opening(tmp_path)  # shapes the listing and stores it
     ids, modules = _opening(tmp_path)
     assert first_ids == ids == [1, 2, 3]
