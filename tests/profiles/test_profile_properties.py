@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from codegen.profiles import apply_profile, restore_arguments
+from codegen.shared.json_pointer import fragment_tokens
 from tests.profiles.profile_support import corpus, openapi_to_json_schema, values
 
 pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
@@ -68,14 +69,77 @@ def _accepts(profile: str, index: int, arguments: Any) -> bool:
     return bool(_validator(profile, index).is_valid(arguments))
 
 
-def _explained(error: jsonschema.ValidationError, allowed: list[tuple[str, ...]]) -> bool:
-    where = ("inputSchema", *_tokens("/" + "/".join(str(p) for p in error.absolute_schema_path)))
-    if error.validator in ("anyOf", "oneOf"):
-        # Collapsing `anyOf: [X, {"type": "null"}]` into a nullable X lifts X's keywords to the
-        # node itself, so a loosening found in X is reported at the node, not under anyOf/N.
-        where = where[:-1]
-    return any(
-        where[: len(pointer)] == pointer or pointer[: len(where)] == where for pointer in allowed
+def _resolved(path: list[Any], schema: Any) -> tuple[str, ...] | None:
+    """The schema location of a validation error with each ``$ref`` followed to its target: a
+    loosening inside ``$defs`` is reported there (``/$defs/Node/properties/children``), while
+    jsonschema's path runs through the referring node (``properties/tree/properties/...``, the
+    ``$ref`` itself left out). ``None`` when the path does not walk the schema."""
+    where: list[str] = []
+    node = schema
+    for token in path:
+        while isinstance(node, dict) and token not in node and isinstance(node.get("$ref"), str):
+            target = fragment_tokens(node["$ref"])
+            if target is None:
+                return None
+            where, node = list(target), schema
+            for part in target:
+                node = _child(node, part)
+        if token == "$ref":
+            continue
+        node = _child(node, token)
+        where.append(str(token))
+    return tuple(where)
+
+
+def _child(node: Any, key: Any) -> Any:
+    if isinstance(node, list) and str(key).isdigit() and int(key) < len(node):
+        return node[int(key)]
+    if isinstance(node, dict) and key in node:
+        return node[key]
+    return None
+
+
+def _explained(
+    error: jsonschema.ValidationError, allowed: list[tuple[str, ...]], schema: Any = None
+) -> bool:
+    path = list(error.absolute_schema_path)
+    candidates = [("inputSchema", *_tokens("/" + "/".join(str(p) for p in path)))]
+    if schema is not None and (resolved := _resolved(path, schema)) is not None:
+        candidates.append(("inputSchema", *resolved))
+    for where in candidates:
+        if error.validator in ("anyOf", "oneOf"):
+            # Collapsing `anyOf: [X, {"type": "null"}]` into a nullable X lifts X's keywords to
+            # the node itself, so a loosening found in X is reported at the node, not under anyOf/N.
+            where = where[:-1]
+        if any(
+            where[: len(pointer)] == pointer or pointer[: len(where)] == where
+            for pointer in allowed
+        ):
+            return True
+    return False
+
+
+def test_a_loosening_inside_defs_explains_an_error_reached_through_a_ref() -> None:
+    """Found by the property below in a fresh-clone run: openai-strict makes the optional
+    ``children`` of a recursive ``$defs/Node`` nullable and lists that loosening there; the
+    original schema's rejection of ``children: null`` runs through ``properties/tree/$ref``."""
+    tool = next(t for t in _tools() if t["name"] == "count_nodes")
+    result = apply_profile([tool], "openai-strict")
+    allowed = [_tokens(f.pointer) for f in result.findings if f.kind in ("loosened", "error")]
+    assert ("inputSchema", "$defs", "Node", "properties", "children") in allowed
+    arguments = {"tree": {"name": "", "children": None}}
+    assert _validator_of(result.tools[0]["inputSchema"]).is_valid(arguments)  # the profile takes it
+    errors = list(_validator_of(tool["inputSchema"]).iter_errors(arguments))
+    assert [e.message for e in errors] == ["None is not of type 'array'"]
+    assert _explained(errors[0], allowed, tool["inputSchema"])
+    assert not _explained(
+        errors[0], [("inputSchema", "$defs", "Node", "properties", "name")], tool["inputSchema"]
+    )
+
+
+def _validator_of(schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
     )
 
 
@@ -107,7 +171,11 @@ def test_a_profile_accepts_nothing_more_than_its_listed_loosenings(profile: str)
         validator = jsonschema.Draft202012Validator(original["inputSchema"], format_checker=checker)
         allowed = loosenings.get(original["name"], [])
         for error in validator.iter_errors(restored):
-            assert _explained(error, allowed), (original["name"], arguments, error.message)
+            assert _explained(error, allowed, original["inputSchema"]), (
+                original["name"],
+                arguments,
+                error.message,
+            )
 
     check()
 
