@@ -47,6 +47,14 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+def _still_alive(pids: list[int], within: float = 10) -> list[int]:
+    """The processes of ``pids`` still running after waiting up to ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return [pid for pid in pids if _alive(pid)]
+
+
 class Lines:
     def __init__(self, stream) -> None:  # type: ignore[no-untyped-def]
         self.queue: queue.Queue[str] = queue.Queue()
@@ -132,10 +140,7 @@ def test_watch_rebuilds_reports_errors_and_leaves_no_worker_on_ctrl_c(project: P
         assert workers, "a worker is kept ready for the next rebuild"
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=30) in (0, 130)
-        deadline = time.monotonic() + 10
-        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not [pid for pid in workers if _alive(pid)], "Ctrl-C left a worker behind"
+        assert not _still_alive(workers), "Ctrl-C left a worker behind"
     finally:
         if process.poll() is None:
             process.kill()
@@ -158,10 +163,7 @@ def test_sigterm_stops_watch_and_leaves_no_worker(project: Project) -> None:
         assert workers, "a worker is kept ready for the next rebuild"
         process.terminate()
         assert process.wait(timeout=30) == 143  # 128 + SIGTERM, as a shell reports it
-        deadline = time.monotonic() + 10
-        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not [pid for pid in workers if _alive(pid)], "SIGTERM left a worker behind"
+        assert not _still_alive(workers), "SIGTERM left a worker behind"
     finally:
         if process.poll() is None:
             process.kill()
