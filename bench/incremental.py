@@ -20,7 +20,7 @@ wall time on a loaded machine, not measured for the long-lived watcher).
   inference cannot start before it ends). "bound" = scan floor + the floor's inference (floor -
   import floor): no scan-then-infer build of one module, in any number of processes, is faster;
 - watch: `mcp-codegen watch` running; time from saving the leaf module to the rebuild's line
-  (printed after the files are written);
+  (printed after the files are written), ``--watch-saves`` saves per round;
 - cold 10,000 tools in 200 modules beside bare single-process inference of the same tools
   (one process importing every module and building one TypeAdapter per module), with the
   generator process's own peak RSS (its workers not counted).
@@ -228,6 +228,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--tools", type=int, default=1000)
     parser.add_argument("--big-tools", type=int, default=10000, help="0 leaves the big run out")
+    parser.add_argument("--watch-saves", type=int, default=3, help="watch saves per round")
     parser.add_argument("--repo", type=Path, default=HERE.parent, help="checkout to measure")
     parser.add_argument("--keep", action="store_true", help="keep the scratch directory")
     options = parser.parse_args()
@@ -275,7 +276,7 @@ def main() -> None:
             add("scan floor", lambda: _infer(leaf, [str(leaf_module)], SCAN_FLOOR))
             _edit(shared_package / "shared.py", counter)
             add("edit shared", lambda: _run(repo, shared, "generate"))
-            if watcher is not None:
+            for _ in range(options.watch_saves if watcher is not None else 0):
                 add("watch", lambda: watcher.save_to_written(watched_module, counter))
             if big_modules:
                 shutil.rmtree(big / "generated", ignore_errors=True)
