@@ -14,8 +14,13 @@ wall time on a loaded machine, not measured for the long-lived watcher).
 - edit shared: a models module that 5 tool modules import changed: those 5 are redone;
 - floor: a fresh process that imports pydantic and the edited module and builds one
   TypeAdapter over its tools' parameters and results, and nothing else;
+- import floor and scan floor, to show what bounds an edit from below: the floor's imports
+  without its inference, and a fresh process that imports libcst and parses the edited module
+  (what a build that scans with libcst does first; the scan says which functions are tools, so
+  inference cannot start before it ends). "bound" = scan floor + the floor's inference (floor -
+  import floor): no scan-then-infer build of one module, in any number of processes, is faster;
 - watch: `mcp-codegen watch` running; time from saving the leaf module to the rebuild's line
-  (printed after the files are written);
+  (printed after the files are written), ``--watch-saves`` saves per round;
 - cold 10,000 tools in 200 modules beside bare single-process inference of the same tools
   (one process importing every module and building one TypeAdapter per module), with the
   generator process's own peak RSS (its workers not counted).
@@ -67,6 +72,22 @@ for name in sys.argv[1:]:
         if hints.get("return", None) is not None:
             models.append(create_model(attr + "_out", result=(hints["return"], ...)))
     TypeAdapter(tuple[tuple(models)]).json_schema()
+"""
+
+#: What any build that scans with libcst must do first: import libcst and parse the module.
+SCAN_FLOOR = r"""
+import sys
+import libcst
+
+libcst.parse_module(open(sys.argv[1], "rb").read())
+"""
+
+#: The floor without its inference: pydantic and the module imported, no TypeAdapter built.
+IMPORT_FLOOR = r"""
+import importlib, sys
+from pydantic import TypeAdapter, create_model
+
+importlib.import_module(sys.argv[1])
 """
 
 #: `python -m codegen ARGS` in this process, then its own peak RSS (KiB on Linux) on stderr.
@@ -133,10 +154,10 @@ def _run_rss(repo: Path, cwd: Path, *args: str) -> tuple[float, float]:
     return elapsed, int(rss.split()[1]) / 1024
 
 
-def _infer(cwd: Path, modules: list[str]) -> float:
+def _infer(cwd: Path, modules: list[str], script: str = INFER) -> float:
     start = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-c", INFER, *modules],
+        [sys.executable, "-c", script, *modules],
         cwd=cwd,
         env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(cwd), str(HERE.parent)])),
         check=True,
@@ -207,6 +228,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--tools", type=int, default=1000)
     parser.add_argument("--big-tools", type=int, default=10000, help="0 leaves the big run out")
+    parser.add_argument("--watch-saves", type=int, default=3, help="watch saves per round")
     parser.add_argument("--repo", type=Path, default=HERE.parent, help="checkout to measure")
     parser.add_argument("--keep", action="store_true", help="keep the scratch directory")
     options = parser.parse_args()
@@ -250,9 +272,11 @@ def main() -> None:
             _edit(leaf_module, counter)
             add("edit leaf", lambda: _run(repo, leaf, "generate"))
             add("floor", lambda: _infer(leaf, ["synth.tools_010"]))
+            add("import floor", lambda: _infer(leaf, ["synth.tools_010"], IMPORT_FLOOR))
+            add("scan floor", lambda: _infer(leaf, [str(leaf_module)], SCAN_FLOOR))
             _edit(shared_package / "shared.py", counter)
             add("edit shared", lambda: _run(repo, shared, "generate"))
-            if watcher is not None:
+            for _ in range(options.watch_saves if watcher is not None else 0):
                 add("watch", lambda: watcher.save_to_written(watched_module, counter))
             if big_modules:
                 shutil.rmtree(big / "generated", ignore_errors=True)
@@ -292,12 +316,19 @@ def _report(
     median = {name: statistics.median(values) for name, values in times.items()}
     median_cpu = {name: statistics.median(values) for name, values in cpu.items()}
     floor = median["floor"]
+    if "scan floor" in median and "import floor" in median:
+        # The scan says which functions are tools, so inference cannot start before it ends.
+        median["bound"] = median["scan floor"] + floor - median["import floor"]
+        times["bound"] = [median["bound"]]
     rows = [
         ("cold", f"generate, {options.tools} tools / 20 modules, no cache", None),
         ("no-op", "generate, nothing changed", None),
         ("edit leaf", "generate, one module edited", floor),
         ("edit shared", "generate, shared models edited (5 importers)", floor),
         ("floor", "one-module floor (pydantic + module + TypeAdapter)", floor),
+        ("import floor", "  the floor without inference (pydantic + module)", floor),
+        ("scan floor", "  a fresh process: import libcst, parse the module", floor),
+        ("bound", "  least for scan-then-infer: scan floor + inference", floor),
         ("watch", "watch: save to written", floor),
         ("cold big", f"generate --no-cache, {options.big_tools} tools / 200 modules", None),
         ("bare big", "bare single-process TypeAdapter inference", None),
@@ -307,7 +338,8 @@ def _report(
         f"medians, {os.cpu_count()} CPUs, load average at the end {_load()}"
     )
     print(
-        f"{'setup':<12} {'what':<58} {'median s':>9} {'ratio':>12} {'CPU s':>7} {'CPU ratio':>12}"
+        f"{'setup':<12} {'what':<58} {'median s':>9} {'min-max s':>11} {'ratio':>12} "
+        f"{'CPU s':>7} {'CPU ratio':>12}"
     )
     for key, what, base in rows:
         if key not in median:
@@ -320,7 +352,11 @@ def _report(
             ratio = f"{median[key] / median['bare big']:.2f}x bare"
             cpu_ratio = f"{(used or 0) / median_cpu['bare big']:.2f}x bare"
         shown = f"{used:.2f}" if used is not None else ""
-        print(f"{key:<12} {what:<58} {median[key]:>9.2f} {ratio:>12} {shown:>7} {cpu_ratio:>12}")
+        spread = f"{min(times[key]):.2f}-{max(times[key]):.2f}" if key != "bound" else ""
+        print(
+            f"{key:<12} {what:<58} {median[key]:>9.2f} {spread:>11} {ratio:>12} {shown:>7} "
+            f"{cpu_ratio:>12}"
+        )
     if rss:
         print(
             f"generator process peak RSS, cold big: median {statistics.median(rss):.0f} MB, max {max(rss):.0f} MB"

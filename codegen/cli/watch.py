@@ -8,7 +8,8 @@ again (it exits after its build), and a fresh one is started right after. File e
 watchfiles (inotify / FSEvents / ReadDirectoryChangesW, debounced). After each rebuild one line
 says what changed; errors print at ``path:line:col`` and watching goes on. Ctrl-C stops the
 watcher and every worker. Cache entries stay decoded in memory between rebuilds
-(``codegen.generator.cache.stored_entries.keep_in_memory``).
+(``codegen.generator.cache.stored_entries.keep_in_memory``) and are written to disk after the
+rebuild's line (``deferred_writes``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from codegen.generator.cache.stored_entries import keep_in_memory
+from codegen.generator.cache.stored_entries import deferred_writes, keep_in_memory
 from codegen.generator.config import Config, load_config
 from codegen.generator.pipeline import BuildResult, generate
 from codegen.generator.project import CACHE_DIR
@@ -86,6 +87,11 @@ class Watcher:
         prestart.keep_started(self.config.root, 1)
 
     def rebuild(self, reason: str = "") -> BuildResult | None:
+        """Regenerate and say what changed; the cache entries are written after that line."""
+        with deferred_writes():
+            return self._rebuild(reason)
+
+    def _rebuild(self, reason: str) -> BuildResult | None:
         start = time.perf_counter()
         try:
             self.config = load_config(self.config_file)

@@ -74,10 +74,10 @@ def module_name_for(path: Path, roots: tuple[Path, ...] = ()) -> tuple[str, Path
     parts = [] if path.name == "__init__.py" else [path.stem]
     directory = path.parent
     while True:
-        while (directory / "__init__.py").is_file() and directory.resolve() not in explicit:
+        while (directory / "__init__.py").is_file() and not _is_root(directory, explicit):
             parts.insert(0, directory.name)
             directory = directory.parent
-        if directory.resolve() in explicit:
+        if _is_root(directory, explicit):
             break
         hole = _namespace_portion_in_package(directory, explicit)
         if not hole:
@@ -85,13 +85,19 @@ def module_name_for(path: Path, roots: tuple[Path, ...] = ()) -> tuple[str, Path
         for portion in hole:
             parts.insert(0, portion.name)
         directory = hole[-1].parent
-    site = _site_directory_above(directory) if directory.resolve() not in explicit else None
+    site = _site_directory_above(directory) if not _is_root(directory, explicit) else None
     if site is not None:
         extra = directory.relative_to(site).parts if directory != site else ()
         if all(part.isidentifier() for part in extra):
             parts[:0] = extra
             directory = site
     return ".".join(parts), directory
+
+
+def _is_root(directory: Path, explicit: set[Path]) -> bool:
+    """``directory`` is one of the configured import roots (resolved only when there are any:
+    resolving every directory of every source was most of naming them)."""
+    return bool(explicit) and directory.resolve() in explicit
 
 
 def _namespace_portion_in_package(directory: Path, explicit: set[Path]) -> list[Path]:
@@ -104,12 +110,12 @@ def _namespace_portion_in_package(directory: Path, explicit: set[Path]) -> list[
         if (
             not current.name.isidentifier()
             or current.parent == current
-            or current.resolve() in explicit
+            or _is_root(current, explicit)
         ):
             return []
         portion.append(current)
         current = current.parent
-        if (current / "__init__.py").is_file() or current.resolve() in explicit:
+        if (current / "__init__.py").is_file() or _is_root(current, explicit):
             return portion
     return []
 

@@ -29,7 +29,7 @@ from codegen.generator.model import (
 )
 from codegen.generator.progress import Progress
 from codegen.generator.workers.prestart import WORKER_HASH_SEED
-from codegen.generator.write.output import apply, compare, target_problems
+from codegen.generator.write.output import apply, compare, target_problems, unsafe
 from codegen.shared.diagnostics import Diagnostic
 from codegen.shared.format import SERVER_KEY, module_path
 
@@ -143,8 +143,6 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
     def take_output(inspected: InspectedModule, output: tuple[Any, ...]) -> None:
         """A module's output as its worker made it (``codegen.generator.render.module_output``),
         checked here to be literal-only: the worker ran user code, this process writes."""
-        from codegen.generator.render.module_output import unsafe
-
         tools, rendered, problems = output
         module = inspected.module
         problems = list(problems)
@@ -247,8 +245,11 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
         # Imported once the workers have their sources: this overlaps their work.
         from codegen.generator.assemble.finalize import duplicate_names
         from codegen.generator.inspection.omissions import omissions
-        from codegen.generator.render.modules import render_manifest
 
+        if session is not None and session.on_output is None:  # this process renders the module
+            from codegen.generator.render.modules import prepare_module_template
+
+            prepare_module_template()
         for source, (module, read_inspected, found) in hits:
             dependencies.update(found)
             if module is not None:
@@ -292,7 +293,14 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             registrations.extend(session.registrations())
             session.close()
     scanned = [m for s in sources if (m := scanned_by.get(s.relative_path)) is not None]
-    cache_warnings = cache.finish() if cache is not None else []
+    # Pruned once, at the end: by ``store_build``, or by ``failed`` (a build that is not stored).
+    cache_warnings = cache.finish(prune=False) if cache is not None else []
+
+    def failed(found: list[Diagnostic]) -> BuildResult:
+        if cache is not None:
+            cache.finish()
+        return BuildResult(diagnostics=_sorted(found))
+
     diagnostics.extend(cache_warnings)
 
     # framework flavors: names are unique per server, checked on the definitions below
@@ -312,7 +320,7 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             )
         )
     if _has_errors(diagnostics):
-        return BuildResult(diagnostics=_sorted(diagnostics))
+        return failed(diagnostics)
     done = [built[m.relative_path] for m in scanned if m.relative_path in built]
     # Definitions taken from the cache are read only when factory tools' names must be compared.
     if config.flavor != "clean" or any(factory for *_, factory in done):
@@ -321,7 +329,7 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
     if len(definitions) < len(done):
         definitions = ()  # like a whole cached build: ``--vary-hash-seed`` builds afresh
     if clashes := _name_clashes(list(definitions), per_server=config.flavor != "clean"):
-        return BuildResult(diagnostics=_sorted([*diagnostics, *clashes]))
+        return failed([*diagnostics, *clashes])
     tool_count = sum(n for _, _, n, _ in done)
     modules = [rendered for _, rendered, _, _ in done if rendered is not None]
     extra: list[RenderedFile] = []  # generated files the manifest does not list as modules
@@ -337,11 +345,20 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             dependencies.update(cache.hashes.classify(probed))
         if servers is not None:
             extra.append(render_servers(servers, config))
-    from codegen.generator.render.module_output import unsafe
+    # The manifest changes only with the list of modules and the configuration: taken from the
+    # cache, an edit's build needs no jinja2 here (its module was rendered by a worker).
+    manifest = cache.load_manifest(modules) if cache is not None else None
+    if manifest is None:
+        from codegen.generator.render.modules import render_manifest
 
-    manifest = render_manifest(modules, config)
+        manifest = render_manifest(modules, config)
+        if cache is not None and not unsafe(manifest):
+            cache.store_manifest(modules, manifest)
+    if cache is not None and (late := cache.finish(prune=False)):  # a bad stored manifest
+        diagnostics.extend(late)
+        cache_warnings.extend(late)
     if problems := unsafe(manifest):
-        return BuildResult(diagnostics=_sorted([*diagnostics, *problems]))
+        return failed([*diagnostics, *problems])
     result = BuildResult(
         inputs=tuple(sorted(k.partition(":")[2] for k in dependencies if k.startswith("file:"))),
         files=(*modules, *extra, manifest),
@@ -360,6 +377,8 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
         cache.store_build(
             replace(result, definitions=(), rebuilt=(), diagnostics=kept), dependencies
         )
+    elif cache is not None:
+        cache.finish()  # pruned
     return _with_target_checks(result, config)
 
 

@@ -102,7 +102,7 @@ def _listing(directory: str) -> tuple[str, ...]:
 
 
 @cache
-def _version(distribution: str) -> str | None:
+def installed_version(distribution: str) -> str | None:
     """The installed version, read from the ``*.dist-info`` / ``*.egg-info`` directory name on
     ``sys.path`` as ``importlib.metadata`` finds it (importing that costs 0.1-0.2 s)."""
     wanted = re.sub(r"[-_.]+", "_", distribution).lower() + "-"
@@ -125,7 +125,7 @@ def environment_key(memo: Path | None = None) -> str:
             sys.implementation.name,
             sys.version,
             pickle.HIGHEST_PROTOCOL,
-            tuple((name, _version(name)) for name in _LIBRARIES),
+            tuple((name, installed_version(name)) for name in _LIBRARIES),
         )
     )
 
@@ -205,10 +205,12 @@ class FileHashes:
             top = name.partition(".")[0]
             if top in _LIBRARY_MODULES:
                 continue  # in the environment key
-            distributions = [top] if _version(top) is not None else _distributions().get(top)
+            distributions = (
+                [top] if installed_version(top) is not None else _distributions().get(top)
+            )
             if distributions:
                 for distribution in distributions:
-                    found["dist:" + distribution] = _version(distribution)
+                    found["dist:" + distribution] = installed_version(distribution)
             else:  # an installed module no distribution claims: its own content
                 found["module:" + name] = _file_digest(resolved)
         return found
@@ -220,7 +222,7 @@ class FileHashes:
             if kind == "file":
                 now = self.of(name)
             elif kind == "dist":
-                now = _version(name)
+                now = installed_version(name)
             else:
                 return False  # module files outside any distribution: not trusted across runs
             if now != recorded:

@@ -12,7 +12,10 @@ Two kinds of entries (``codegen.generator.cache.stored_entries``), both keyed wi
   transitively, as the worker saw it (``codegen.generator.workers.child``), and the installed
   distributions, and is used only while they are unchanged. Assembling and rendering are redone
   in this process from the entries, so configuration applied there (``box_field``, ``version``)
-  never needs a worker.
+  never needs a worker;
+- a **manifest** entry holds the rendered manifest (``generated/__init__.py``), keyed on all it
+  is made of (the module paths, every configuration value, the environment and the inference
+  libraries' versions): an edit that changes no module path renders it without jinja2.
 
 A module with errors is never stored; any doubt is a miss.
 """
@@ -20,7 +23,7 @@ A module with errors is never stored; any doubt is a miss.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -30,6 +33,7 @@ from codegen.generator.cache.keys import (
     config_key,
     digest,
     environment_key,
+    installed_version,
     relative,
     settings_key,
 )
@@ -44,6 +48,7 @@ from codegen.generator.model import (
 )
 from codegen.generator.project import CACHE_DIR
 from codegen.shared.diagnostics import Diagnostic
+from codegen.shared.format import INFERENCE_DISTRIBUTIONS, MANIFEST
 
 
 @dataclass(frozen=True)
@@ -78,6 +83,8 @@ class BuildCache:
         environment = environment_key(self.store.directory / "generator-digest.json")
         self._module_base = (environment, settings_key(config))
         self._config_key = config_key(config)
+        self._environment = environment
+        self._reported = 0  # warnings returned by ``finish`` so far
         self.build_key = digest(("build", environment, self._config_key, sources))
 
     # -- whole builds -------------------------------------------------------------------------
@@ -97,6 +104,30 @@ class BuildCache:
     def store_build(self, result: Any, dependencies: Mapping[str, str | None]) -> None:
         self.store.put(self.build_key, {"dependencies": dict(dependencies), "result": result})
         self.store.prune()
+
+    # -- the manifest -------------------------------------------------------------------------
+
+    def _manifest_key(self, modules: Sequence[RenderedFile]) -> str:
+        """Everything ``render_manifest`` reads: the module paths, every config value, the
+        generator (code, templates, version) and the versions of the inference libraries."""
+        paths = sorted(m.relative_path for m in modules)
+        distributions = sorted(set(INFERENCE_DISTRIBUTIONS[self.config.flavor]))
+        versions = [(name, installed_version(name)) for name in distributions]
+        return digest(("manifest", self._environment, self._config_key, paths, versions))
+
+    def load_manifest(self, modules: Sequence[RenderedFile]) -> RenderedFile | None:
+        stored = self.store.get(self._manifest_key(modules))
+        if stored is None:
+            return None
+        if not isinstance(stored, RenderedFile) or stored.relative_path != MANIFEST:
+            self.store.warnings.append(
+                f"the stored manifest was ignored: it holds {type(stored).__name__}"
+            )
+            return None
+        return stored
+
+    def store_manifest(self, modules: Sequence[RenderedFile], manifest: RenderedFile) -> None:
+        self.store.put(self._manifest_key(modules), manifest)
 
     # -- modules ------------------------------------------------------------------------------
 
@@ -229,13 +260,16 @@ class BuildCache:
         factory = any("factory" in tool.extra for tool in definition.tools)
         self.store.put(key, (payload, rendered, tuple(problems), len(definition.tools), factory))
 
-    def finish(self) -> list[Diagnostic]:
-        """Prune when this build wrote entries; the warnings of entries that were ignored."""
-        if self.store.written:
+    def finish(self, prune: bool = True) -> list[Diagnostic]:
+        """Prune when this build wrote entries (unless not ``prune``); the warnings of entries
+        that were ignored since the last call."""
+        if prune and self.store.written:
             self.store.prune()
+        warnings = self.store.warnings[self._reported :]
+        self._reported = len(self.store.warnings)
         return [
             Diagnostic(relative(self.store.directory, self.config.root), 0, 0, w, "warning")
-            for w in self.store.warnings
+            for w in warnings
         ]
 
 

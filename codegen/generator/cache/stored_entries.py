@@ -24,6 +24,7 @@ import pickle
 import shutil
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,34 @@ def _pop_oldest(values: dict[str, tuple[Any, int]]) -> tuple[str, tuple[Any, int
 _memory = _Memory()
 
 
+@dataclass
+class _Deferred:
+    """What ``deferred_writes`` holds back: entries by key, and the stores to prune after."""
+
+    entries: dict[str, tuple[EntryStore, Any]] = field(default_factory=dict)
+    prune: dict[int, EntryStore] = field(default_factory=dict)
+
+
+_deferred: _Deferred | None = None
+
+
+@contextlib.contextmanager
+def deferred_writes() -> Iterator[None]:
+    """Entries put inside are written, and the stores asked to prune pruned, when it ends: a
+    watcher writes the generated files and says so before it spends time on its cache. Values
+    are not pickled before then, which is sound because their users never mutate them."""
+    global _deferred
+    outer, _deferred = _deferred, _Deferred()
+    try:
+        yield
+    finally:
+        held, _deferred = _deferred, outer
+        for key, (store, value) in held.entries.items():
+            store._write(key, value)
+        for store in held.prune.values():
+            store.prune()
+
+
 def keep_in_memory(enabled: bool = True) -> None:
     """Keep entries decoded in this process from now on (a long-lived watcher)."""
     _memory.enabled = enabled
@@ -97,6 +126,8 @@ class EntryStore:
         return self.directory / "entries" / key[:2] / key
 
     def get(self, key: str) -> Any | None:
+        if _deferred is not None and key in _deferred.entries:
+            return _deferred.entries[key][1]
         path = self._path(key)
         known, value = _memory.get(key)
         if known:
@@ -132,6 +163,13 @@ class EntryStore:
 
     def put(self, key: str, value: Any) -> None:
         """Write atomically; a cache that cannot be written is simply not used."""
+        if _deferred is not None:
+            _deferred.entries[key] = (self, value)
+            self.written += 1
+        elif self._write(key, value):
+            self.written += 1
+
+    def _write(self, key: str, value: Any) -> bool:
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         _memory.put(key, value, len(payload))
         path = self._path(key)
@@ -144,9 +182,9 @@ class EntryStore:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
             os.replace(temporary, path)
-            self.written += 1
         except OSError:
-            return
+            return False
+        return True
 
     def entries(self) -> list[tuple[Path, os.stat_result]]:
         found = []
@@ -159,6 +197,9 @@ class EntryStore:
 
     def prune(self, limit: int | None = None) -> int:
         """Remove the least recently used entries until the rest fit ``limit`` bytes."""
+        if _deferred is not None:
+            _deferred.prune[id(self)] = self
+            return 0
         limit = limit_bytes() if limit is None else limit
         found = self.entries()
         total = sum(stat.st_size for _, stat in found)

@@ -16,9 +16,8 @@ from codegen.generator.assemble.stability import leaked_state
 from codegen.generator.config import Config
 from codegen.generator.model import InspectedModule, ModuleDefinition, RenderedFile
 from codegen.generator.render.modules import render_module
-from codegen.generator.write.output import verify_literal_module
+from codegen.generator.write.output import unsafe
 from codegen.shared.diagnostics import Diagnostic
-from codegen.shared.reader import GeneratedModuleError
 
 
 @dataclass(frozen=True)
@@ -48,20 +47,3 @@ def module_output(
             problems.extend(found)
             checked = not found
     return ModuleOutput(definition, rendered, tuple(problems), checked)
-
-
-def unsafe(file: RenderedFile) -> list[Diagnostic]:
-    """The last line of defence: a rendered module must be literal assignments only."""
-    try:
-        verify_literal_module(file.content, file.relative_path)
-    except GeneratedModuleError as exc:
-        return [
-            Diagnostic(
-                file.relative_path,
-                exc.line,
-                exc.column,
-                f"internal error: the rendered module is not literal-only ({exc.message}); "
-                "nothing was written; please report this",
-            )
-        ]
-    return []

@@ -72,6 +72,12 @@ def tool_entry(tool: ToolDefinition) -> dict[str, object]:
     }
 
 
+def prepare_module_template() -> None:
+    """Compile the module template now (jinja2 compiles a template on its first use): called
+    while a worker inspects, so rendering after it is only rendering."""
+    _environment().get_template("module.py.jinja")
+
+
 def _render(template: str, **context: object) -> str:
     return _environment().get_template(template).render(**context)
 

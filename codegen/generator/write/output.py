@@ -464,3 +464,20 @@ def _discard(path: Path, *, strict: bool = False) -> None:
         path.unlink()
     elif path.exists():
         shutil.rmtree(path, ignore_errors=not strict)
+
+
+def unsafe(file: RenderedFile) -> list[Diagnostic]:
+    """The last line of defence: a rendered module must be literal assignments only."""
+    try:
+        verify_literal_module(file.content, file.relative_path)
+    except GeneratedModuleError as exc:
+        return [
+            Diagnostic(
+                file.relative_path,
+                exc.line,
+                exc.column,
+                f"internal error: the rendered module is not literal-only ({exc.message}); "
+                "nothing was written; please report this",
+            )
+        ]
+    return []

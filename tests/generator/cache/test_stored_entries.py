@@ -38,7 +38,8 @@ def test_truncated_and_corrupted_entries_are_misses_with_a_warning(project: Proj
     _two_modules(project)
     expected = project.snapshot()
     entries = _entries(project)
-    assert len(entries) == 5  # per module: its inspection and its rendering; the whole build
+    # per module: its inspection and its rendering; the whole build; the manifest
+    assert len(entries) == 6
     for index, entry in enumerate(entries):
         data = entry.read_bytes()
         if index % 3 == 0:
@@ -97,12 +98,12 @@ def test_prune_keeps_the_most_recently_used_within_the_bound(tmp_path: Path) -> 
 def test_cache_clean_removes_the_cache_and_the_next_build_is_whole(project: Project) -> None:
     _two_modules(project)
     info = project.run("cache", "info")
-    assert info.returncode == 0 and "5 entries" in info.stdout
+    assert info.returncode == 0 and "6 entries" in info.stdout
     done = project.run("cache", "clean")
     assert done.returncode == 0, done.stderr
     assert not (project.root / ".mcp-codegen-cache").exists()
     assert project.run("check").returncode == 0
-    assert len(_entries(project)) == 5
+    assert len(_entries(project)) == 6
 
 
 @pytest.mark.slow

@@ -1,0 +1,115 @@
+"""Edit-one-module builds of two or more checkouts, interleaved round by round, beside the floor.
+
+Usage:  python bench/edit_ab.py [--rounds 5] NAME=CHECKOUT [NAME=CHECKOUT ...]
+e.g.    python bench/edit_ab.py before=/tmp/main-checkout after=.
+
+``bench/incremental.py`` measures one checkout per run; this puts checkouts side by side in one
+run, so load from other users of the machine falls on all of them alike. Each checkout gets its
+own copies of the projects (its build cache is keyed on its own code), built once; then every
+round edits, per checkout, the leaf module (``edit leaf``) and the models module that 5 tool
+modules import (``edit shared``) and runs ``generate``, then runs the one-module floor
+(``bench/incremental.py``'s ``INFER``). Medians of wall and CPU seconds (``getrusage`` of the
+finished processes, workers included), and their ratios to the floor's; the load average of
+each round is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from incremental import INFER, _project  # noqa: E402
+
+
+def _cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _edit(path: Path) -> None:
+    text = path.read_text().split("\n# edit ")[0]
+    path.write_text(f"{text}\n# edit {time.time_ns()}\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--tools", type=int, default=1000)
+    parser.add_argument("checkouts", nargs="+", metavar="NAME=CHECKOUT")
+    options = parser.parse_args()
+    repos = {
+        name: Path(path).resolve()
+        for name, path in (text.split("=", 1) for text in options.checkouts)
+    }
+    scratch = Path(tempfile.mkdtemp(prefix="mcp-codegen-edit-ab-"))
+    times: dict[str, tuple[list[float], list[float]]] = {}
+
+    def run(key: str, command: list[str], cwd: Path, env: dict[str, str]) -> None:
+        before, start = _cpu(), time.perf_counter()
+        subprocess.run(command, cwd=cwd, env=env, check=True, capture_output=True)
+        wall, cpu = times.setdefault(key, ([], []))
+        wall.append(time.perf_counter() - start)
+        cpu.append(_cpu() - before)
+
+    try:
+        projects = {}
+        for name, repo in repos.items():
+            compileall.compile_dir(repo / "codegen", quiet=1)
+            leaf, shared = scratch / f"leaf-{name}", scratch / f"shared-{name}"
+            _project(leaf, options.tools)
+            _project(shared, options.tools, shared=True)
+            env = dict(os.environ, PYTHONPATH=str(repo))
+            for project in (leaf, shared):
+                subprocess.run(
+                    [sys.executable, "-m", "codegen", "generate", "-q"],
+                    cwd=project,
+                    env=env,
+                    check=True,
+                    capture_output=True,
+                )
+            projects[name] = (env, leaf, shared)
+        floor = scratch / f"leaf-{next(iter(repos))}"
+        loads = []
+        for round_ in range(options.rounds):
+            for name, (env, leaf, shared) in projects.items():
+                command = [sys.executable, "-m", "codegen", "generate", "-q"]
+                _edit(leaf / "synth" / "tools_010.py")
+                run(f"edit leaf {name}", command, leaf, env)
+                _edit(shared / "synth" / "shared.py")
+                run(f"edit shared {name}", command, shared, env)
+            run(
+                "floor",
+                [sys.executable, "-c", INFER, "synth.tools_010"],
+                floor,
+                dict(os.environ, PYTHONPATH=os.pathsep.join([str(floor), str(HERE.parent)])),
+            )
+            loads.append(os.getloadavg()[0])
+            print(f"round {round_ + 1}: load {loads[-1]:.1f}", file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    wall_floor = statistics.median(times["floor"][0])
+    cpu_floor = statistics.median(times["floor"][1])
+    print(
+        f"{options.rounds} interleaved rounds, {os.cpu_count()} CPUs, load average (1 min) per "
+        f"round: {' '.join(f'{load:.1f}' for load in loads)}"
+    )
+    print(f"{'setup':24} {'wall s':>7} {'ratio':>7} {'CPU s':>7} {'ratio':>7}")
+    for key, (wall, cpu) in sorted(times.items()):
+        w, c = statistics.median(wall), statistics.median(cpu)
+        print(f"{key:24} {w:7.3f} {w / wall_floor:6.2f}x {c:7.3f} {c / cpu_floor:6.2f}x")
+
+
+if __name__ == "__main__":
+    main()
