@@ -20,7 +20,15 @@ from startup import _child_env
 
 def server_env(project: Path, lib: Path) -> dict[str, str]:
     """The environment of a server of ``project`` with codegen imported from ``lib``."""
-    env = {**_child_env(lib), "FASTMCP_SHOW_CLI_BANNER": "false"}
+    # fastmcp's banner off in every setup, as serve.py's ``run(show_banner=False)``: the
+    # setting is FASTMCP_SHOW_SERVER_BANNER (FASTMCP_SHOW_CLI_BANNER is read by no release
+    # installed here; with it alone, ``mcp-codegen run``'s fastmcp rows drew the banner, with
+    # its imports, where plain did not)
+    env = {
+        **_child_env(lib),
+        "FASTMCP_SHOW_SERVER_BANNER": "false",
+        "FASTMCP_SHOW_CLI_BANNER": "false",
+    }
     env["PYTHONPATH"] = f"{project}{os.pathsep}{lib}"
     return env
 

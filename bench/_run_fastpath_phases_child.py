@@ -91,22 +91,37 @@ def gc_marks() -> None:
     _out.flush()
 
 
-def patch_sink() -> None:
-    """Mark when the framework's stdio transport writes the answer to request 3 (the call)."""
-    import anyio.streams.file  # noqa: F401
+def _answered(text: str) -> None:
+    if '"id":3' in text.replace(" ", ""):
+        mark("call answered")
+        gc_marks()
 
+
+def patch_writes() -> None:
+    """Mark when the answer to request 3 (the call) is written: by the SDK's stdio transport
+    (plain, hooked: ``anyio.AsyncFile.write``) or through the fast path's handover sink."""
+    from anyio._core._fileio import AsyncFile
+
+    original = AsyncFile.write
+
+    async def write(self: object, data: str) -> object:
+        written = await original(self, data)  # type: ignore[arg-type]
+        _answered(str(data))
+        return written
+
+    AsyncFile.write = write  # type: ignore[method-assign]
+
+
+def patch_sink() -> None:
     from codegen.runtime._stdio import front
 
-    for cls in (front._Sink,):
-        original = cls.write
+    original = front._Sink.write
 
-        async def write(self: object, text: str, _original=original) -> None:  # type: ignore[no-untyped-def]
-            await _original(self, text)
-            if '"id":3' in text.replace(" ", ""):
-                mark("call answered")
-                gc_marks()
+    async def write(self: object, text: str) -> None:
+        await original(self, text)  # type: ignore[arg-type]
+        _answered(text)
 
-        cls.write = write  # type: ignore[method-assign]
+    front._Sink.write = write  # type: ignore[method-assign]
 
 
 def main() -> None:
@@ -115,26 +130,15 @@ def main() -> None:
     if setup == "plain":
         import runpy
 
-        from anyio._core._fileio import AsyncFile
-
-        original = AsyncFile.write
-
-        async def write(self: object, data: str) -> object:  # the SDK's stdio transport's
-            written = await original(self, data)  # type: ignore[arg-type]
-            if '"id":3' in str(data).replace(" ", ""):
-                mark("call answered")
-                gc_marks()
-            return written
-
-        AsyncFile.write = write  # type: ignore[method-assign]
-        mark("client patches imported")
+        patch_writes()
+        mark("bench patches imported")
         sys.argv = ["serve.py"]
         runpy.run_path("serve.py", run_name="__main__")
         return
     mark("front import <")
     import codegen.cli.run as run
     import codegen.runtime.hook as hook
-    from codegen.runtime._stdio import fastpath, front
+    from codegen.runtime._stdio import front
 
     mark("front import >")
     wrap(front, "server_record", "server_record")
@@ -145,14 +149,14 @@ def main() -> None:
     wrap(run, "_resolve", "import target")
     wrap(hook, "_unregistered", "stale check")
     wrap(run, "_start", "framework run")
-    del fastpath
-    original_install = front.install_handover
+    original_start = run._start
 
-    def install() -> None:
-        original_install()
+    def start(*args: object) -> object:  # the framework's imports are done by now
+        patch_writes()
         patch_sink()
+        return original_start(*args)
 
-    front.install_handover = install
+    run._start = start
     sys.argv = ["mcp-codegen", "run", *arguments]
     raise SystemExit(run.main(arguments))
 

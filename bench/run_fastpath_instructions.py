@@ -110,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, required=True)
     parser.add_argument("--sizes", type=int, nargs="+", default=[10])
     parser.add_argument("--setups", nargs="+", default=list(SETUPS), choices=SETUPS)
+    parser.add_argument("--frameworks", nargs="+", default=list(FRAMEWORKS), choices=FRAMEWORKS)
     parser.add_argument("--realworld-envs", type=Path)
     parser.add_argument("--only", nargs="+", help="realworld: only these server ids (prefixes)")
     options = parser.parse_args(argv)
@@ -120,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     if options.realworld_envs is None:
         lib = prepare(options.workdir, options.sizes)
-        for framework in FRAMEWORKS:
+        for framework in options.frameworks:
             for size in options.sizes:
                 project = options.workdir / f"{framework}-{size}"
                 counts = {
