@@ -14,8 +14,11 @@ JSON-RPC client. Four setups, interleaved round by round:
 
 Reported per framework and N: median spawn -> parsed tools/list ms, the ratio to the floor of the
 same round (median), and spawn -> first tools/call result for plain and fastpath (the call is
-sent as soon as tools/list is read). Targets (issue 20): fastpath tools/list <= 1.5x floor;
-fastpath first call no slower than plain. Not a timed test; read ratios of one run.
+sent as soon as tools/list is read). A second table gives that first call in wall and CPU time
+(the server's, every thread, when the call's result arrived, and over its whole run to exit),
+plain vs fast path. Targets (issue 20): fastpath tools/list <= 1.5x floor; fastpath first call
+no slower than plain (wall and CPU medians). Not a timed test; read ratios of one run, and
+bench/run_fastpath_instructions.py for counts that do not swing with the machine's load.
 
 ``--baseline CHECKOUT`` adds a fifth setup, the fast path with another checkout's ``codegen``
 (e.g. ``git worktree add --detach ../before main``) on the same generated trees, interleaved
