@@ -20,7 +20,15 @@ from startup import _child_env
 
 def server_env(project: Path, lib: Path) -> dict[str, str]:
     """The environment of a server of ``project`` with codegen imported from ``lib``."""
-    env = {**_child_env(lib), "FASTMCP_SHOW_CLI_BANNER": "false"}
+    # fastmcp's banner off in every setup, as serve.py's ``run(show_banner=False)``: the
+    # setting is FASTMCP_SHOW_SERVER_BANNER (FASTMCP_SHOW_CLI_BANNER is read by no release
+    # installed here; with it alone, ``mcp-codegen run``'s fastmcp rows drew the banner, with
+    # its imports, where plain did not)
+    env = {
+        **_child_env(lib),
+        "FASTMCP_SHOW_SERVER_BANNER": "false",
+        "FASTMCP_SHOW_CLI_BANNER": "false",
+    }
     env["PYTHONPATH"] = f"{project}{os.pathsep}{lib}"
     return env
 
@@ -57,3 +65,58 @@ def server_process(
             process.wait()
         watchdog.cancel()
         process.stdout.close()  # type: ignore[union-attr]
+
+
+def process_cpu_ms(pid: int) -> float:
+    """CPU time (user + system) a live process has used so far, every thread included, also the
+    ones that have exited (Linux /proc/PID/stat, in clock ticks: 10 ms resolution)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_ms() -> float:
+    """CPU time (user + system) of every child this process has reaped so far (``getrusage``,
+    microseconds): the difference around one ``server_process`` is that server's whole run."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def first_call_table(
+    rows: list[
+        tuple[str, list[float], list[float], list[tuple[float, float]], list[tuple[float, float]]]
+    ],
+    repeats: int,
+) -> tuple[list[str], list[str]]:
+    """The first tools/call, plain vs fast path, in wall and CPU time: ``rows`` are (label,
+    plain wall ms, fast wall ms, plain (CPU at the call, whole-run CPU), fast (same)), one value
+    per round, in round order; ratios are medians of the per-round ratios. Returns the table's
+    lines and the rows where the fast path's median is above plain's (wall or CPU)."""
+    import statistics
+
+    med = statistics.median
+    lines = [
+        f"First tools/call, plain vs fast path, medians of {repeats} rounds (ms; wall = spawn -> "
+        "the call's result; CPU = the server's user+system time, every thread, when the result "
+        "arrived (10 ms ticks); run CPU = its whole run to exit (getrusage))",
+        "",
+        "| server | wall plain | wall fast | fast/plain | CPU plain | CPU fast | fast/plain | "
+        "run CPU plain | run CPU fast | fast/plain |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    missed = []
+    for label, plain_wall, fast_wall, plain_cpu, fast_cpu in rows:
+        cells = []
+        for what, plain, fast in (
+            ("wall", plain_wall, fast_wall),
+            ("CPU", [c for c, _ in plain_cpu], [c for c, _ in fast_cpu]),
+            ("run CPU", [r for _, r in plain_cpu], [r for _, r in fast_cpu]),
+        ):
+            ratio = med(f / p for f, p in zip(fast, plain, strict=True) if p)
+            cells.append(f"{med(plain):.0f} | {med(fast):.0f} | {ratio:.2f}")
+            if what != "run CPU" and med(fast) > med(plain):
+                missed.append(f"{label}: first call {what} {med(fast):.0f} > {med(plain):.0f} ms")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return lines, missed

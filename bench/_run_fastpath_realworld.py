@@ -27,7 +27,13 @@ from typing import Any
 BENCH = Path(__file__).resolve().parent
 REALWORLD = BENCH.parent / "tests" / "e2e" / "realworld"
 
-from _processes import server_env, server_process  # noqa: E402
+from _processes import (  # noqa: E402
+    children_cpu_ms,
+    first_call_table,
+    process_cpu_ms,
+    server_env,
+    server_process,
+)
 
 SETUPS = ("floor", "plain", "hooked", "fastpath")
 
@@ -134,10 +140,12 @@ def _call(tools: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _session(
     server: Server, lib: Path, setup: str, call: bool
-) -> tuple[float, float | None, dict[str, Any]]:
-    """(spawn -> tools/list ms, spawn -> first tools/call answer ms or None, the listing)."""
+) -> tuple[float, float | None, dict[str, Any], tuple[float, float] | None]:
+    """(spawn -> tools/list ms, spawn -> first tools/call answer ms or None, the listing, and
+    with ``call`` the server's CPU ms when the answer arrived and over its whole run)."""
     spawned = time.perf_counter()
-    called = None
+    called = call_cpu = None
+    before = children_cpu_ms()
     with server_process(
         server.command(setup),
         env=server_env(server.project, lib),
@@ -158,9 +166,11 @@ def _session(
             process.stdin.write(json.dumps(server.call).encode() + b"\n")  # type: ignore[union-attr]
             process.stdin.flush()  # type: ignore[union-attr]
             answer = _answer(process, 3)
-            assert "result" in answer or "error" in answer, answer
             called = (time.perf_counter() - spawned) * 1000
-    return listed, called, listing
+            call_cpu = process_cpu_ms(process.pid)
+            assert "result" in answer or "error" in answer, answer
+    cpu = None if call_cpu is None else (call_cpu, children_cpu_ms() - before)
+    return listed, called, listing, cpu
 
 
 def _answer(process: subprocess.Popen[bytes], request_id: int) -> dict[str, Any]:
@@ -197,12 +207,13 @@ def run(
     lists: dict[tuple[str, str], list[float]] = {}
     calls: dict[tuple[str, str], list[float]] = {}
     ratios: dict[tuple[str, str], list[float]] = {}
+    cpus: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for round_number in range(repeats):
         print(f"real servers: round {round_number + 1}/{repeats}", file=sys.stderr)
         for server in servers:
             row = {}
             for setup in setups:
-                listed, called, listing = _session(
+                listed, called, listing, cpu = _session(
                     server,
                     baseline if setup == "baseline" and baseline is not None else lib,
                     setup,
@@ -213,12 +224,13 @@ def run(
                 lists.setdefault((server.ident, setup), []).append(listed)
                 if called is not None:
                     calls.setdefault((server.ident, setup), []).append(called)
+                    cpus.setdefault((server.ident, setup), []).append(cpu)
             for setup in setups[1:]:
                 ratios.setdefault((server.ident, setup), []).append(row[setup] / row["floor"])
     text = (
         _fast_report(servers, repeats, lists, ratios, target)
         if fast_only
-        else report(servers, repeats, lists, calls, ratios, target)
+        else report(servers, repeats, lists, calls, ratios, target, cpus)
     )
     if baseline is not None:
         text += "\n\n" + _baseline_report(servers, repeats, lists, ratios)
@@ -270,7 +282,7 @@ def _fast_report(servers, repeats, lists, ratios, target) -> str:  # type: ignor
     return "\n".join(lines)
 
 
-def report(servers, repeats, lists, calls, ratios, target) -> str:  # type: ignore[no-untyped-def]
+def report(servers, repeats, lists, calls, ratios, target, cpus) -> str:  # type: ignore[no-untyped-def]
     med = statistics.median
     lines = [
         f"mcp-codegen run fast path on published servers: spawn -> tools/list and -> first "
@@ -297,6 +309,21 @@ def report(servers, repeats, lists, calls, ratios, target) -> str:  # type: igno
             missed.append(f"{key}: fast path {fast_ratio:.2f}x the floor")
         if fast_call > plain_call:
             missed.append(f"{key}: first call {fast_call:.0f} > {plain_call:.0f} ms")
+    table, cpu_missed = first_call_table(
+        [
+            (
+                server.ident,
+                calls[(server.ident, "plain")],
+                calls[(server.ident, "fastpath")],
+                cpus[(server.ident, "plain")],
+                cpus[(server.ident, "fastpath")],
+            )
+            for server in servers
+        ],
+        repeats,
+    )
+    lines.extend(["", *table])
+    missed.extend(m for m in cpu_missed if " CPU " in m)
     lines.append("")
     lines.append(
         "Targets met (fast path <= 1.5x floor, first call no slower than plain)."

@@ -14,8 +14,11 @@ JSON-RPC client. Four setups, interleaved round by round:
 
 Reported per framework and N: median spawn -> parsed tools/list ms, the ratio to the floor of the
 same round (median), and spawn -> first tools/call result for plain and fastpath (the call is
-sent as soon as tools/list is read). Targets (issue 20): fastpath tools/list <= 1.5x floor;
-fastpath first call no slower than plain. Not a timed test; read ratios of one run.
+sent as soon as tools/list is read). A second table gives that first call in wall and CPU time
+(the server's, every thread, when the call's result arrived, and over its whole run to exit),
+plain vs fast path. Targets (issue 20): fastpath tools/list <= 1.5x floor; fastpath first call
+no slower than plain (wall and CPU medians). Not a timed test; read ratios of one run, and
+bench/run_fastpath_instructions.py for counts that do not swing with the machine's load.
 
 ``--baseline CHECKOUT`` adds a fifth setup, the fast path with another checkout's ``codegen``
 (e.g. ``git worktree add --detach ../before main``) on the same generated trees, interleaved
@@ -46,12 +49,19 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
-from _processes import server_env, server_process  # noqa: E402
+from _processes import (  # noqa: E402
+    children_cpu_ms,
+    first_call_table,
+    process_cpu_ms,
+    server_env,
+    server_process,
+)
 from hook import FRAMEWORKS, write_app  # noqa: E402
 from startup import _child_env, _read_response, _send, scratch_dir  # noqa: E402
 
@@ -153,10 +163,19 @@ def command(setup: str) -> list[str]:
     }[setup]
 
 
-def measure(project: Path, lib: Path, setup: str, call: bool) -> tuple[float, float | None, int]:
-    """(spawn -> tools/list ms, spawn -> first tools/call result ms or None, tool count)."""
+class Session(NamedTuple):
+    listed: float  # spawn -> tools/list answer, wall ms
+    called: float | None  # spawn -> first tools/call result, wall ms (None: no call)
+    tools: int
+    call_cpu: float | None  # the server's CPU ms (every thread) when the call's result arrived
+    cpu: float  # the server's CPU ms over its whole run, exit included (getrusage)
+
+
+def measure(project: Path, lib: Path, setup: str, call: bool) -> Session:
+    """One fresh server process: initialize, tools/list, and (``call``) the first tools/call."""
     spawned = time.perf_counter()
-    called = None
+    called = call_cpu = None
+    before = children_cpu_ms()
     with server_process(
         command(setup), env=server_env(project, lib), cwd=project, kill_after=300, wait=30
     ) as process:
@@ -169,9 +188,11 @@ def measure(project: Path, lib: Path, setup: str, call: bool) -> tuple[float, fl
         if call:
             _send(process, CALL)
             answer = _read_response(process, 3)
-            assert "result" in answer and not answer["result"].get("isError"), answer
             called = (time.perf_counter() - spawned) * 1000
-    return listed, called, len(listing["result"]["tools"])  # type: ignore[index]
+            call_cpu = process_cpu_ms(process.pid)
+            assert "result" in answer and not answer["result"].get("isError"), answer
+    tools = len(listing["result"]["tools"])  # type: ignore[index]
+    return Session(listed, called, tools, call_cpu, children_cpu_ms() - before)
 
 
 def run(
@@ -187,6 +208,7 @@ def run(
     lists: dict[tuple[str, int, str], list[float]] = {}
     calls: dict[tuple[str, int, str], list[float]] = {}
     ratios: dict[tuple[str, int, str], list[float]] = {}
+    cpus: dict[tuple[str, int, str], list[tuple[float, float]]] = {}
     for round_number in range(repeats):
         print(f"round {round_number + 1}/{repeats}", file=sys.stderr)
         for framework in FRAMEWORKS:
@@ -196,20 +218,23 @@ def run(
                 for setup in setups:
                     call = setup == "plain" or (setup == "fastpath" and not fast_only)
                     setup_lib = workdir / "lib-baseline" if setup == "baseline" else lib
-                    listed, called, count = measure(project, setup_lib, setup, call)
-                    assert count == size, (framework, setup, count)
-                    row[setup] = listed
-                    lists.setdefault((framework, size, setup), []).append(listed)
-                    if called is not None:
-                        calls.setdefault((framework, size, setup), []).append(called)
+                    session = measure(project, setup_lib, setup, call)
+                    assert session.tools == size, (framework, setup, session.tools)
+                    row[setup] = session.listed
+                    lists.setdefault((framework, size, setup), []).append(session.listed)
+                    if session.called is not None:
+                        calls.setdefault((framework, size, setup), []).append(session.called)
+                        cpus.setdefault((framework, size, setup), []).append(
+                            (session.call_cpu, session.cpu)
+                        )
                 for setup in setups[1:]:
                     ratios.setdefault((framework, size, setup), []).append(
                         row[setup] / row["floor"]
                     )
-    return report(sizes, repeats, lists, calls, ratios)
+    return report(sizes, repeats, lists, calls, ratios, cpus)
 
 
-def report(sizes, repeats, lists, calls, ratios) -> str:  # type: ignore[no-untyped-def]
+def report(sizes, repeats, lists, calls, ratios, cpus=None) -> str:  # type: ignore[no-untyped-def]
     med = statistics.median
     if not calls:  # --fast-only
         return _baseline_report(sizes, repeats, lists, ratios)
@@ -242,6 +267,23 @@ def report(sizes, repeats, lists, calls, ratios) -> str:  # type: ignore[no-unty
                 )
     if any(setup == "baseline" for _, _, setup in lists):
         lines.extend(["", *_baseline_rows(sizes, lists, ratios)])
+    if cpus:
+        table, cpu_missed = first_call_table(
+            [
+                (
+                    f"{framework} N={size:,}",
+                    calls[(framework, size, "plain")],
+                    calls[(framework, size, "fastpath")],
+                    cpus[(framework, size, "plain")],
+                    cpus[(framework, size, "fastpath")],
+                )
+                for framework in FRAMEWORKS
+                for size in sizes
+            ],
+            repeats,
+        )
+        lines.extend(["", *table])
+        missed.extend(m for m in cpu_missed if " CPU " in m)
     lines.append("")
     lines.append(
         "Targets met (fast path <= 1.5x floor, first call no slower than plain)."
