@@ -2,6 +2,7 @@
 
 ``server_process`` spawns one server for one measurement (pipes for stdin/stdout, stderr
 dropped) with a watchdog that kills it if it hangs, and closes it the same way every time;
+``read_answer`` reads a server's stdout up to the answer to one request;
 ``server_env`` is the environment every setup starts from (codegen from the benchmark's private
 copy, the project importable, fastmcp's banner off).
 """
@@ -9,13 +10,30 @@ copy, the project importable, fastmcp's banner off).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from startup import _child_env
+
+
+def read_answer(process: subprocess.Popen[bytes], request_id: int) -> dict[str, Any]:
+    """The server's answer to request ``request_id``; other lines (a server that prints to
+    stdout, notifications) are skipped."""
+    while True:
+        line = process.stdout.readline()  # type: ignore[union-attr]
+        if not line:
+            raise RuntimeError(f"the server exited before answering request {request_id}")
+        try:
+            message = json.loads(line)
+        except ValueError:  # a server that prints to stdout (word's start-up lines)
+            continue
+        if isinstance(message, dict) and message.get("id") == request_id:
+            return message
 
 
 def server_env(project: Path, lib: Path) -> dict[str, str]:

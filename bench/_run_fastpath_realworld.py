@@ -31,6 +31,7 @@ from _processes import (  # noqa: E402
     children_cpu_ms,
     first_call_table,
     process_cpu_ms,
+    read_answer,
     server_env,
     server_process,
 )
@@ -160,30 +161,17 @@ def _session(
         ):
             process.stdin.write(json.dumps(message).encode() + b"\n")  # type: ignore[union-attr]
         process.stdin.flush()  # type: ignore[union-attr]
-        listing = _answer(process, 2)
+        listing = read_answer(process, 2)
         listed = (time.perf_counter() - spawned) * 1000
         if call:
             process.stdin.write(json.dumps(server.call).encode() + b"\n")  # type: ignore[union-attr]
             process.stdin.flush()  # type: ignore[union-attr]
-            answer = _answer(process, 3)
+            answer = read_answer(process, 3)
             called = (time.perf_counter() - spawned) * 1000
             call_cpu = process_cpu_ms(process.pid)
             assert "result" in answer or "error" in answer, answer
     cpu = None if call_cpu is None else (call_cpu, children_cpu_ms() - before)
     return listed, called, listing, cpu
-
-
-def _answer(process: subprocess.Popen[bytes], request_id: int) -> dict[str, Any]:
-    while True:
-        line = process.stdout.readline()  # type: ignore[union-attr]
-        if not line:
-            raise RuntimeError(f"server exited before answering request {request_id}")
-        try:
-            message = json.loads(line)
-        except ValueError:  # a server that prints to stdout (word's start-up lines)
-            continue
-        if isinstance(message, dict) and message.get("id") == request_id:
-            return message
 
 
 def run(

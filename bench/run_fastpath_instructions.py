@@ -35,7 +35,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
-from _processes import server_env  # noqa: E402
+from _processes import read_answer, server_env  # noqa: E402
 from run_fastpath import CALL, FRAMEWORKS, INITIALIZE, command, prepare  # noqa: E402
 
 SETUPS = ("plain", "hooked", "fastpath")
@@ -57,9 +57,9 @@ def count(argv: list[str], env: dict[str, str], cwd: Path, call: dict[str, objec
         for message in (INITIALIZE, {"jsonrpc": "2.0", "method": "notifications/initialized"}):
             _send(process, message)
         _send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
-        _answer(process, 2)
+        read_answer(process, 2)
         _send(process, call)
-        _answer(process, 3)
+        read_answer(process, 3)
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=600)
     finally:
@@ -75,19 +75,6 @@ def count(argv: list[str], env: dict[str, str], cwd: Path, call: dict[str, objec
 def _send(process: subprocess.Popen[bytes], message: dict[str, object]) -> None:
     process.stdin.write(json.dumps(message).encode() + b"\n")  # type: ignore[union-attr]
     process.stdin.flush()  # type: ignore[union-attr]
-
-
-def _answer(process: subprocess.Popen[bytes], request_id: int) -> None:
-    while True:
-        line = process.stdout.readline()  # type: ignore[union-attr]
-        if not line:
-            raise RuntimeError(f"the server exited before answering request {request_id}")
-        try:
-            message = json.loads(line)
-        except ValueError:  # a server that prints to stdout
-            continue
-        if isinstance(message, dict) and message.get("id") == request_id:
-            return
 
 
 def table(rows: list[tuple[str, dict[str, int]]], setups: tuple[str, ...]) -> str:
