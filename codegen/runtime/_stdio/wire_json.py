@@ -62,6 +62,16 @@ def loader(
             value, end = scan(text, start)
         except StopIteration:
             raise ValueError("Expecting value") from None
+        except SystemError:
+            # CPython 3.11's scanner raises its errors as json.decoder.JSONDecodeError, which it
+            # looks up in sys.modules without importing it: with ``json`` not imported yet, a
+            # malformed document (``{"a": 1``) ends in a SystemError instead. ``json`` itself,
+            # imported now, reads it again and raises the real error (only on this error path).
+            import json
+
+            return json.loads(
+                text, parse_constant=parse_constant, object_pairs_hook=object_pairs_hook
+            )
         if text[end:].strip(_SPACE):
             raise ValueError("Extra data")
         return value

@@ -122,3 +122,36 @@ def test_neither_imports_re() -> None:
         check=True,
     )
     assert done.stdout.strip() == "[]"
+
+
+#: ``json`` not imported, then one malformed document read: how it was refused.
+_FRESH_REFUSAL = (
+    "import sys\n"
+    "from codegen.runtime._stdio import wire_json\n"
+    "assert 'json.decoder' not in sys.modules\n"
+    "loads = wire_json.loader(float, dict)\n"
+    "try:\n"
+    "    loads(sys.argv[1])\n"
+    "except ValueError:\n"
+    "    print('ValueError')\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"jsonrpc": "2.0", "id": 7, "params": {', '{"a": 1', '{"a" 1}', "{", '["\\x"]', "[1,"],
+)
+def test_refuses_a_malformed_document_before_json_is_imported(text: str) -> None:
+    # The front reads its first messages before anything imports ``json``; CPython 3.11's
+    # scanner then failed with a SystemError on a truncated object (it raises its errors through
+    # json.decoder, which it does not import), and the server died on the first malformed line.
+    assert _json_loads(text) == ("refused", None)
+    done = subprocess.run(
+        [sys.executable, "-c", _FRESH_REFUSAL, text],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=codegen_env(),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ValueError"
