@@ -346,19 +346,20 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
         if servers is not None:
             extra.append(render_servers(servers, config))
     # The manifest changes only with the list of modules and the configuration: taken from the
-    # cache, an edit's build needs no jinja2 here (its module was rendered by a worker).
+    # cache, an edit's build neither renders it nor reads the installed versions it records.
     manifest = cache.load_manifest(modules) if cache is not None else None
+    rendered_now = manifest is None
     if manifest is None:
         from codegen.generator.render.modules import render_manifest
 
         manifest = render_manifest(modules, config)
-        if cache is not None and not unsafe(manifest):
-            cache.store_manifest(modules, manifest)
     if cache is not None and (late := cache.finish(prune=False)):  # a bad stored manifest
         diagnostics.extend(late)
         cache_warnings.extend(late)
-    if problems := unsafe(manifest):
+    if problems := unsafe(manifest):  # a stored one too: the cache directory is writable
         return failed([*diagnostics, *problems])
+    if cache is not None and rendered_now:
+        cache.store_manifest(modules, manifest)
     result = BuildResult(
         inputs=tuple(sorted(k.partition(":")[2] for k in dependencies if k.startswith("file:"))),
         files=(*modules, *extra, manifest),
