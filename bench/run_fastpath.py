@@ -159,6 +159,8 @@ def command(setup: str) -> list[str]:
         "plain": [sys.executable, "serve.py"],
         "hooked": [*run, "--no-fast-path", "--generated", "generated", "server:app"],
         "fastpath": [*run, "--generated", "generated", "server:app"],
+        # the fast path with the collector left on while the server imports
+        "fastpath-gc-on": [*run, "--gc-during-import", "--generated", "generated", "server:app"],
         "baseline": [*run, "--generated", "generated", "server:app"],  # with lib-baseline
     }[setup]
 

@@ -11,7 +11,9 @@ start to the first call's answer, plus the idle wait for the next line. Reproduc
 between runs; valgrind runs ~50x slower, so this is one run per setup, not rounds.
 
 Setups: plain (the app as written), hooked (``run --no-fast-path``), fastpath (``run``, the
-stored listing in place). Synthetic apps from a directory bench/run_fastpath.py prepared
+stored listing in place), and fastpath-gc-on (``run --gc-during-import``: the fast path with the
+cyclic garbage collector left running while the server imports, which shows what the fast path
+itself costs apart from the collector's pause). Synthetic apps from a directory bench/run_fastpath.py prepared
 (``--workdir``), or with ``--realworld-envs`` the published servers of its ``--realworld-envs``
 mode (prepared again in ``--workdir``: generation is skipped where done).
 
@@ -38,7 +40,7 @@ sys.path.insert(0, str(BENCH))
 from _processes import read_answer, server_env  # noqa: E402
 from run_fastpath import CALL, FRAMEWORKS, INITIALIZE, command, prepare  # noqa: E402
 
-SETUPS = ("plain", "hooked", "fastpath")
+SETUPS = ("plain", "hooked", "fastpath-gc-on", "fastpath")
 _COLLECTED = re.compile(r"Collected : (\d+)")
 
 
@@ -82,13 +84,20 @@ def table(rows: list[tuple[str, dict[str, int]]], setups: tuple[str, ...]) -> st
         "Instructions to the first tools/call's answer (millions, callgrind, one run each, "
         "PYTHONHASHSEED=0)",
         "",
-        "| server | " + " | ".join(setups) + " | fast path / plain |",
-        "|---|" + "---:|" * (len(setups) + 1),
+        "| server | "
+        + " | ".join(setups)
+        + " | fast path / plain |"
+        + (" gc on / plain |" if "fastpath-gc-on" in setups else ""),
+        "|---|" + "---:|" * (len(setups) + 1 + ("fastpath-gc-on" in setups)),
     ]
     for label, counts in rows:
         cells = [f"{counts[setup] / 1e6:,.0f}" for setup in setups]
-        ratio = counts["fastpath"] / counts["plain"]
-        lines.append(f"| {label} | " + " | ".join(cells) + f" | {ratio:.3f} |")
+        cells += [
+            f"{counts[setup] / counts['plain']:.3f}"
+            for setup in ("fastpath", "fastpath-gc-on")
+            if setup in setups
+        ]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
