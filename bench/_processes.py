@@ -38,10 +38,10 @@ def read_answer(process: subprocess.Popen[bytes], request_id: int) -> dict[str, 
 
 def server_env(project: Path, lib: Path) -> dict[str, str]:
     """The environment of a server of ``project`` with codegen imported from ``lib``."""
-    # fastmcp's banner off in every setup, as serve.py's ``run(show_banner=False)``: the
-    # setting is FASTMCP_SHOW_SERVER_BANNER (FASTMCP_SHOW_CLI_BANNER is read by no release
-    # installed here; with it alone, ``mcp-codegen run``'s fastmcp rows drew the banner, with
-    # its imports, where plain did not)
+    # fastmcp's banner off in every setup, as serve.py's ``run(show_banner=False)``: ``run()``
+    # reads FASTMCP_SHOW_SERVER_BANNER from 3.x on (FASTMCP_SHOW_CLI_BANNER is 2.x's, read by
+    # its ``fastmcp run`` command only; with it alone, ``mcp-codegen run``'s fastmcp rows drew
+    # the banner, with its imports, where plain did not)
     env = {
         **_child_env(lib),
         "FASTMCP_SHOW_SERVER_BANNER": "false",

@@ -11,6 +11,10 @@ from tests.helpers.project import REPO
 #: developer's MCP_CODEGEN_* switches or PYTHONPATH cannot change what a test sees.
 _KEPT = ("PATH", "HOME", "LANG", "SYSTEMROOT", "PYTHONDONTWRITEBYTECODE")
 
+#: fastmcp's banner off: 3.x and later read FASTMCP_SHOW_SERVER_BANNER in ``run()``; 2.x reads
+#: FASTMCP_SHOW_CLI_BANNER (its ``fastmcp run`` command only; ``run()`` shows it regardless).
+QUIET_FASTMCP = {"FASTMCP_SHOW_SERVER_BANNER": "false", "FASTMCP_SHOW_CLI_BANNER": "false"}
+
 
 def server_env(*importable: Path | str, **extra: str) -> dict[str, str]:
     """This checkout (then ``importable``) on ``PYTHONPATH``, unbuffered output, the few

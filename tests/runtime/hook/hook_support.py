@@ -25,7 +25,7 @@ from tests.helpers.framework_calls import (
 )
 from tests.helpers.json_text import exact_json_lines
 from tests.helpers.project import REPO
-from tests.helpers.servers import server_env
+from tests.helpers.servers import QUIET_FASTMCP, server_env
 
 #: a plain start of ``module:object``, as the server's own ``__main__`` would do it
 PLAIN = "import importlib, sys; m, _, o = sys.argv[1].partition(':'); getattr(importlib.import_module(m), o).run()"
@@ -33,7 +33,7 @@ PLAIN = "import importlib, sys; m, _, o = sys.argv[1].partition(':'); getattr(im
 
 def environment(**extra: str) -> dict[str, str]:
     """A server process's environment: the corpus and the extras importable, no fastmcp banner."""
-    return server_env(PUBLISHED_ROOT, EXTRAS, **{"FASTMCP_SHOW_CLI_BANNER": "false", **extra})
+    return server_env(PUBLISHED_ROOT, EXTRAS, **{**QUIET_FASTMCP, **extra})
 
 
 def plain_command(target: str) -> list[str]:

@@ -17,6 +17,7 @@ import pytest
 
 from tests.helpers.json_text import exact_json_lines
 from tests.helpers.project import Project, codegen_env
+from tests.helpers.servers import QUIET_FASTMCP
 from tests.runtime.hook.hook_support import drive, hooked_command, plain_command
 
 SERVER = '''
@@ -126,7 +127,7 @@ def _probe(project: Project) -> dict[str, object]:
     done = subprocess.run(
         [sys.executable, "-c", PROBE],
         cwd=project.root,
-        env=codegen_env(FASTMCP_SHOW_CLI_BANNER="false"),
+        env=codegen_env(**QUIET_FASTMCP),
         capture_output=True,
         text=True,
         timeout=120,
