@@ -1,6 +1,6 @@
-"""``mcp-codegen run`` imports the server with the cyclic garbage collector off, then collects
-once and turns it back on (``--gc-during-import`` keeps it running), with and without the fast
-path; the server records what it saw while it was imported."""
+"""``mcp-codegen run`` starts with the cyclic garbage collector off until the server is loaded,
+then collects once and turns it back on (``--gc-during-import`` keeps it running), with and
+without the fast path; the server records what it saw while it was imported."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.cli.run import import_without_gc
+from codegen.cli.run import PausedCollector
 from tests.helpers.project import Project, codegen_env
 from tests.runtime.run.run_support import INITIALIZED, exchange, initialize, request, run_command
 
@@ -114,26 +114,32 @@ def collector_on() -> object:
 
 
 @pytest.mark.usefixtures("collector_on")
-def test_off_during_load_then_collected_and_on() -> None:
-    during: list[bool] = []
-
-    def load() -> weakref.ref[_Node]:
-        during.append(gc.isenabled())
-        return _cycle()
-
-    cycle = import_without_gc(load)
-    assert during == [False]
+def test_off_until_resumed_then_collected_and_on() -> None:
+    collector = PausedCollector(pause=True)
+    assert not gc.isenabled()
+    cycle = _cycle()
+    collector.resume()
     assert gc.isenabled()
-    assert cycle() is None  # the full collection after the load freed it
+    assert cycle() is None  # the full collection on resuming freed it
 
 
 @pytest.mark.usefixtures("collector_on")
-def test_a_failed_load_turns_it_back_on() -> None:
-    def load() -> None:
-        raise ImportError("no module named 'missing'")
+def test_resumed_once() -> None:
+    collector = PausedCollector(pause=True)
+    collector.resume()
+    gc.disable()  # whatever happens after the start-up is not run's business
+    try:
+        collector.resume()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
-    with pytest.raises(ImportError, match="missing"):
-        import_without_gc(load)
+
+@pytest.mark.usefixtures("collector_on")
+def test_gc_during_import_never_pauses() -> None:
+    collector = PausedCollector(pause=False)
+    assert gc.isenabled()
+    collector.resume()
     assert gc.isenabled()
 
 
@@ -141,7 +147,8 @@ def test_a_collector_already_off_stays_off() -> None:
     was = gc.isenabled()
     gc.disable()
     try:
-        assert import_without_gc(gc.isenabled) is False
+        collector = PausedCollector(pause=True)
+        collector.resume()
         assert not gc.isenabled()
     finally:
         if was:
@@ -149,6 +156,8 @@ def test_a_collector_already_off_stays_off() -> None:
 
 
 @pytest.mark.usefixtures("collector_on")
-def test_a_load_that_turns_it_on_itself_keeps_it_on() -> None:
-    assert import_without_gc(lambda: (gc.enable(), "loaded")[1]) == "loaded"
+def test_a_start_up_that_turns_it_on_itself_keeps_it_on() -> None:
+    collector = PausedCollector(pause=True)
+    gc.enable()
+    collector.resume()
     assert gc.isenabled()
