@@ -16,7 +16,7 @@ import subprocess
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from startup import _child_env
 
@@ -93,6 +93,15 @@ def process_cpu_ms(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
+def peak_rss_mb(pid: int) -> float:
+    """The peak resident set size of a live process so far (Linux /proc/PID/status VmHWM)."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    raise ValueError(f"no VmHWM for process {pid}")
+
+
 def children_cpu_ms() -> float:
     """CPU time (user + system) of every child this process has reaped so far (``getrusage``,
     microseconds): the difference around one ``server_process`` is that server's whole run."""
@@ -102,39 +111,49 @@ def children_cpu_ms() -> float:
     return (usage.ru_utime + usage.ru_stime) * 1000
 
 
+class Usage(NamedTuple):
+    """What one server process used, read when the first call's result arrived (``call_cpu``,
+    ``peak_rss``) and after it exited (``run_cpu``)."""
+
+    call_cpu: float  # ms, every thread
+    run_cpu: float  # ms, getrusage of the reaped child
+    peak_rss: float  # MB
+
+
 def first_call_table(
-    rows: list[
-        tuple[str, list[float], list[float], list[tuple[float, float]], list[tuple[float, float]]]
-    ],
+    rows: list[tuple[str, list[float], list[float], list[Usage], list[Usage]]],
     repeats: int,
 ) -> tuple[list[str], list[str]]:
-    """The first tools/call, plain vs fast path, in wall and CPU time: ``rows`` are (label,
-    plain wall ms, fast wall ms, plain (CPU at the call, whole-run CPU), fast (same)), one value
-    per round, in round order; ratios are medians of the per-round ratios. Returns the table's
-    lines and the rows where the fast path's median is above plain's (wall or CPU)."""
+    """The first tools/call, plain vs fast path, in wall and CPU time and memory: ``rows`` are
+    (label, plain wall ms, fast wall ms, plain ``Usage``, fast ``Usage``), one value per round,
+    in round order; ratios are medians of the per-round ratios. Returns the table's lines and
+    the rows where the fast path's median is above plain's (wall or CPU)."""
     import statistics
 
     med = statistics.median
     lines = [
         f"First tools/call, plain vs fast path, medians of {repeats} rounds (ms; wall = spawn -> "
         "the call's result; CPU = the server's user+system time, every thread, when the result "
-        "arrived (10 ms ticks); run CPU = its whole run to exit (getrusage))",
+        "arrived (10 ms ticks); run CPU = its whole run to exit (getrusage); peak RSS = the "
+        "server's VmHWM when the result arrived, MB)",
         "",
         "| server | wall plain | wall fast | fast/plain | CPU plain | CPU fast | fast/plain | "
-        "run CPU plain | run CPU fast | fast/plain |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "run CPU plain | run CPU fast | fast/plain | peak RSS plain | peak RSS fast | fast/plain |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     missed = []
     for label, plain_wall, fast_wall, plain_cpu, fast_cpu in rows:
         cells = []
         for what, plain, fast in (
             ("wall", plain_wall, fast_wall),
-            ("CPU", [c for c, _ in plain_cpu], [c for c, _ in fast_cpu]),
-            ("run CPU", [r for _, r in plain_cpu], [r for _, r in fast_cpu]),
+            ("CPU", [u.call_cpu for u in plain_cpu], [u.call_cpu for u in fast_cpu]),
+            ("run CPU", [u.run_cpu for u in plain_cpu], [u.run_cpu for u in fast_cpu]),
+            ("peak RSS", [u.peak_rss for u in plain_cpu], [u.peak_rss for u in fast_cpu]),
         ):
             ratio = med(f / p for f, p in zip(fast, plain, strict=True) if p)
-            cells.append(f"{med(plain):.0f} | {med(fast):.0f} | {ratio:.2f}")
-            if what != "run CPU" and med(fast) > med(plain):
+            digits = 1 if what == "peak RSS" else 0
+            cells.append(f"{med(plain):.{digits}f} | {med(fast):.{digits}f} | {ratio:.2f}")
+            if what in ("wall", "CPU") and med(fast) > med(plain):
                 missed.append(f"{label}: first call {what} {med(fast):.0f} > {med(plain):.0f} ms")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return lines, missed

@@ -28,8 +28,10 @@ BENCH = Path(__file__).resolve().parent
 REALWORLD = BENCH.parent / "tests" / "e2e" / "realworld"
 
 from _processes import (  # noqa: E402
+    Usage,
     children_cpu_ms,
     first_call_table,
+    peak_rss_mb,
     process_cpu_ms,
     read_answer,
     server_env,
@@ -142,11 +144,11 @@ def _call(tools: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _session(
     server: Server, lib: Path, setup: str, call: bool
-) -> tuple[float, float | None, dict[str, Any], tuple[float, float] | None]:
+) -> tuple[float, float | None, dict[str, Any], Usage | None]:
     """(spawn -> tools/list ms, spawn -> first tools/call answer ms or None, the listing, and
-    with ``call`` the server's CPU ms when the answer arrived and over its whole run)."""
+    with ``call`` the server's CPU and peak RSS when the answer arrived and its whole run's CPU)."""
     spawned = time.perf_counter()
-    called = call_cpu = None
+    called = call_cpu = rss = None
     before = children_cpu_ms()
     with server_process(
         server.command(setup),
@@ -169,9 +171,11 @@ def _session(
             process.stdin.flush()  # type: ignore[union-attr]
             answer = read_answer(process, 3)
             called = (time.perf_counter() - spawned) * 1000
-            call_cpu = process_cpu_ms(process.pid)
+            call_cpu, rss = process_cpu_ms(process.pid), peak_rss_mb(process.pid)
             assert "result" in answer or "error" in answer, answer
-    cpu = None if call_cpu is None else (call_cpu, children_cpu_ms() - before)
+    cpu = None
+    if call_cpu is not None and rss is not None:
+        cpu = Usage(call_cpu, children_cpu_ms() - before, rss)
     return listed, called, listing, cpu
 
 
@@ -196,7 +200,7 @@ def run(
     lists: dict[tuple[str, str], list[float]] = {}
     calls: dict[tuple[str, str], list[float]] = {}
     ratios: dict[tuple[str, str], list[float]] = {}
-    cpus: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    cpus: dict[tuple[str, str], list[Usage]] = {}
     for round_number in range(repeats):
         print(f"real servers: round {round_number + 1}/{repeats}", file=sys.stderr)
         for server in servers:

@@ -56,8 +56,10 @@ REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
 from _processes import (  # noqa: E402
+    Usage,
     children_cpu_ms,
     first_call_table,
+    peak_rss_mb,
     process_cpu_ms,
     server_env,
     server_process,
@@ -171,12 +173,13 @@ class Session(NamedTuple):
     tools: int
     call_cpu: float | None  # the server's CPU ms (every thread) when the call's result arrived
     cpu: float  # the server's CPU ms over its whole run, exit included (getrusage)
+    peak_rss: float | None  # the server's peak RSS (MB) when the call's result arrived
 
 
 def measure(project: Path, lib: Path, setup: str, call: bool) -> Session:
     """One fresh server process: initialize, tools/list, and (``call``) the first tools/call."""
     spawned = time.perf_counter()
-    called = call_cpu = None
+    called = call_cpu = rss = None
     before = children_cpu_ms()
     with server_process(
         command(setup), env=server_env(project, lib), cwd=project, kill_after=300, wait=30
@@ -191,10 +194,10 @@ def measure(project: Path, lib: Path, setup: str, call: bool) -> Session:
             _send(process, CALL)
             answer = _read_response(process, 3)
             called = (time.perf_counter() - spawned) * 1000
-            call_cpu = process_cpu_ms(process.pid)
+            call_cpu, rss = process_cpu_ms(process.pid), peak_rss_mb(process.pid)
             assert "result" in answer and not answer["result"].get("isError"), answer
     tools = len(listing["result"]["tools"])  # type: ignore[index]
-    return Session(listed, called, tools, call_cpu, children_cpu_ms() - before)
+    return Session(listed, called, tools, call_cpu, children_cpu_ms() - before, rss)
 
 
 def run(
@@ -210,7 +213,7 @@ def run(
     lists: dict[tuple[str, int, str], list[float]] = {}
     calls: dict[tuple[str, int, str], list[float]] = {}
     ratios: dict[tuple[str, int, str], list[float]] = {}
-    cpus: dict[tuple[str, int, str], list[tuple[float, float]]] = {}
+    cpus: dict[tuple[str, int, str], list[Usage]] = {}
     for round_number in range(repeats):
         print(f"round {round_number + 1}/{repeats}", file=sys.stderr)
         for framework in FRAMEWORKS:
@@ -227,7 +230,7 @@ def run(
                     if session.called is not None:
                         calls.setdefault((framework, size, setup), []).append(session.called)
                         cpus.setdefault((framework, size, setup), []).append(
-                            (session.call_cpu, session.cpu)
+                            Usage(session.call_cpu, session.cpu, session.peak_rss)  # type: ignore[arg-type]
                         )
                 for setup in setups[1:]:
                     ratios.setdefault((framework, size, setup), []).append(
