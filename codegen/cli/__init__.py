@@ -16,6 +16,9 @@ def main(argv: list[str] | None = None) -> int:
         from codegen.cli.run import main as run
 
         return run(args[1:])
+    from codegen.generator.workers.prestart import start_early
+
+    start_early(args)  # before the commands' imports, as ``python -m codegen`` does
     from codegen.cli.commands import main as commands
 
     return commands(args)

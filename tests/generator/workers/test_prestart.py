@@ -117,3 +117,39 @@ def test_early_workers_of_a_failed_run_are_stopped(project: Project) -> None:
     result = project.run("generate")
     assert result.returncode == 2 and "sourcez" in result.stderr
     assert _workers_in(project.root) == []
+
+
+def test_the_console_script_starts_them_before_the_commands_import(tmp_path: Path) -> None:
+    """``mcp-codegen`` (``codegen.cli:main``) decides before ``codegen.cli.commands`` and its
+    imports load, as ``python -m codegen`` does."""
+    import subprocess
+    import sys
+
+    from tests.helpers.project import codegen_env
+
+    probe = (
+        "import sys\n"
+        "from codegen.generator.workers import prestart\n"
+        "seen = []\n"
+        "real = prestart.start_early\n"
+        "def start_early(argv):\n"
+        "    seen.append('codegen.cli.commands' in sys.modules)\n"
+        "    real(argv)\n"
+        "prestart.start_early = start_early\n"
+        "from codegen.cli import main\n"
+        "try:\n"
+        "    main(['generate', '--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(seen)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=codegen_env(),
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[False, True]"  # then commands.main's no-op
