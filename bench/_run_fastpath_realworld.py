@@ -64,7 +64,7 @@ class Server:
             ],
             "hooked": [*run, "--no-fast-path", self.target],
             "fastpath": [*run, self.target],
-            "fastpath-gc-on": [*run, "--gc-during-import", self.target],
+            "fastpath-gc-on": [*run, "--no-gc-pause", self.target],
         }[setup]
 
 

@@ -162,7 +162,7 @@ def command(setup: str) -> list[str]:
         "hooked": [*run, "--no-fast-path", "--generated", "generated", "server:app"],
         "fastpath": [*run, "--generated", "generated", "server:app"],
         # the fast path with the collector left on while the server imports
-        "fastpath-gc-on": [*run, "--gc-during-import", "--generated", "generated", "server:app"],
+        "fastpath-gc-on": [*run, "--no-gc-pause", "--generated", "generated", "server:app"],
         "baseline": [*run, "--generated", "generated", "server:app"],  # with lib-baseline
     }[setup]
 

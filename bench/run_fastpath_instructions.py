@@ -11,7 +11,7 @@ start to the first call's answer, plus the idle wait for the next line. Reproduc
 between runs; valgrind runs ~50x slower, so this is one run per setup, not rounds.
 
 Setups: plain (the app as written), hooked (``run --no-fast-path``), fastpath (``run``, the
-stored listing in place), and fastpath-gc-on (``run --gc-during-import``: the fast path with the
+stored listing in place), and fastpath-gc-on (``run --no-gc-pause``: the fast path with the
 cyclic garbage collector left running while the server imports, which shows what the fast path
 itself costs apart from the collector's pause). Synthetic apps from a directory bench/run_fastpath.py prepared
 (``--workdir``), or with ``--realworld-envs`` the published servers of its ``--realworld-envs``

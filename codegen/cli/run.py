@@ -32,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog=PROG,
-        usage=f"{PROG} [--generated DIR] [--strict] [--no-fast-path] [--gc-during-import] "
+        usage=f"{PROG} [--generated DIR] [--strict] [--no-fast-path] [--no-gc-pause] "
         "TARGET [-- ARGS...]",
         description="Run your own MCP server with its tools registered from generated modules "
         "(no schema inference at start-up); everything else stays the framework's.",
@@ -62,12 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
         "HTTP is unchanged. See docs/fastpath-run.md",
     )
     parser.add_argument(
-        "--gc-during-import",
+        "--no-gc-pause",
         action="store_true",
         help="keep Python's cyclic garbage collector running while the server starts. By "
-        "default it is off until TARGET is loaded (it would traverse the growing heap of "
+        "default it is paused until TARGET is loaded (it would traverse the growing heap of "
         "modules and classes again and again), then one full collection frees the cycles the "
-        "start-up left and it is turned back on. See docs/fastpath-run.md",
+        "start-up left and it runs as usual. See docs/fastpath-run.md",
     )
     parser.add_argument(
         "target",
@@ -90,7 +90,7 @@ def main(argv: list[str]) -> int:
             f"arguments)), not {options.target!r}"
         )
 
-    collector = PausedCollector(pause=not options.gc_during_import)
+    collector = PausedCollector(pause=not options.no_gc_pause)
 
     def load() -> Any:  # a factory call is parsed here: its parser imports ~30 ms
         return _resolve(module_name, attribute)  # (ast, inspect, typing) before any answer
@@ -185,10 +185,10 @@ def _start(name: str, target: Any, forwarded: list[str]) -> int:
 
 class _Options:
     def __init__(
-        self, target: str, generated: str, strict: bool, no_fast_path: bool, gc: bool
+        self, target: str, generated: str, strict: bool, no_fast_path: bool, no_gc_pause: bool
     ) -> None:
         self.target, self.generated = target, generated
-        self.strict, self.no_fast_path, self.gc_during_import = strict, no_fast_path, gc
+        self.strict, self.no_fast_path, self.no_gc_pause = strict, no_fast_path, no_gc_pause
 
 
 def _quick_options(argv: list[str]) -> _Options | None:
@@ -197,7 +197,7 @@ def _quick_options(argv: list[str]) -> _Options | None:
     generated, flags, targets = "generated", set(), []
     arguments = iter(argv)
     for argument in arguments:
-        if argument in ("--strict", "--no-fast-path", "--gc-during-import"):
+        if argument in ("--strict", "--no-fast-path", "--no-gc-pause"):
             flags.add(argument)
         elif argument == "--generated":
             generated = next(arguments, "")
@@ -216,7 +216,7 @@ def _quick_options(argv: list[str]) -> _Options | None:
         generated,
         "--strict" in flags,
         "--no-fast-path" in flags,
-        "--gc-during-import" in flags,
+        "--no-gc-pause" in flags,
     )
 
 

@@ -10,8 +10,8 @@ PLAIN = [
     ["pkg.server:mcp"],
     ["--generated", "out", "pkg.server:mcp"],
     ["--generated=out", "--strict", "pkg.server:create_server(repository=None)"],
-    ["--no-fast-path", "--gc-during-import", "pkg:main"],
-    ["pkg.server:mcp", "--strict", "--gc-during-import", "--no-fast-path"],
+    ["--no-fast-path", "--no-gc-pause", "pkg:main"],
+    ["pkg.server:mcp", "--strict", "--no-gc-pause", "--no-fast-path"],
 ]
 #: What only argparse may judge: help, abbreviations, missing or extra targets, unknown flags.
 LEFT_TO_ARGPARSE = [

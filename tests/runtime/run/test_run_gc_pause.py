@@ -1,5 +1,5 @@
 """``mcp-codegen run`` starts with the cyclic garbage collector off until the server is loaded,
-then collects once and turns it back on (``--gc-during-import`` keeps it running), with and
+then collects once and turns it back on (``--no-gc-pause`` keeps it running), with and
 without the fast path; the server records what it saw while it was imported."""
 
 from __future__ import annotations
@@ -89,8 +89,8 @@ def test_the_import_runs_without_the_collector(project: Path, mode: tuple[str, .
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", [(), ("--no-fast-path",)], ids=["fast-path", "no-fast-path"])
-def test_gc_during_import_keeps_it_running(project: Path, mode: tuple[str, ...]) -> None:
-    seen = _collector(project, "--gc-during-import", *mode)
+def test_no_gc_pause_keeps_it_running(project: Path, mode: tuple[str, ...]) -> None:
+    seen = _collector(project, "--no-gc-pause", *mode)
     assert seen["at_import"] is True and seen["now"] is True
 
 
@@ -136,7 +136,7 @@ def test_resumed_once() -> None:
 
 
 @pytest.mark.usefixtures("collector_on")
-def test_gc_during_import_never_pauses() -> None:
+def test_no_gc_pause_never_pauses() -> None:
     collector = PausedCollector(pause=False)
     assert gc.isenabled()
     collector.resume()
