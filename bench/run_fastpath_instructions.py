@@ -12,9 +12,9 @@ between runs; valgrind runs ~50x slower, so this is one run per setup, not round
 
 Setups: plain (the app as written), hooked (``run --no-fast-path``), fastpath (``run``, the
 stored listing in place), and fastpath-gc-on (``run --no-gc-pause``: the fast path with the
-cyclic garbage collector left running while the server imports, which shows what the fast path
-itself costs apart from the collector's pause). Synthetic apps from a directory bench/run_fastpath.py prepared
-(``--workdir``), or with ``--realworld-envs`` the published servers of its ``--realworld-envs``
+cyclic garbage collector left running while the server starts, which shows what the fast path
+itself costs apart from the collector's pause). Synthetic apps from a directory
+bench/run_fastpath.py prepared (``--workdir``), or with ``--realworld-envs`` the published servers of its ``--realworld-envs``
 mode (prepared again in ``--workdir``: generation is skipped where done).
 
 Usage: python bench/run_fastpath_instructions.py --workdir DIR [--sizes 10] [--setups ...]
@@ -80,23 +80,18 @@ def _send(process: subprocess.Popen[bytes], message: dict[str, object]) -> None:
 
 
 def table(rows: list[tuple[str, dict[str, int]]], setups: tuple[str, ...]) -> str:
+    ratios = [setup for setup in ("fastpath", "fastpath-gc-on") if setup in setups]
+    names = {"fastpath": "fast path / plain", "fastpath-gc-on": "gc on / plain"}
     lines = [
         "Instructions to the first tools/call's answer (millions, callgrind, one run each, "
         "PYTHONHASHSEED=0)",
         "",
-        "| server | "
-        + " | ".join(setups)
-        + " | fast path / plain |"
-        + (" gc on / plain |" if "fastpath-gc-on" in setups else ""),
-        "|---|" + "---:|" * (len(setups) + 1 + ("fastpath-gc-on" in setups)),
+        "| server | " + " | ".join([*setups, *(names[setup] for setup in ratios)]) + " |",
+        "|---|" + "---:|" * (len(setups) + len(ratios)),
     ]
     for label, counts in rows:
         cells = [f"{counts[setup] / 1e6:,.0f}" for setup in setups]
-        cells += [
-            f"{counts[setup] / counts['plain']:.3f}"
-            for setup in ("fastpath", "fastpath-gc-on")
-            if setup in setups
-        ]
+        cells += [f"{counts[setup] / counts['plain']:.3f}" for setup in ratios]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

@@ -12,6 +12,7 @@ Runs in: server.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -154,8 +155,6 @@ class PausedCollector:
     """
 
     def __init__(self, *, pause: bool) -> None:
-        import gc
-
         self._paused = pause and gc.isenabled()
         if self._paused:
             gc.disable()
@@ -163,8 +162,6 @@ class PausedCollector:
     def resume(self) -> None:
         """One full collection, and the collector on again: once, and only when this paused it
         and nothing turned it back on since."""
-        import gc
-
         if self._paused:
             self._paused = False
             if not gc.isenabled():

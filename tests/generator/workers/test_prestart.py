@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from codegen.generator.workers import prestart
-from tests.helpers.project import Project
+from tests.helpers.project import Project, codegen_env
 
 pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
 
@@ -122,11 +124,6 @@ def test_early_workers_of_a_failed_run_are_stopped(project: Project) -> None:
 def test_the_console_script_starts_them_before_the_commands_import(tmp_path: Path) -> None:
     """``mcp-codegen`` (``codegen.cli:main``) decides before ``codegen.cli.commands`` and its
     imports load, as ``python -m codegen`` does."""
-    import subprocess
-    import sys
-
-    from tests.helpers.project import codegen_env
-
     probe = (
         "import sys\n"
         "from codegen.generator.workers import prestart\n"
