@@ -7,7 +7,9 @@ every source is scanned before its own module is imported.
 
 Protocol (pickles, each prefixed by an 8-byte big-endian length), keyed by the source's relative
 path:
-- in, on stdin: a settings dict, then one ``SourceFile`` per message, then ``None``;
+- in, on stdin: a settings dict, then one ``SourceFile`` per message (an ``inspect`` worker:
+  ``(SourceFile, ScannedModule | None)``, scanned by a ``scan`` worker; see ``main``), then
+  ``None``;
 - out, on the original stdout: ``("ready",)``, then per source ``("start", path)``,
   ``("scanned", path, ScannedModule | None)``, ``("progress", path)`` while it works and
   ``("done", path, tools, diagnostics, imported, output)`` (``imported``: the ``(module, file)``
@@ -389,7 +391,13 @@ def _settle_heap() -> None:
     gc.freeze()
 
 
-def main() -> None:
+def main(role: str = "both") -> None:
+    """``role``: ``both`` scans and inspects each source; ``scan`` only scans (libcst, no user
+    code: ``scan_main``); ``inspect`` is sent each source with its scan made by a ``scan``
+    worker, and never imports libcst (``codegen.generator.workers.pool``, split sessions)."""
+    if role == "scan":
+        scan_main()
+        return
     gc.set_threshold(_GC_YOUNG_THRESHOLD, 10, 10)
     events = os.fdopen(os.dup(1), "wb")
     requests = os.fdopen(os.dup(0), "rb")
@@ -399,7 +407,8 @@ def main() -> None:
     # The libraries first, before the settings arrive: a worker started early (codegen.generator.workers.prestart)
     # imports them while the generator is still reading its configuration. Installed libraries
     # load before the project's directories go on sys.path.
-    import codegen.generator.scan.files
+    if role == "both":
+        import codegen.generator.scan.files
     import codegen.generator.schema.describe  # noqa: F401
     from codegen.generator.inspection.output_guard import guard_output_package
     from codegen.generator.inspection.registrations import recorded, watch
@@ -414,7 +423,7 @@ def main() -> None:
     if settings.get("output"):
         guard_output_package(Path(settings["output"]))
     _preload(settings.get("flavor", "clean"))
-    factories = _factories(settings.get("factories", []))
+    factories = _factories(settings.get("factories", [])) if role == "both" else {}
     places = (
         (Path(settings["sys_path"][0]).resolve(), Path(settings["output"]).resolve())
         if settings.get("output") and settings.get("sys_path")
@@ -425,11 +434,15 @@ def main() -> None:
 
     graph = ImportGraph(settings["sys_path"])  # after the libraries: only user code is recorded
     write_message(events, ("ready",))
-    while (source := read_message(requests)) is not None:
+    while (request := read_message(requests)) is not None:
+        source, scan = request if isinstance(request, tuple) else (request, None)
         key = source.relative_path
         write_message(events, ("start", key))
-        module = _scan(source, settings["decorators"], factories, settings["sys_path"][0])
-        write_message(events, ("scanned", key, module))
+        if isinstance(request, tuple):  # scanned by a ``scan`` worker (the pool checked it)
+            module = scan
+        else:
+            module = _scan(source, settings["decorators"], factories, settings["sys_path"][0])
+            write_message(events, ("scanned", key, module))
         tools: list[InspectedTool] = []
         diagnostics: list[Diagnostic] = []
         before = set(sys.modules)
@@ -465,5 +478,27 @@ def main() -> None:
     os._exit(0)
 
 
+def scan_main() -> None:
+    """A ``scan`` worker: per source, ``("start", path)``, ``("scanned", path, module)``; then
+    ``("finished",)``. It imports libcst and the scanner only, never user code."""
+    events = os.fdopen(os.dup(1), "wb")
+    requests = os.fdopen(os.dup(0), "rb")
+    os.dup2(2, 1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    import codegen.generator.scan.files  # noqa: F401
+
+    settings = read_message(requests)
+    factories = _factories(settings.get("factories", []))
+    write_message(events, ("ready",))
+    while (source := read_message(requests)) is not None:
+        write_message(events, ("start", source.relative_path))
+        module = _scan(source, settings["decorators"], factories)
+        write_message(events, ("scanned", source.relative_path, module))
+    write_message(events, ("finished",))
+    events.close()
+    os._exit(0)
+
+
 if __name__ == "__main__":
-    main()
+    main(sys.argv[sys.argv.index("--role") + 1] if "--role" in sys.argv else "both")

@@ -28,6 +28,7 @@ from codegen.generator.workers.prestart import (
     WORKER_HASH_SEED,
     spawn_worker,
     take,
+    take_scanner,
     worker_count,
     worker_settings,
 )
@@ -48,6 +49,7 @@ class _Worker:
         started: tuple[subprocess.Popen[bytes], IO[bytes]] | None = None,
         hash_seed: str = WORKER_HASH_SEED,
         extra_settings: dict[str, Any] | None = None,
+        role: str = "both",
     ) -> None:
         self.assigned: dict[str, SourceFile] = {}  # relative path -> source, until done
         self.current: str | None = None
@@ -56,7 +58,7 @@ class _Worker:
         self.closed_input = False
         self.registrations: list[Any] = []  # what real servers registered (see child.py)
         self.buffer = b""
-        self.process, self.stderr = started or spawn_worker(config.root, hash_seed)
+        self.process, self.stderr = started or spawn_worker(config.root, hash_seed, role)
         assert self.process.stdout is not None
         os.set_blocking(self.process.stdout.fileno(), False)
         self.outbox: queue.Queue[object] = queue.Queue()
@@ -78,9 +80,10 @@ class _Worker:
         except (BrokenPipeError, OSError, ValueError):
             pass
 
-    def submit(self, source: SourceFile) -> None:
+    def submit(self, source: SourceFile, request: object = None) -> None:
+        """Send ``source`` (or ``request``, which is about it: a source with its scan)."""
         self.assigned[source.relative_path] = source
-        self.outbox.put(source)
+        self.outbox.put(source if request is None else request)
 
     def close_input(self) -> None:
         if not self.closed_input:
@@ -126,6 +129,14 @@ class InspectSession:
     (``codegen.generator.render.module_output``): it gets the inspected module (its tools only
     when ``inspections``) and the worker's ``(tool definitions, rendered file, problems)``.
     ``on_result`` then gets only what a worker could not render.
+
+    **Split sessions.** When a ``scan`` worker was started early beside the ``inspect`` ones
+    (``codegen.generator.workers.prestart.start_early``, a build with a cache), every source
+    goes to the scan worker first, and each scan, as it arrives, is sent with its source to an
+    ``inspect`` worker (``(source, scan)``), which never imports libcst: the scanner's libcst
+    import and the inspector's pydantic import run at once on two cores, where one worker
+    would do both before its first module. Workers this session starts later are ``inspect``
+    workers too. Call ``start`` once.
     """
 
     def __init__(
@@ -158,6 +169,12 @@ class InspectSession:
         self.selector = selectors.DefaultSelector()
         # Started at interpreter start-up (codegen.generator.workers.prestart), always with the default seed.
         early = take(config.root) if hash_seed == WORKER_HASH_SEED else []
+        scanner = take_scanner(config.root) if hash_seed == WORKER_HASH_SEED else None
+        self.role = "inspect" if scanner is not None else "both"
+        self.scanner: _Worker | None = None
+        self.scans: dict[str, ScannedModule | None] = {}  # split sessions: each source's scan
+        if scanner is not None:
+            self._start_scanner(scanner)
         count = max(min(worker_count(), workers or worker_count()), len(early), 1)
         for index in range(count):
             self._start_worker(dispatch=False, started=early[index] if index < len(early) else None)
@@ -173,6 +190,11 @@ class InspectSession:
 
     def start(self, sources: list[SourceFile]) -> None:
         """Hand the sources out; the workers start on them while this process does other work."""
+        if self.scanner is not None:
+            for source in sources:
+                self.scanner.submit(source)
+            self.scanner.close_input()
+            sources = []  # each goes to a worker as its scan arrives
         self.queue.extend(sources)
         for _ in range(PREFETCH + 1):  # round-robin, so a short list is shared out evenly
             for worker in self.workers:
@@ -186,22 +208,43 @@ class InspectSession:
         dispatch: bool = True,
         started: tuple[subprocess.Popen[bytes], IO[bytes]] | None = None,
     ) -> None:
-        worker = _Worker(self.config, started, self.hash_seed, self.extra_settings)
+        worker = _Worker(self.config, started, self.hash_seed, self.extra_settings, self.role)
         self.workers.append(worker)
         self.selector.register(worker.process.stdout, selectors.EVENT_READ, worker)  # type: ignore[arg-type]
         if dispatch:
             self._dispatch(worker)
 
+    def _start_scanner(self, started: tuple[subprocess.Popen[bytes], IO[bytes]] | None) -> None:
+        self.scanner = _Worker(self.config, started, self.hash_seed, role="scan")
+        self.selector.register(self.scanner.process.stdout, selectors.EVENT_READ, self.scanner)  # type: ignore[arg-type]
+
     def _dispatch(self, worker: _Worker) -> None:
         while self.queue and len(worker.assigned) <= PREFETCH:
-            worker.submit(self.queue.popleft())
-        if not self.queue:
+            source = self.queue.popleft()
+            if self.scanner is None:
+                worker.submit(source)
+            else:
+                worker.submit(source, (source, self.scans.get(source.relative_path)))
+        if not self.queue and not (self.scanner is not None and self.scanner.assigned):
             worker.close_input()
+
+    def _processes(self) -> list[_Worker]:
+        return [*self.workers, *([self.scanner] if self.scanner is not None else [])]
+
+    def poll(self) -> None:
+        """Handle what the workers have sent so far, without waiting (a split session hands
+        each scan on as soon as this process looks)."""
+        for key, _ in self.selector.select(timeout=0):
+            worker: _Worker = key.data
+            data = key.fileobj.read(1 << 20)  # type: ignore[union-attr]
+            if data:  # an ended worker is left to ``wait``
+                for event in worker.feed(data):
+                    self._handle(worker, event)
 
     def _loop(self) -> None:
         selector = self.selector
         timeout_s = self.config.import_timeout
-        while active := [w for w in self.workers if not w.finished]:
+        while active := [w for w in self._processes() if not w.finished]:
             wait = min(w.last_progress + _limit(w, timeout_s) - time.monotonic() for w in active)
             for key, _ in selector.select(timeout=max(0.01, wait)):
                 worker: _Worker = key.data
@@ -212,19 +255,30 @@ class InspectSession:
                     continue
                 selector.unregister(key.fileobj)
                 code = worker.process.wait()
-                if not worker.finished or worker.assigned:
+                if worker is self.scanner and (not worker.finished or worker.assigned):
+                    self._lost_scanner(
+                        f"scanning {self._module_name(worker)} ended the generator's scanner "
+                        f"process (exit code {code}); please report this{_tail(worker)}"
+                    )
+                elif not worker.finished or worker.assigned:
                     self._lost(
                         worker,
                         f"importing {self._module_name(worker)} ended the generator's worker "
                         f"process (exit code {code}); a tool module must not call os._exit() or "
                         f"crash the interpreter when imported{_tail(worker)}",
                     )
-            for worker in [w for w in self.workers if not w.finished]:
+            for worker in [w for w in self._processes() if not w.finished]:
                 if time.monotonic() - worker.last_progress <= _limit(worker, timeout_s):
                     continue
                 selector.unregister(worker.process.stdout)  # type: ignore[arg-type]
                 worker.process.kill()
                 worker.process.wait()
+                if worker is self.scanner:
+                    self._lost_scanner(
+                        f"scanning {self._module_name(worker)} did not finish within "
+                        f"{timeout_s:g} s; please report this{_tail(worker)}"
+                    )
+                    continue
                 self._lost(
                     worker,
                     f"inspecting {self._module_name(worker)} did not finish within "
@@ -238,6 +292,12 @@ class InspectSession:
 
     def _handle(self, worker: _Worker, event: tuple[object, ...]) -> None:
         kind = event[0]
+        if worker is self.scanner and kind == "scanned":
+            key = event[1]
+            source = worker.assigned.pop(key)  # type: ignore[call-overload]
+            worker.current = None
+            self._take_scan(source, event[2])
+            return
         if kind == "ready":
             worker.ready = True
         elif kind == "start":
@@ -272,6 +332,49 @@ class InspectSession:
         elif kind == "finished":
             worker.finished = True
 
+    def _take_scan(self, source: SourceFile, module: object) -> None:
+        """A split session's scan: recorded, then sent with its source to an inspect worker."""
+        if isinstance(module, ScannedModule):
+            # Where the module lives comes from the generator's own reading, never the worker.
+            module = replace(module, **source.location())
+            self.scanned[source.relative_path] = module
+            self.on_scanned(module)
+        else:
+            module = None
+        self.scans[source.relative_path] = module
+        self.queue.append(source)
+        open_workers = [w for w in self.workers if not w.closed_input]
+        if not open_workers:
+            self._start_worker()
+            return
+        for worker in sorted(open_workers, key=lambda w: len(w.assigned)):
+            self._dispatch(worker)
+
+    def _lost_scanner(self, reason: str) -> None:
+        """The scanner died or hung (it runs no user code: a bug, or the machine): its current
+        source fails to scan with ``reason``; the others go to a new scanner."""
+        scanner = self.scanner
+        assert scanner is not None
+        scanner.finished = True
+        culprit = scanner.current or next(iter(scanner.assigned), None)
+        others = [s for k, s in scanner.assigned.items() if k != culprit]
+        source = scanner.assigned.get(culprit or "")
+        scanner.assigned.clear()
+        scanner.stop()
+        self.retired.append(scanner)
+        if others:
+            self._start_scanner(None)
+            assert self.scanner is not None
+            for other in others:
+                self.scanner.submit(other)
+            self.scanner.close_input()
+        if source is not None:
+            module = self.scanned[source.relative_path] = ScannedModule.failed(source, reason)
+            self.on_scanned(module)
+        for worker in self.workers:  # nothing more may come: let idle workers finish
+            if not worker.closed_input:
+                self._dispatch(worker)
+
     def _lost(self, worker: _Worker, reason: str) -> None:
         """A worker died or hung: blame its current source, hand the others to a new worker."""
         worker.finished = True
@@ -303,7 +406,7 @@ class InspectSession:
         return [r for worker in [*self.workers, *self.retired] for r in worker.registrations]
 
     def close(self) -> None:
-        for worker in [*self.workers, *self.retired]:
+        for worker in [*self._processes(), *self.retired]:
             if not worker.stderr.closed:
                 worker.stop()
         self.selector.close()

@@ -30,6 +30,8 @@ _PINNED_ENVIRONMENT = {"TZ": "UTC", "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "1
 _UNSET_ENVIRONMENT = ("LANGUAGE",)  # gettext reads it before LC_ALL
 
 _started: dict[str, list[tuple[subprocess.Popen[bytes], IO[bytes]]]] = {}
+#: A ``scan`` worker started beside ``inspect`` ones (see ``start_early``), per project root.
+_scanners: dict[str, tuple[subprocess.Popen[bytes], IO[bytes]]] = {}
 _decided = False
 
 
@@ -62,14 +64,15 @@ def worker_environment(hash_seed: str = WORKER_HASH_SEED) -> dict[str, str]:
 
 
 def spawn_worker(
-    cwd: Path, hash_seed: str = WORKER_HASH_SEED
+    cwd: Path, hash_seed: str = WORKER_HASH_SEED, role: str = "both"
 ) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
-    """``python -m codegen.generator.workers.child`` with pipes on stdin/stdout and stderr kept in a file."""
+    """``python -m codegen.generator.workers.child --role ROLE`` with pipes on stdin/stdout and
+    stderr kept in a file (roles: ``codegen.generator.workers.child.main``)."""
     stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
     env = worker_environment(hash_seed)
     env["PYTHONPATH"] = os.pathsep.join([PACKAGE_PARENT, *filter(None, [env.get("PYTHONPATH")])])
     process = subprocess.Popen(
-        [sys.executable, "-m", "codegen.generator.workers.child"],
+        [sys.executable, "-m", "codegen.generator.workers.child", "--role", role],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=stderr,
@@ -127,12 +130,25 @@ def start_early(argv: list[str]) -> None:
     # With a build cache, most builds redo a module or two (one worker) or nothing (the worker
     # is stopped unused); without one, every module is inspected.
     cached = "--no-cache" not in argv and (root / CACHE_DIR / "entries").is_dir()
+    key = str(root.resolve())
     try:
-        _started[str(root.resolve())] = [
-            spawn_worker(root) for _ in range(1 if cached else worker_count())
-        ]
+        if cached and worker_count() > 1:
+            start_split(root)
+        else:
+            _started[key] = [spawn_worker(root) for _ in range(1 if cached else worker_count())]
     except OSError:
         discard()
+
+
+def start_split(root: Path) -> None:
+    """Start a ``scan`` worker and an ``inspect`` worker for the next build of ``root``.
+
+    The few modules a cached build redoes are scanned (libcst: ~0.2 s to import) in one process
+    while the other imports pydantic and then inspects them: in parallel on two cores, where
+    one worker would import both before its first module."""
+    key = str(root.resolve())
+    _scanners[key] = spawn_worker(root, role="scan")
+    _started[key] = [spawn_worker(root, role="inspect")]
 
 
 def keep_started(root: Path, count: int) -> None:
@@ -149,12 +165,19 @@ def take(root: Path) -> list[tuple[subprocess.Popen[bytes], IO[bytes]]]:
     return _started.pop(str(root.resolve()), [])
 
 
+def take_scanner(root: Path) -> tuple[subprocess.Popen[bytes], IO[bytes]] | None:
+    """The ``scan`` worker started early for this root, if any: then the workers ``take`` gives
+    are ``inspect`` workers, which must be sent each source with its scan."""
+    return _scanners.pop(str(root.resolve()), None)
+
+
 def discard() -> None:
     """Stop workers that were started early but never used."""
-    for workers in _started.values():
+    for workers in [*_started.values(), *([s] for s in _scanners.values())]:
         for process, stderr in workers:
             if process.poll() is None:
                 process.kill()
             process.wait()
             stderr.close()
     _started.clear()
+    _scanners.clear()

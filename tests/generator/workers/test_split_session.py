@@ -1,0 +1,148 @@
+"""Split sessions: a ``scan`` worker beside ``inspect`` workers (``InspectSession``, ``start_split``).
+
+A cached build starts a scanner (libcst only) and an inspecting worker (pydantic, user code,
+never libcst), so the two imports run at once. These tests prove that such builds give the
+same output as cold builds for random edit sequences, that the inspecting worker really never
+imports libcst, that a lost scanner costs only the module it was on, and that ``generate`` with
+a cache starts and stops the pair.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from codegen.generator.config import load_config
+from codegen.generator.pipeline import build
+from codegen.generator.workers import prestart
+from tests.generator.cache.test_incremental import STEPS, State, _apply, _write
+from tests.helpers.project import codegen_env
+
+pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+
+TOOL = '''
+import sys
+
+from codegen.decorators import tool
+
+
+@tool
+def {name}(flag: bool = "libcst" in sys.modules) -> bool:
+    """Says whether libcst was imported in the process that imported this module."""
+    return flag
+'''
+
+
+@pytest.fixture(autouse=True)
+def _environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    for name, value in codegen_env(PYTHONDONTWRITEBYTECODE="1").items():
+        monkeypatch.setenv(name, value)
+    yield
+    prestart.discard()
+
+
+def _project(root: Path, modules: int) -> Path:
+    (root / "pyproject.toml").write_text('[tool.mcp-codegen]\nsources = ["pkg"]\n')
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("")
+    for index in range(modules):
+        (root / "pkg" / f"m{index}.py").write_text(TOOL.format(name=f"probe_{index}"))
+    return root
+
+
+def _build(root: Path, *, split: bool, use_cache: bool = True) -> tuple[object, ...]:
+    if split:
+        prestart.start_split(root)
+    result = build(load_config(root / "pyproject.toml"), use_cache=use_cache)
+    prestart.discard()  # a build that needed no worker leaves the pair unused
+    files = tuple((f.relative_path, f.content) for f in result.files)
+    errors = tuple(str(d) for d in result.diagnostics if "cache entry" not in d.message)
+    return files, errors
+
+
+def test_the_inspect_worker_never_imports_libcst(tmp_path: Path) -> None:
+    root = _project(tmp_path, 1)
+    files, errors = _build(root, split=False, use_cache=False)
+    assert errors == ()
+    plain = dict(files)["pkg/m0.py"]  # type: ignore[arg-type]
+    assert '"default": True' in plain  # one worker scanned, so libcst was loaded there
+    _build(root, split=False)  # fill the cache
+    (root / "pkg" / "m0.py").write_text(TOOL.format(name="probe_0") + "# edited\n")
+    files, errors = _build(root, split=True)
+    assert errors == ()
+    split = dict(files)["pkg/m0.py"]  # type: ignore[arg-type]
+    assert '"default": False' in split
+    cold, _ = _build(root, split=False, use_cache=False)
+    assert split.replace('"default": False', '"default": True') == dict(cold)["pkg/m0.py"]  # type: ignore[arg-type]
+
+
+def test_a_lost_scanner_costs_only_its_module(tmp_path: Path) -> None:
+    root = _project(tmp_path, 4)
+    prestart.start_split(root)
+    process, _ = prestart._scanners[str(root.resolve())]
+    process.kill()
+    process.wait()
+    result = build(load_config(root / "pyproject.toml"), use_cache=True)
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    assert len(errors) == 1, errors
+    assert "ended the generator's scanner process" in errors[0].message
+    assert errors[0].path.startswith("pkg/m") and (errors[0].line, errors[0].column) == (1, 1)
+    # The other three were scanned by a new scanner and inspected.
+    result = build(load_config(root / "pyproject.toml"), use_cache=False)
+    assert not result.errors and result.tool_count == 4
+
+
+def test_generate_with_a_cache_starts_a_scanner_and_an_inspect_worker(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    root = _project(tmp_path, 1)
+    (root / ".mcp-codegen-cache" / "entries").mkdir(parents=True)
+    monkeypatch.chdir(root)
+    monkeypatch.setattr(prestart, "_decided", False)
+    monkeypatch.setattr(prestart, "worker_count", lambda: 2)
+    prestart.start_early(["generate"])
+    (scanner, _) = prestart._scanners[str(root.resolve())]
+    ((worker, _),) = prestart._started[str(root.resolve())]
+    assert scanner.args[-2:] == ["--role", "scan"]
+    assert worker.args[-2:] == ["--role", "inspect"]
+    prestart.discard()
+    assert scanner.returncode is not None and worker.returncode is not None
+    monkeypatch.setattr(prestart, "_decided", False)
+    monkeypatch.setattr(prestart, "worker_count", lambda: 1)  # one core: no pair
+    prestart.start_early(["generate"])
+    assert prestart.take_scanner(root) is None and len(prestart.take(root)) == 1
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("split")
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("")
+    return root
+
+
+@settings(
+    max_examples=int(os.environ.get("INCREMENTAL_EXAMPLES", "4")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(steps=st.lists(STEPS, min_size=1, max_size=4))
+def test_split_builds_equal_cold_builds(workspace: Path, steps: list[tuple[str, int, int]]) -> None:
+    state = State()
+    state.modules = {
+        "t0": [(state.name(), "int"), (state.name(), "Shared")],
+        "t1": [(state.name(), "list[Shared]")],
+        "t2": [(state.name(), "str")],
+    }
+    _write(workspace, state)
+    _build(workspace, split=True)  # whatever the cache held from the last example
+    for step in steps:
+        _apply(workspace, state, step)
+        assert _build(workspace, split=True) == _build(workspace, split=False, use_cache=False), (
+            f"after {step}"
+        )
