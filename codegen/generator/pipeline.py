@@ -28,17 +28,15 @@ from codegen.generator.model import (
     WriteReport,
 )
 from codegen.generator.progress import Progress
-from codegen.generator.workers.prestart import WORKER_HASH_SEED, has_scanner
+from codegen.generator.workers.prestart import WORKER_HASH_SEED
 from codegen.generator.write.output import apply, compare, target_problems, unsafe
 from codegen.shared.diagnostics import Diagnostic
 from codegen.shared.format import SERVER_KEY, module_path
 
 #: From this many modules to inspect, the workers also render them (``module_output``). A lone
-#: module (a save in watch mode) is rendered here: its worker then need not import the renderer
-#: on the critical path, which this process imports anyway for the manifest. (At 5 modules,
-#: rendering here or in the workers measured the same CPU within noise.) In a split session
-#: (``codegen.generator.workers.pool``) the inspect worker renders even a lone module: it imports
-#: the renderer while it waits for the scan worker, which starts slower.
+#: module (an edit, a save in watch mode) is rendered here: its worker then need not import the
+#: renderer on the critical path, which this process imports anyway for the manifest. (At 5
+#: modules, rendering here or in the workers measured the same CPU within noise.)
 RENDER_IN_WORKERS_FROM = 2
 
 
@@ -238,9 +236,7 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             hash_seed=hash_seed,
             on_done=record_done,
             workers=len(misses),
-            on_output=take_output
-            if len(misses) >= RENDER_IN_WORKERS_FROM or has_scanner(config.root)
-            else None,
+            on_output=take_output if len(misses) >= RENDER_IN_WORKERS_FROM else None,
             inspections=cache is not None,
         )
     try:

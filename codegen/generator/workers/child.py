@@ -391,17 +391,6 @@ def _settle_heap() -> None:
     gc.freeze()
 
 
-def _warm_renderer() -> None:
-    """Import the renderer and compile the module template (~0.05 s), before user code runs."""
-    try:
-        from codegen.generator.render.module_output import module_output  # noqa: F401
-        from codegen.generator.render.modules import prepare_module_template
-
-        prepare_module_template()
-    except Exception:  # rendered (or reported) by the generator instead
-        pass
-
-
 def main(role: str = "both") -> None:
     """``role``: ``both`` scans and inspects each source; ``scan`` only scans (libcst, no user
     code: ``scan_main``); ``inspect`` is sent each source with its scan made by a ``scan``
@@ -445,8 +434,6 @@ def main(role: str = "both") -> None:
 
     graph = ImportGraph(settings["sys_path"])  # after the libraries: only user code is recorded
     write_message(events, ("ready",))
-    if role == "inspect" and config is not None:
-        _warm_renderer()  # while the scan worker, which takes longer to start, scans
     while (request := read_message(requests)) is not None:
         source, scan = request if isinstance(request, tuple) else (request, None)
         key = source.relative_path

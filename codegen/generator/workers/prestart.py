@@ -165,11 +165,6 @@ def take(root: Path) -> list[tuple[subprocess.Popen[bytes], IO[bytes]]]:
     return _started.pop(str(root.resolve()), [])
 
 
-def has_scanner(root: Path) -> bool:
-    """Whether a ``scan`` worker waits for the next build of ``root`` (see ``take_scanner``)."""
-    return str(root.resolve()) in _scanners
-
-
 def take_scanner(root: Path) -> tuple[subprocess.Popen[bytes], IO[bytes]] | None:
     """The ``scan`` worker started early for this root, if any: then the workers ``take`` gives
     are ``inspect`` workers, which must be sent each source with its scan."""
