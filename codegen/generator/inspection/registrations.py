@@ -97,6 +97,17 @@ def recorded() -> list[Registration]:
     return list(_recorded)
 
 
+def recorded_count() -> int:
+    """How many registrations were recorded so far (a mark for ``forget_since``)."""
+    return len(_recorded)
+
+
+def forget_since(count: int) -> None:
+    """Drop what was recorded after the mark ``count``: an import that a build without a
+    split session would not have made (``codegen.generator.workers.ahead``)."""
+    del _recorded[count:]
+
+
 def watch() -> None:
     """Watch the tool stores of every framework, now if imported, else when it is imported."""
     patch_now_or_on_import(_WATCHED)

@@ -63,18 +63,22 @@ def _inspect_module(
     flavor: str = "clean",
     root: str | None = None,
     places: tuple[Path, Path] | None = None,
+    failure: Any = None,
 ) -> tuple[list[InspectedTool], list[Diagnostic]]:
     """Import and inspect one module; ``places``: the project root and the output directory
-    (where server objects are looked for, to key each framework tool by its server)."""
+    (where server objects are looked for, to key each framework tool by its server);
+    ``failure``: the ``ResolveFailure`` its import raised when it was imported ahead."""
     from codegen.generator.inspection.registrations import recording
     from codegen.generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
     from codegen.generator.schema.describe import describe_module, inspect_tool
 
     try:
+        if failure is not None:  # raised when it was imported ahead (``workers.ahead``)
+            raise failure
         with recording():
             loaded = import_module(module)
-    except ResolveFailure as failure:
-        return [], failure.diagnostics
+    except ResolveFailure as failed:
+        return [], failed.diagnostics
     tools, diagnostics = [], []
     resolved_tools = []
     made = [tool for tool in module.tools if tool.factory is not None]
@@ -411,7 +415,8 @@ def main(role: str = "both") -> None:
         import codegen.generator.scan.files
     import codegen.generator.schema.describe  # noqa: F401
     from codegen.generator.inspection.output_guard import guard_output_package
-    from codegen.generator.inspection.registrations import recorded, watch
+    from codegen.generator.inspection.registrations import forget_since, recorded, watch
+    from codegen.generator.workers.ahead import ImportAhead, ImportedAhead, import_ahead
 
     watch()  # before any framework is imported (the flavor's preload, user modules)
 
@@ -434,9 +439,14 @@ def main(role: str = "both") -> None:
 
     graph = ImportGraph(settings["sys_path"])  # after the libraries: only user code is recorded
     write_message(events, ("ready",))
+    ahead: dict[str, ImportedAhead] = {}
     while (request := read_message(requests)) is not None:
+        if isinstance(request, ImportAhead):
+            ahead[request.source.relative_path] = import_ahead(request.source)
+            continue
         source, scan = request if isinstance(request, tuple) else (request, None)
         key = source.relative_path
+        imported_ahead = ahead.pop(key, None)
         write_message(events, ("start", key))
         if isinstance(request, tuple):  # scanned by a ``scan`` worker (the pool checked it)
             module = scan
@@ -445,7 +455,7 @@ def main(role: str = "both") -> None:
             write_message(events, ("scanned", key, module))
         tools: list[InspectedTool] = []
         diagnostics: list[Diagnostic] = []
-        before = set(sys.modules)
+        before = set(imported_ahead.modules_before if imported_ahead else sys.modules)
         if module is not None and module.inspectable:
             tools, diagnostics = _inspect_module(
                 module,
@@ -455,9 +465,13 @@ def main(role: str = "both") -> None:
                 settings.get("flavor", "clean"),
                 settings["sys_path"][0],
                 places,
+                imported_ahead.failure if imported_ahead else None,
             )
         elif module is None and _registers(source.data):
-            _import_for_registrations(source)
+            if imported_ahead is None:  # else imported already, registrations recorded
+                _import_for_registrations(source)
+        elif imported_ahead is not None:  # imported, but a build without the split would not
+            forget_since(imported_ahead.registrations)
         imported: list[tuple[str, str | None]] = []
         output = None
         if module is not None and module.inspectable:

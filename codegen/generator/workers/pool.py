@@ -23,6 +23,7 @@ from typing import IO, Any
 
 from codegen.generator.config import Config
 from codegen.generator.model import InspectedModule, ScannedModule, SourceFile
+from codegen.generator.workers.ahead import ImportAhead
 from codegen.generator.workers.child import write_message
 from codegen.generator.workers.prestart import (
     WORKER_HASH_SEED,
@@ -194,6 +195,8 @@ class InspectSession:
             for source in sources:
                 self.scanner.submit(source)
             self.scanner.close_input()
+            if len(sources) == 1 and len(self.workers) == 1:  # an edit: imported meanwhile
+                self.workers[0].submit(sources[0], ImportAhead(sources[0]))
             sources = []  # each goes to a worker as its scan arrives
         self.queue.extend(sources)
         for _ in range(PREFETCH + 1):  # round-robin, so a short list is shared out evenly
@@ -287,7 +290,8 @@ class InspectSession:
                 )
 
     def _module_name(self, worker: _Worker) -> str:
-        source = worker.assigned.get(worker.current or "")
+        key = worker.current or next(iter(worker.assigned), "")  # none current: importing ahead
+        source = worker.assigned.get(key)
         return source.module if source is not None else "the module"
 
     def _handle(self, worker: _Worker, event: tuple[object, ...]) -> None:
@@ -334,6 +338,8 @@ class InspectSession:
 
     def _take_scan(self, source: SourceFile, module: object) -> None:
         """A split session's scan: recorded, then sent with its source to an inspect worker."""
+        if source.relative_path in self.scanned:  # its worker died importing it ahead (reported)
+            return
         if isinstance(module, ScannedModule):
             # Where the module lives comes from the generator's own reading, never the worker.
             module = replace(module, **source.location())
@@ -371,6 +377,8 @@ class InspectSession:
         if source is not None:
             module = self.scanned[source.relative_path] = ScannedModule.failed(source, reason)
             self.on_scanned(module)
+            for worker in self.workers:  # imported ahead of this scan: nothing more comes
+                worker.assigned.pop(source.relative_path, None)
         for worker in self.workers:  # nothing more may come: let idle workers finish
             if not worker.closed_input:
                 self._dispatch(worker)
