@@ -3,56 +3,42 @@
 Each source is scanned (libcst; no user code) and then, when it defines tools, imported,
 inspected, and its generated module assembled and rendered (when the settings carry the
 ``Config``). Scanning here rather than in the generator spreads the parse over the workers, and
-every source is scanned before its own module is imported.
+every source is scanned before its own module is imported. A split session (a build with a
+cache, ``codegen.generator.workers.pool``) gives the scan to a ``scan`` worker
+(``codegen.generator.workers.scanning``) and the rest to ``inspect`` workers (``main``).
 
-Protocol (pickles, each prefixed by an 8-byte big-endian length), keyed by the source's relative
-path:
+Protocol (``codegen.generator.workers.messages``), keyed by the source's relative path:
 - in, on stdin: a settings dict, then one ``SourceFile`` per message (an ``inspect`` worker:
-  ``(SourceFile, ScannedModule | None)``, scanned by a ``scan`` worker; see ``main``), then
-  ``None``;
+  ``(SourceFile, ScannedModule | None)``, scanned by a ``scan`` worker, and before it maybe an
+  ``ImportAhead``, ``codegen.generator.workers.ahead``), then ``None``;
 - out, on the original stdout: ``("ready",)``, then per source ``("start", path)``,
   ``("scanned", path, ScannedModule | None)``, ``("progress", path)`` while it works and
   ``("done", path, tools, diagnostics, imported, output)`` (``imported``: the ``(module, file)``
   pairs the source depends on, see ``codegen.generator.workers.imports``; ``output``: the module
-  assembled and rendered, see ``_output`` (the generator checks it); ``tools`` is empty when the settings say
-  ``inspections: False``, a build without a cache); at the end
+  assembled and rendered, see ``_output`` (the generator checks it); ``tools`` is empty when the
+  settings say ``inspections: False``, a build without a cache); at the end
   ``("registered", registrations)`` (``codegen.generator.inspection.registrations``) and
   ``("finished",)``.
 
-The original stdout and stdin are moved out of reach first: anything user code prints, even from
-C, lands on stderr, and a module that reads stdin at import gets EOF instead of hanging.
+The original stdout and stdin are moved out of reach first (``messages.take_channels``).
 
-Runs in: worker, parent. (The parent imports only the message framing, ``write_message``.)
+Runs in: worker.
 """
 
 from __future__ import annotations
 
 import gc
 import os
-import pickle
 import re
-import struct
 import sys
 import time
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from codegen.generator.model import InspectedTool, ScannedModule, ScannedTool, SourceFile
+from codegen.generator.workers.messages import read_message, take_channels, write_message
+from codegen.generator.workers.scanning import factory_keys, scan_main, scan_reporting
 from codegen.shared.diagnostics import Diagnostic
-
-
-def write_message(stream: BinaryIO, message: object) -> None:
-    payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(struct.pack(">Q", len(payload)) + payload)
-    stream.flush()
-
-
-def read_message(stream: BinaryIO) -> Any:
-    header = stream.read(8)
-    if len(header) < 8:
-        raise EOFError
-    (size,) = struct.unpack(">Q", header)
-    return pickle.loads(stream.read(size))
 
 
 def _inspect_module(
@@ -315,41 +301,14 @@ def _scan(
     source: SourceFile,
     decorators: list[str],
     factories: dict[str, dict[str, str]],
-    root: str | None = None,
+    root: str,
 ) -> ScannedModule | None:
-    """``scan_source``, with a failure of the parser itself reported at the file. With the
-    project's ``root``, the source's ``ast`` tree goes to the ``SourceIndex`` (not parsed twice)."""
-    from codegen.generator.scan.files import scan_source
+    """``scan_reporting``, the source's ``ast`` tree offered to this worker's ``SourceIndex``."""
 
     def offer(tree: Any) -> None:
-        if root is not None:
-            _sources(root).offer(source.path, source.data, tree)
+        _sources(root).offer(source.path, source.data, tree)
 
-    try:
-        return scan_source(source, decorators, factories.get(source.module), on_tree=offer)
-    except RecursionError:
-        message = "the source nests too deeply to parse; split the deepest expression"
-    except Exception as exc:
-        message = f"cannot scan the source: {type(exc).__name__}: {exc}"
-    return ScannedModule.failed(source, message)
-
-
-def _factories(calls: list[str]) -> dict[str, dict[str, str]]:
-    """module -> {factory qualname: call as configured} (the config validated each call).
-
-    A method called further along the chain (``make().build()``) is keyed ``*.build``: the
-    tools defined in a method of that name in the factory's module belong to the call too."""
-    from codegen.registration.factory_calls import parse_factory_call
-
-    found: dict[str, dict[str, str]] = {}
-    for text in calls:
-        call = parse_factory_call(text)
-        keys = found.setdefault(call.module, {})
-        keys[call.qualname] = call.text
-        for step, following in zip(call.chain, call.chain[1:], strict=False):
-            if step[0] == "attribute" and following[0] == "call":
-                keys.setdefault(f"*.{step[1]}", call.text)
-    return found
+    return scan_reporting(source, decorators, factories, on_tree=offer)
 
 
 def _output(
@@ -403,11 +362,7 @@ def main(role: str = "both") -> None:
         scan_main()
         return
     gc.set_threshold(_GC_YOUNG_THRESHOLD, 10, 10)
-    events = os.fdopen(os.dup(1), "wb")
-    requests = os.fdopen(os.dup(0), "rb")
-    os.dup2(2, 1)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
+    requests, events = take_channels()
     # The libraries first, before the settings arrive: a worker started early (codegen.generator.workers.prestart)
     # imports them while the generator is still reading its configuration. Installed libraries
     # load before the project's directories go on sys.path.
@@ -428,7 +383,7 @@ def main(role: str = "both") -> None:
     if settings.get("output"):
         guard_output_package(Path(settings["output"]))
     _preload(settings.get("flavor", "clean"))
-    factories = _factories(settings.get("factories", [])) if role == "both" else {}
+    factories = factory_keys(settings.get("factories", [])) if role == "both" else {}
     places = (
         (Path(settings["sys_path"][0]).resolve(), Path(settings["output"]).resolve())
         if settings.get("output") and settings.get("sys_path")
@@ -440,7 +395,11 @@ def main(role: str = "both") -> None:
     graph = ImportGraph(settings["sys_path"])  # after the libraries: only user code is recorded
     write_message(events, ("ready",))
     ahead: dict[str, ImportedAhead] = {}
+    unsettled = False  # the last source's garbage is collected only if more work follows
     while (request := read_message(requests)) is not None:
+        if unsettled:
+            _settle_heap()
+            unsettled = False
         if isinstance(request, ImportAhead):
             ahead[request.source.relative_path] = import_ahead(request.source)
             continue
@@ -481,7 +440,9 @@ def main(role: str = "both") -> None:
                 tools = []  # the generator keeps no cache: only the output is sent
         write_message(events, ("done", key, tools, diagnostics, imported, output))
         del module, tools, diagnostics, imported, output  # garbage now, not frozen
-        _settle_heap()  # after "done": the generator does not wait for it
+        # Settled when the next request arrives: after the last source the generator waits
+        # for "finished", and a collection then would only delay it.
+        unsettled = True
     # Every tool a real server registered while user modules were imported (no silent omission).
     write_message(events, ("registered", recorded()))
     write_message(events, ("finished",))
@@ -492,27 +453,19 @@ def main(role: str = "both") -> None:
     os._exit(0)
 
 
-def scan_main() -> None:
-    """A ``scan`` worker: per source, ``("start", path)``, ``("scanned", path, module)``; then
-    ``("finished",)``. It imports libcst and the scanner only, never user code."""
-    events = os.fdopen(os.dup(1), "wb")
-    requests = os.fdopen(os.dup(0), "rb")
-    os.dup2(2, 1)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    import codegen.generator.scan.files  # noqa: F401
+def _argument(name: str) -> str | None:
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else None
 
-    settings = read_message(requests)
-    factories = _factories(settings.get("factories", []))
-    write_message(events, ("ready",))
-    while (source := read_message(requests)) is not None:
-        write_message(events, ("start", source.relative_path))
-        module = _scan(source, settings["decorators"], factories)
-        write_message(events, ("scanned", source.relative_path, module))
-    write_message(events, ("finished",))
-    events.close()
-    os._exit(0)
+
+def enter(directory: str) -> None:
+    """Work in ``directory`` as ``python -m`` started there would: the working directory, and it
+    first on ``sys.path``. (``codegen.generator.workers.process`` cannot set the directory, and
+    starts the interpreter with ``-P``, so the generator's own directory is never searched.)"""
+    os.chdir(directory)
+    sys.path.insert(0, os.getcwd())
 
 
 if __name__ == "__main__":
-    main(sys.argv[sys.argv.index("--role") + 1] if "--role" in sys.argv else "both")
+    if (directory := _argument("--cwd")) is not None:
+        enter(directory)
+    main(_argument("--role") or "both")

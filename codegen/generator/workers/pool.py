@@ -13,7 +13,6 @@ import pickle
 import queue
 import selectors
 import struct
-import subprocess
 import threading
 import time
 from collections import deque
@@ -24,7 +23,7 @@ from typing import IO, Any
 from codegen.generator.config import Config
 from codegen.generator.model import InspectedModule, ScannedModule, SourceFile
 from codegen.generator.workers.ahead import ImportAhead
-from codegen.generator.workers.child import write_message
+from codegen.generator.workers.messages import write_message
 from codegen.generator.workers.prestart import (
     WORKER_HASH_SEED,
     spawn_worker,
@@ -33,6 +32,7 @@ from codegen.generator.workers.prestart import (
     worker_count,
     worker_settings,
 )
+from codegen.generator.workers.process import WorkerProcess
 from codegen.shared.diagnostics import Diagnostic
 
 #: Sources queued in a worker beyond the one it is on: it never waits for the next one, and at
@@ -47,7 +47,7 @@ class _Worker:
     def __init__(
         self,
         config: Config,
-        started: tuple[subprocess.Popen[bytes], IO[bytes]] | None = None,
+        started: tuple[WorkerProcess, IO[bytes]] | None = None,
         hash_seed: str = WORKER_HASH_SEED,
         extra_settings: dict[str, Any] | None = None,
         role: str = "both",
@@ -209,7 +209,7 @@ class InspectSession:
     def _start_worker(
         self,
         dispatch: bool = True,
-        started: tuple[subprocess.Popen[bytes], IO[bytes]] | None = None,
+        started: tuple[WorkerProcess, IO[bytes]] | None = None,
     ) -> None:
         worker = _Worker(self.config, started, self.hash_seed, self.extra_settings, self.role)
         self.workers.append(worker)
@@ -217,7 +217,7 @@ class InspectSession:
         if dispatch:
             self._dispatch(worker)
 
-    def _start_scanner(self, started: tuple[subprocess.Popen[bytes], IO[bytes]] | None) -> None:
+    def _start_scanner(self, started: tuple[WorkerProcess, IO[bytes]] | None) -> None:
         self.scanner = _Worker(self.config, started, self.hash_seed, role="scan")
         self.selector.register(self.scanner.process.stdout, selectors.EVENT_READ, self.scanner)  # type: ignore[arg-type]
 
@@ -318,6 +318,9 @@ class InspectSession:
             _, key, tools, diagnostics, imported, output = event
             source = worker.assigned.pop(key)  # type: ignore[call-overload]
             worker.current = None
+            # Its next source (or the end of input) first: the worker goes on while this
+            # process renders what it sent.
+            self._dispatch(worker)
             module = self.scanned.get(key)  # type: ignore[call-overload]
             if module is not None and module.inspectable:
                 inspected = InspectedModule(
@@ -330,7 +333,6 @@ class InspectSession:
                 else:
                     self.on_result(inspected)
             self.on_done(source, module, imported)  # type: ignore[arg-type]
-            self._dispatch(worker)
         elif kind == "registered":
             worker.registrations = list(event[1])  # type: ignore[arg-type]
         elif kind == "finished":

@@ -10,15 +10,19 @@ configuration), one when a cache may answer for most modules; ``codegen.generato
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
-import tempfile
-from pathlib import Path
-from typing import IO, Any
 
-from codegen.generator.project import CACHE_DIR, nearest_config
+from codegen.generator.project import CACHE_DIR, nearest_config_file
+from codegen.generator.workers.process import WorkerProcess, scratch_file
 
-PACKAGE_PARENT = str(Path(__file__).resolve().parents[3])
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import IO, Any
+
+PACKAGE_PARENT = os.path.dirname(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+)
 MAX_WORKERS = 4
 _COMMANDS = ("generate", "check")
 #: Every worker hashes strings with this seed, whatever the caller's ``PYTHONHASHSEED``: a default
@@ -29,9 +33,9 @@ WORKER_HASH_SEED = "0"
 _PINNED_ENVIRONMENT = {"TZ": "UTC", "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "1"}
 _UNSET_ENVIRONMENT = ("LANGUAGE",)  # gettext reads it before LC_ALL
 
-_started: dict[str, list[tuple[subprocess.Popen[bytes], IO[bytes]]]] = {}
+_started: dict[str, list[tuple[WorkerProcess, IO[bytes]]]] = {}
 #: A ``scan`` worker started beside ``inspect`` ones (see ``start_early``), per project root.
-_scanners: dict[str, tuple[subprocess.Popen[bytes], IO[bytes]]] = {}
+_scanners: dict[str, tuple[WorkerProcess, IO[bytes]]] = {}
 _decided = False
 
 
@@ -64,22 +68,25 @@ def worker_environment(hash_seed: str = WORKER_HASH_SEED) -> dict[str, str]:
 
 
 def spawn_worker(
-    cwd: Path, hash_seed: str = WORKER_HASH_SEED, role: str = "both"
-) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
+    cwd: str | Path, hash_seed: str = WORKER_HASH_SEED, role: str = "both"
+) -> tuple[WorkerProcess, IO[bytes]]:
     """``python -m codegen.generator.workers.child --role ROLE`` with pipes on stdin/stdout and
     stderr kept in a file (roles: ``codegen.generator.workers.child.main``)."""
-    stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
+    stderr = scratch_file()
     env = worker_environment(hash_seed)
     env["PYTHONPATH"] = os.pathsep.join([PACKAGE_PARENT, *filter(None, [env.get("PYTHONPATH")])])
-    process = subprocess.Popen(
-        [sys.executable, "-m", "codegen.generator.workers.child", "--role", role],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=stderr,
-        cwd=cwd,
-        env=env,
-    )
+    command = [sys.executable, "-P", "-m", "codegen.generator.workers.child"]
+    try:
+        process = WorkerProcess([*command, "--role", role, "--cwd", str(cwd)], env, stderr)
+    except BaseException:
+        stderr.close()
+        raise
     return process, stderr
+
+
+def _key(root: str | Path) -> str:
+    """How a project root is looked up here: its real path."""
+    return os.path.realpath(root)
 
 
 def _option(argv: list[str], name: str) -> str | None:
@@ -91,10 +98,14 @@ def _option(argv: list[str], name: str) -> str | None:
     return None
 
 
-def _project_root(argv: list[str]) -> Path | None:
+def _project_root(argv: list[str]) -> str | None:
     config = _option(argv, "--config")
-    found = Path(config).resolve() if config is not None else nearest_config(Path.cwd().resolve())
-    return found.parent if found is not None else None
+    found = (
+        os.path.realpath(config)
+        if config is not None
+        else nearest_config_file(os.path.realpath(os.getcwd()))
+    )
+    return os.path.dirname(found) if found is not None else None
 
 
 def command_index(argv: list[str]) -> int | None:
@@ -129,8 +140,8 @@ def start_early(argv: list[str]) -> None:
         return
     # With a build cache, most builds redo a module or two (one worker) or nothing (the worker
     # is stopped unused); without one, every module is inspected.
-    cached = "--no-cache" not in argv and (root / CACHE_DIR / "entries").is_dir()
-    key = str(root.resolve())
+    cached = "--no-cache" not in argv and os.path.isdir(os.path.join(root, CACHE_DIR, "entries"))
+    key = _key(root)
     try:
         if cached and worker_count() > 1:
             start_split(root)
@@ -140,35 +151,37 @@ def start_early(argv: list[str]) -> None:
         discard()
 
 
-def start_split(root: Path) -> None:
-    """Start a ``scan`` worker and an ``inspect`` worker for the next build of ``root``.
+def start_split(root: str | Path) -> None:
+    """Start a ``scan`` worker for the next build of ``root``; its ``inspect`` workers start
+    when the build knows which modules it redoes (``codegen.generator.workers.pool``).
 
-    The few modules a cached build redoes are scanned (libcst: ~0.2 s to import) in one process
-    while the other imports pydantic and then inspects them: in parallel on two cores, where
-    one worker would import both before its first module."""
-    key = str(root.resolve())
-    _scanners[key] = spawn_worker(root, role="scan")
-    _started[key] = [spawn_worker(root, role="inspect")]
+    The few modules a cached build redoes are scanned (libcst: ~0.3 s to import) in one process
+    while another imports pydantic and then inspects them: in parallel on two cores, where one
+    worker would import both before its first module. The scanner is on the critical path (the
+    inspect worker has imported pydantic and the module long before the scan arrives), so it
+    starts first and alone: started beside it, the inspect worker and this process's own
+    start-up would share two cores three ways and slow the scanner down."""
+    _scanners[_key(root)] = spawn_worker(root, role="scan")
 
 
 def keep_started(root: Path, count: int) -> None:
     """Have ``count`` fresh workers waiting for the next build of ``root`` (``mcp-codegen watch``):
     started now, they import libcst and pydantic while nothing is being built."""
-    waiting = _started.setdefault(str(root.resolve()), [])
+    waiting = _started.setdefault(_key(root), [])
     waiting[:] = [(p, e) for p, e in waiting if p.poll() is None]
     while len(waiting) < count:
         waiting.append(spawn_worker(root))
 
 
-def take(root: Path) -> list[tuple[subprocess.Popen[bytes], IO[bytes]]]:
+def take(root: Path) -> list[tuple[WorkerProcess, IO[bytes]]]:
     """The workers started early for this project root (each handed out once)."""
-    return _started.pop(str(root.resolve()), [])
+    return _started.pop(_key(root), [])
 
 
-def take_scanner(root: Path) -> tuple[subprocess.Popen[bytes], IO[bytes]] | None:
+def take_scanner(root: Path) -> tuple[WorkerProcess, IO[bytes]] | None:
     """The ``scan`` worker started early for this root, if any: then the workers ``take`` gives
     are ``inspect`` workers, which must be sent each source with its scan."""
-    return _scanners.pop(str(root.resolve()), None)
+    return _scanners.pop(_key(root), None)
 
 
 def discard() -> None:

@@ -58,13 +58,19 @@ def test_config_option_names_the_project(
     assert len(_started(other)) == prestart.worker_count()
 
 
-def test_a_build_cache_means_one_early_worker_unless_no_cache(fresh: Path) -> None:
+def test_a_build_cache_means_one_early_worker_unless_no_cache(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On one core; on more, a cached build starts its scanner alone (test_split_session)."""
+    monkeypatch.setattr(prestart, "worker_count", lambda: 1)
     (fresh / ".mcp-codegen-cache" / "entries").mkdir(parents=True)
     prestart.start_early(["check"])
-    assert len(_started(fresh)) == 1
+    assert len(_started(fresh)) == 1 and prestart.take_scanner(fresh) is None
+    prestart.discard()
+    monkeypatch.setattr(prestart, "worker_count", lambda: 3)
     prestart._decided = False
     prestart.start_early(["check", "--no-cache"])
-    assert len(_started(fresh)) == prestart.worker_count()
+    assert len(_started(fresh)) == 3 and prestart.take_scanner(fresh) is None
 
 
 def test_unused_early_workers_are_stopped(fresh: Path) -> None:

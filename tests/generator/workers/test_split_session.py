@@ -1,10 +1,10 @@
 """Split sessions: a ``scan`` worker beside ``inspect`` workers (``InspectSession``, ``start_split``).
 
-A cached build starts a scanner (libcst only) and an inspecting worker (pydantic, user code,
-never libcst), so the two imports run at once. These tests prove that such builds give the
+A cached build starts a scanner (libcst only) first, and an inspecting worker (pydantic, user
+code, never libcst) when it knows what to redo, so the two imports run at once. These tests prove that such builds give the
 same output as cold builds for random edit sequences, that the inspecting worker really never
 imports libcst, that a lost scanner costs only the module it was on, and that ``generate`` with
-a cache starts and stops the pair.
+a cache starts and stops them.
 """
 
 from __future__ import annotations
@@ -97,9 +97,10 @@ def test_a_lost_scanner_costs_only_its_module(tmp_path: Path) -> None:
     assert not result.errors and result.tool_count == 4
 
 
-def test_generate_with_a_cache_starts_a_scanner_and_an_inspect_worker(
+def test_generate_with_a_cache_starts_the_scanner_alone(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    """The scanner first and alone; the inspect workers start with the build's session."""
     root = _project(tmp_path, 1)
     (root / ".mcp-codegen-cache" / "entries").mkdir(parents=True)
     monkeypatch.chdir(root)
@@ -107,15 +108,18 @@ def test_generate_with_a_cache_starts_a_scanner_and_an_inspect_worker(
     monkeypatch.setattr(prestart, "worker_count", lambda: 2)
     prestart.start_early(["generate"])
     (scanner, _) = prestart._scanners[str(root.resolve())]
-    ((worker, _),) = prestart._started[str(root.resolve())]
-    assert scanner.args[-2:] == ["--role", "scan"]
-    assert worker.args[-2:] == ["--role", "inspect"]
+    assert scanner.args[scanner.args.index("--role") + 1] == "scan"
+    assert prestart.take(root) == []
     prestart.discard()
-    assert scanner.returncode is not None and worker.returncode is not None
+    assert scanner.returncode is not None
     monkeypatch.setattr(prestart, "_decided", False)
-    monkeypatch.setattr(prestart, "worker_count", lambda: 1)  # one core: no pair
+    monkeypatch.setattr(prestart, "worker_count", lambda: 1)  # one core: no scanner
     prestart.start_early(["generate"])
-    assert prestart.take_scanner(root) is None and len(prestart.take(root)) == 1
+    assert prestart.take_scanner(root) is None
+    ((worker, _),) = prestart.take(root)
+    assert worker.args[worker.args.index("--role") + 1] == "both"
+    worker.kill()
+    worker.wait()
 
 
 @pytest.fixture(scope="module")
