@@ -1,0 +1,149 @@
+"""Where one edit's build spends its time: when each worker event reaches the generator, and the
+CPU each process used.
+
+Usage:  python bench/edit_timeline.py [--runs 7] [--tools 1000] [--repo DIR]
+
+``bench/incremental.py`` times whole builds; this one looks inside the edit-one-module build of
+the same 1,000-tool project. Each run edits the leaf module and runs ``generate`` in a fresh
+process whose ``InspectSession`` reports, in ms from the generator's start, when it was created
+(the generator knows what to redo) and when each worker event arrived (``ready``, ``scanned``,
+``start``, ``done``, ``finished``), and when the files were written; ``os.waitpid`` is replaced
+by ``os.wait4`` there so that each worker's CPU is known by its role (``scan``, ``inspect``,
+``both``). The table shows medians and min-max over the runs. Sources and the generator are
+precompiled first (these machines set PYTHONDONTWRITEBYTECODE=1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from incremental import _edit, _project  # noqa: E402
+
+#: Runs ``generate`` in this process with the pool and the process reaper observed.
+PROBE = r"""
+import json, os, resource, sys, time
+START = time.perf_counter()
+marks, roles, cpu = [], {}, {}
+def mark(what):
+    marks.append((what, round((time.perf_counter() - START) * 1000, 1)))
+from codegen.generator.workers import prestart, process
+real_init = process.WorkerProcess.__init__
+def init(self, argv, *rest):
+    real_init(self, argv, *rest)
+    roles[self.pid] = argv[argv.index("--role") + 1]
+process.WorkerProcess.__init__ = init
+def waitpid(pid, options):
+    found, status, usage = os.wait4(pid, options)
+    if found:
+        cpu[found] = usage.ru_utime + usage.ru_stime
+    return found, status
+os.waitpid = waitpid
+prestart.start_early(["generate"])
+from codegen.generator.workers import pool
+real_session, real_handle = pool.InspectSession.__init__, pool.InspectSession._handle
+def session(self, *args, **kwargs):
+    mark("session")
+    real_session(self, *args, **kwargs)
+def handle(self, worker, event):
+    role = roles.get(worker.process.pid, "?")
+    if event[0] != "progress":
+        mark(f"{role} {event[0]}")
+    real_handle(self, worker, event)
+pool.InspectSession.__init__, pool.InspectSession._handle = session, handle
+from codegen.generator import pipeline
+real_apply = pipeline.apply
+def apply(*args, **kwargs):
+    done = real_apply(*args, **kwargs)
+    mark("written")
+    return done
+pipeline.apply = apply
+from codegen.cli.commands import main
+code = main(["generate", "-q"])
+mark("end")
+own = resource.getrusage(resource.RUSAGE_SELF)
+usage = {"generator": own.ru_utime + own.ru_stime}
+for pid, seconds in cpu.items():
+    usage[roles.get(pid, "?")] = usage.get(roles.get(pid, "?"), 0.0) + seconds
+print(json.dumps({"marks": marks, "cpu": usage}), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def _run(repo: Path, project: Path) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=project,
+        env=dict(os.environ, PYTHONPATH=str(repo)),
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"generate failed in {project}:\n{done.stderr}")
+    return json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def _cell(values: list[float], scale: float = 1.0) -> str:
+    if not values:
+        return ""
+    low, high = min(values) * scale, max(values) * scale
+    return f"{statistics.median(values) * scale:8.0f}  {low:5.0f}-{high:<5.0f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--tools", type=int, default=1000)
+    parser.add_argument("--repo", type=Path, default=HERE.parent, help="checkout to measure")
+    options = parser.parse_args()
+    repo = options.repo.resolve()
+    compileall.compile_dir(repo / "codegen", quiet=1)
+    scratch = Path(tempfile.mkdtemp(prefix="mcp-codegen-edit-timeline-"))
+    try:
+        project = scratch / "leaf"
+        _project(project, options.tools)
+        _run(repo, project)  # cold: fills the cache
+        counter = [0]
+        runs = []
+        for _ in range(options.runs):
+            _edit(project / "synth" / "tools_010.py", counter)
+            runs.append(_run(repo, project))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    events: dict[str, list[float]] = {}
+    for run in runs:
+        seen: dict[str, int] = {}
+        for what, at in run["marks"]:  # type: ignore[union-attr]
+            seen[what] = seen.get(what, 0) + 1
+            key = what if seen[what] == 1 else f"{what} #{seen[what]}"
+            events.setdefault(key, []).append(at)
+    print(
+        f"mcp-codegen edit-one-module build, {options.tools} tools, {options.runs} runs, "
+        f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
+    print(f"{'event (ms from the generator start)':40} {'median':>8}  {'min-max':<11}")
+    order = sorted(events, key=lambda key: statistics.median(events[key]))
+    for key in order:
+        print(f"{key:40} {_cell(events[key])}")
+    print(f"{'CPU per process (ms)':40} {'median':>8}  {'min-max':<11}")
+    roles = sorted({role for run in runs for role in run["cpu"]})  # type: ignore[union-attr]
+    for role in roles:
+        values = [run["cpu"][role] for run in runs if role in run["cpu"]]  # type: ignore[index,operator]
+        print(f"{role:40} {_cell(values, 1000)}")
+    totals = [sum(run["cpu"].values()) for run in runs]  # type: ignore[union-attr]
+    print(f"{'all':40} {_cell(totals, 1000)}")
+
+
+if __name__ == "__main__":
+    main()
