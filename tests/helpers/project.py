@@ -7,8 +7,11 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 #: The repository root (tests/helpers/project.py is two levels below it).
 REPO = Path(__file__).resolve().parents[2]
@@ -19,6 +22,18 @@ def codegen_env(**extra: str) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [env.get("PYTHONPATH")])])
     env.update(extra)
     return env
+
+
+@pytest.fixture
+def in_process_builds(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """For tests that call ``build()`` in the test process: the environment its workers need,
+    and any worker started early (``prestart``) stopped afterwards."""
+    from codegen.generator.workers import prestart
+
+    for name, value in codegen_env(PYTHONDONTWRITEBYTECODE="1").items():
+        monkeypatch.setenv(name, value)
+    yield
+    prestart.discard()
 
 
 def run_codegen(

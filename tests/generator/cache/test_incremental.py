@@ -49,6 +49,17 @@ class State:
         self.counter += 1
         return f"tool_{self.counter}"
 
+    @classmethod
+    def start(cls) -> State:
+        """Three tool modules, two of them using the shared model."""
+        state = cls()
+        state.modules = {
+            "t0": [(state.name(), "int"), (state.name(), "Shared")],
+            "t1": [(state.name(), "list[Shared]")],
+            "t2": [(state.name(), "str")],
+        }
+        return state
+
 
 def _render_module(tools: list[tuple[str, str]]) -> str:
     lines = [
@@ -164,12 +175,7 @@ def _environment(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_incremental_builds_equal_cold_builds(
     workspace: Path, steps: list[tuple[str, int, int]]
 ) -> None:
-    state = State()
-    state.modules = {
-        "t0": [(state.name(), "int"), (state.name(), "Shared")],
-        "t1": [(state.name(), "list[Shared]")],
-        "t2": [(state.name(), "str")],
-    }
+    state = State.start()
     _write(workspace, state)
     _tree(workspace, use_cache=True)  # whatever the cache held from the last example
     for step in steps:

@@ -4,7 +4,6 @@ scan says the module is not imported at all."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,9 +11,12 @@ import pytest
 from codegen.generator.config import load_config
 from codegen.generator.pipeline import build
 from codegen.generator.workers import prestart
-from tests.helpers.project import codegen_env
+from tests.helpers.project import in_process_builds  # noqa: F401 - the fixture, used by name
 
-pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+pytestmark = [
+    pytest.mark.slow,  # starts real processes (builds, servers or clients)
+    pytest.mark.usefixtures("in_process_builds"),
+]
 
 #: Appends, at each import, how it was imported: by ``import_ahead`` or by the inspection.
 COUNTED = '''
@@ -43,14 +45,6 @@ def other(value: str = "x") -> str:
     """Another tool."""
     return value
 '''
-
-
-@pytest.fixture(autouse=True)
-def _environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name, value in codegen_env(PYTHONDONTWRITEBYTECODE="1").items():
-        monkeypatch.setenv(name, value)
-    yield
-    prestart.discard()
 
 
 def _project(root: Path, flavor: str = "clean") -> Path:

@@ -10,7 +10,6 @@ a cache starts and stops them.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,9 +20,12 @@ from codegen.generator.config import load_config
 from codegen.generator.pipeline import build
 from codegen.generator.workers import prestart
 from tests.generator.cache.test_incremental import STEPS, State, _apply, _write
-from tests.helpers.project import codegen_env
+from tests.helpers.project import in_process_builds  # noqa: F401 - the fixture, used by name
 
-pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+pytestmark = [
+    pytest.mark.slow,  # starts real processes (builds, servers or clients)
+    pytest.mark.usefixtures("in_process_builds"),
+]
 
 TOOL = '''
 import sys
@@ -36,14 +38,6 @@ def {name}(flag: bool = "libcst" in sys.modules) -> bool:
     """Says whether libcst was imported in the process that imported this module."""
     return flag
 '''
-
-
-@pytest.fixture(autouse=True)
-def _environment(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name, value in codegen_env(PYTHONDONTWRITEBYTECODE="1").items():
-        monkeypatch.setenv(name, value)
-    yield
-    prestart.discard()
 
 
 def _project(root: Path, modules: int) -> Path:
@@ -137,12 +131,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 )
 @given(steps=st.lists(STEPS, min_size=1, max_size=4))
 def test_split_builds_equal_cold_builds(workspace: Path, steps: list[tuple[str, int, int]]) -> None:
-    state = State()
-    state.modules = {
-        "t0": [(state.name(), "int"), (state.name(), "Shared")],
-        "t1": [(state.name(), "list[Shared]")],
-        "t2": [(state.name(), "str")],
-    }
+    state = State.start()
     _write(workspace, state)
     _build(workspace, split=True)  # whatever the cache held from the last example
     for step in steps:
