@@ -39,6 +39,7 @@ class WorkerProcess:
                     (os.POSIX_SPAWN_DUP2, child_in, 0),
                     (os.POSIX_SPAWN_DUP2, child_out, 1),
                     (os.POSIX_SPAWN_DUP2, stderr.fileno(), 2),
+                    *((os.POSIX_SPAWN_CLOSE, fd) for fd in _inherited_descriptors()),
                 ],
             )
         except BaseException:
@@ -89,6 +90,26 @@ def _high(fd: int) -> int:
     for number in low:
         os.close(number)
     return fd
+
+
+def _inherited_descriptors() -> list[int]:
+    """Descriptors above 2 that a child would inherit: the ones this process inherited itself
+    (Python makes its own non-inheritable). Closed in the worker, as ``subprocess`` does
+    (``close_fds``), so a worker never holds a pipe end its generator's caller waits on."""
+    for listing in ("/proc/self/fd", "/dev/fd"):
+        try:
+            numbers = [int(name) for name in os.listdir(listing)]
+        except (OSError, ValueError):
+            continue
+        found = []
+        for fd in numbers:
+            try:
+                if fd > 2 and os.get_inheritable(fd):
+                    found.append(fd)
+            except OSError:  # the listing's own descriptor, closed by now
+                continue
+        return found
+    return []
 
 
 def scratch_file() -> BinaryIO:

@@ -4,6 +4,7 @@ directory on their ``sys.path``."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -110,3 +111,27 @@ def test_a_worker_enters_the_project_whatever_the_generator_s_directory(
     assert not result.errors, result.diagnostics
     (module,) = [f for f in result.files if f.relative_path == "pkg/probe.py"]
     assert module.content.count('"default": True') == 2, module.content
+
+
+def test_descriptors_the_generator_inherited_are_not_passed_on(tmp_path: Path) -> None:
+    """Like ``subprocess``'s ``close_fds``: a worker gets only its stdin, stdout and stderr."""
+    script = textwrap.dedent(
+        """
+        import os, sys
+        from codegen.generator.workers.process import WorkerProcess, scratch_file
+        read_end, write_end = os.pipe()
+        os.set_inheritable(write_end, True)  # as if inherited from the generator's caller
+        probe = "import json, os; print(json.dumps([int(n) for n in os.listdir('/proc/self/fd')]))"
+        process = WorkerProcess([sys.executable, "-c", probe], dict(os.environ), scratch_file())
+        process.stdin.close()
+        os.write(2, process.stdout.read() + b"%d" % write_end)
+        process.wait()
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, env=codegen_env(), check=True
+    )
+    listing, inherited = done.stderr.decode().rsplit("\n", 1)
+    assert int(inherited) > 2
+    assert int(inherited) not in json.loads(listing)
+    assert {0, 1, 2} <= set(json.loads(listing))
