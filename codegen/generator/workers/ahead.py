@@ -3,8 +3,8 @@
 Runs in: worker (an ``inspect`` worker), parent (only the ``ImportAhead`` request is built there).
 
 An edit's build redoes one module. In a split session the scan worker spends most of its time
-importing libcst, and the inspect worker, ready sooner, would wait for the scan and only then
-import the module. The module's import does not depend on its scan (the scan decides only which
+importing libcst, and the inspect worker would otherwise wait for the scan and only then import
+the module. The module's import does not depend on its scan (the scan decides only which
 of its functions are tools), so the inspect worker imports it while it waits, exactly as the
 inspection would: under ``recording()``, through ``resolve.import_module``, with the same
 diagnostics (an import failure is kept and reported when the scan arrives, the module is never

@@ -270,17 +270,6 @@ def _registers(data: bytes) -> bool:
     return _REGISTERS.search(data) is not None
 
 
-def _import_for_registrations(source: SourceFile) -> None:
-    from codegen.generator.inspection.registrations import recording
-    from codegen.generator.inspection.resolve import ResolveFailure, import_module
-
-    try:
-        with recording():
-            import_module(ScannedModule(**source.location(), tools=()))
-    except ResolveFailure:
-        pass  # a module that does not import registers nothing here
-
-
 def _preload(flavor: str) -> None:
     """Import the flavor's framework while the parent is still scanning (it costs ~1 s)."""
     if flavor == "clean":
@@ -428,7 +417,7 @@ def main(role: str = "both") -> None:
             )
         elif module is None and _registers(source.data):
             if imported_ahead is None:  # else imported already, registrations recorded
-                _import_for_registrations(source)
+                import_ahead(source)  # as the inspection would; a failure registers nothing
         elif imported_ahead is not None:  # imported, but a build without the split would not
             forget_since(imported_ahead.registrations)
         imported: list[tuple[str, str | None]] = []

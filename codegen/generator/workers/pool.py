@@ -131,13 +131,13 @@ class InspectSession:
     when ``inspections``) and the worker's ``(tool definitions, rendered file, problems)``.
     ``on_result`` then gets only what a worker could not render.
 
-    **Split sessions.** When a ``scan`` worker was started early beside the ``inspect`` ones
-    (``codegen.generator.workers.prestart.start_early``, a build with a cache), every source
+    **Split sessions.** When a ``scan`` worker was started early
+    (``codegen.generator.workers.prestart.start_split``, a build with a cache), every source
     goes to the scan worker first, and each scan, as it arrives, is sent with its source to an
     ``inspect`` worker (``(source, scan)``), which never imports libcst: the scanner's libcst
     import and the inspector's pydantic import run at once on two cores, where one worker
-    would do both before its first module. Workers this session starts later are ``inspect``
-    workers too. Call ``start`` once.
+    would do both before its first module. Every worker this session starts is then an
+    ``inspect`` worker. Call ``start`` once.
     """
 
     def __init__(

@@ -4,7 +4,9 @@ A worker spends ~0.4 s importing libcst and pydantic before it can scan anything
 interpreter start-up (``python -m codegen``) that overlaps the generator's own imports and
 configuration instead of following them. Only the standard library is imported here. All
 workers are started when no build cache can answer (``--no-cache``, or no cache next to the
-configuration), one when a cache may answer for most modules; ``codegen.generator.workers.pool`` adopts them, and ``discard`` stops any that were not used.
+configuration); when a cache may answer for most modules, a ``scan`` worker alone on two or
+more cores (``start_split``), one worker on one core. ``codegen.generator.workers.pool`` adopts
+them, and ``discard`` stops any that were not used.
 """
 
 from __future__ import annotations
@@ -141,12 +143,12 @@ def start_early(argv: list[str]) -> None:
     # With a build cache, most builds redo a module or two (one worker) or nothing (the worker
     # is stopped unused); without one, every module is inspected.
     cached = "--no-cache" not in argv and os.path.isdir(os.path.join(root, CACHE_DIR, "entries"))
-    key = _key(root)
     try:
         if cached and worker_count() > 1:
             start_split(root)
         else:
-            _started[key] = [spawn_worker(root) for _ in range(1 if cached else worker_count())]
+            count = 1 if cached else worker_count()
+            _started[_key(root)] = [spawn_worker(root) for _ in range(count)]
     except OSError:
         discard()
 
@@ -157,10 +159,9 @@ def start_split(root: str | Path) -> None:
 
     The few modules a cached build redoes are scanned (libcst: ~0.3 s to import) in one process
     while another imports pydantic and then inspects them: in parallel on two cores, where one
-    worker would import both before its first module. The scanner is on the critical path (the
-    inspect worker has imported pydantic and the module long before the scan arrives), so it
-    starts first and alone: started beside it, the inspect worker and this process's own
-    start-up would share two cores three ways and slow the scanner down."""
+    worker would import both before its first module. The scanner starts first and alone:
+    started beside it at start-up, the inspect worker and this process's own start-up shared
+    two cores three ways and the build was slower (docs/incremental.md)."""
     _scanners[_key(root)] = spawn_worker(root, role="scan")
 
 
@@ -179,8 +180,8 @@ def take(root: Path) -> list[tuple[WorkerProcess, IO[bytes]]]:
 
 
 def take_scanner(root: Path) -> tuple[WorkerProcess, IO[bytes]] | None:
-    """The ``scan`` worker started early for this root, if any: then the workers ``take`` gives
-    are ``inspect`` workers, which must be sent each source with its scan."""
+    """The ``scan`` worker started early for this root, if any: then the session's workers are
+    ``inspect`` workers, which must be sent each source with its scan."""
     return _scanners.pop(_key(root), None)
 
 

@@ -28,8 +28,8 @@ class WorkerProcess:
 
     def __init__(self, argv: list[str], env: dict[str, str], stderr: BinaryIO) -> None:
         self.args = argv
-        child_in, parent_in = _above_stdio(os.pipe())
-        parent_out, child_out = _above_stdio(os.pipe())
+        child_in, parent_in = map(_high, os.pipe())
+        parent_out, child_out = map(_high, os.pipe())
         try:
             self.pid = os.posix_spawn(
                 argv[0],
@@ -75,14 +75,10 @@ class WorkerProcess:
             os.kill(self.pid, signal.SIGKILL)
 
 
-def _above_stdio(fds: tuple[int, int]) -> tuple[int, int]:
-    """``fds`` moved above 0-2: a generator started with its stdin or stdout closed gets those
+def _high(fd: int) -> int:
+    """``fd`` moved above 0-2: a generator started with its stdin or stdout closed gets those
     numbers back from ``os.pipe``, and ``dup2`` onto the same number would not clear
     close-on-exec."""
-    return _high(fds[0]), _high(fds[1])
-
-
-def _high(fd: int) -> int:
     low = []
     while fd < 3:
         low.append(fd)
