@@ -124,6 +124,9 @@ def test_blank_lines_are_ignored(server: WireServer) -> None:
 
 
 def test_a_50_mb_line_is_refused_without_being_held_in_memory(server: WireServer) -> None:
+    # A tools/call is served by the SDK: the fast path hands over at the first one and the SDK's
+    # import grows the process by tens of MB. Measure from there, whichever test ran first.
+    assert server.add(106, 1, 2) == {"result": 3}
     before = server.peak_rss_kib()
     line = call_line(19, "echo", {"text": "x" * 50_000_000})
     server.write(line)
@@ -142,6 +145,30 @@ def test_a_50_mb_line_is_refused_without_being_held_in_memory(server: WireServer
     if before is not None and after is not None:  # Linux
         assert after - before < 24 * 1024
     assert server.add(102, 2, 2) == {"result": 4}
+
+
+def test_a_50_mb_first_request_is_refused_by_the_fast_path_without_being_held() -> None:
+    # The fast path reads the opening lines itself; an oversized one is where it hands over to
+    # the SDK, which must still skip the rest of it. Compared with a server handed over by a
+    # plain call: the same imports, without the line.
+    reference, oversized = WireServer(), WireServer()
+    try:
+        for wire in (reference, oversized):
+            wire.initialize()
+        assert reference.add(1, 1, 1) == {"result": 2}
+        line = call_line(2, "echo", {"text": "x" * 50_000_000})
+        oversized.write(line)
+        answer = oversized.next_message()
+        assert answer["id"] == 2
+        assert answer["error"]["code"] == INVALID_REQUEST
+        assert answer["error"]["message"].startswith("Request too large: the message has ")
+        assert oversized.add(3, 2, 2) == {"result": 4}
+        plain, after_line = reference.peak_rss_kib(), oversized.peak_rss_kib()
+        if plain is not None and after_line is not None:  # Linux
+            assert after_line - plain < 24 * 1024
+    finally:
+        reference.kill()
+        oversized.kill()
 
 
 def test_a_tool_cannot_corrupt_the_wire_by_printing_or_reading_stdin(server: WireServer) -> None:
