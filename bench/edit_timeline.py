@@ -24,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -48,6 +49,7 @@ def waitpid(pid, options):
     found, status, usage = os.wait4(pid, options)
     if found:
         cpu[found] = usage.ru_utime + usage.ru_stime
+        mark(f"{roles.get(found, '?')} reaped")
     return found, status
 os.waitpid = waitpid
 prestart.start_early(["generate"])
@@ -82,6 +84,7 @@ sys.exit(code)
 
 
 def _run(repo: Path, project: Path) -> dict[str, object]:
+    started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", PROBE],
         cwd=project,
@@ -91,7 +94,9 @@ def _run(repo: Path, project: Path) -> dict[str, object]:
     )
     if done.returncode != 0:
         raise SystemExit(f"generate failed in {project}:\n{done.stderr}")
-    return json.loads(done.stderr.strip().splitlines()[-1])
+    run = json.loads(done.stderr.strip().splitlines()[-1])
+    run["marks"].append(("exited (from spawn)", round((time.perf_counter() - started) * 1000, 1)))
+    return run  # type: ignore[no-any-return]
 
 
 def _cell(values: list[float], scale: float = 1.0) -> str:
