@@ -242,7 +242,8 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
     try:
         if session is not None:
             session.start(misses)
-        # Imported once the workers have their sources: this overlaps their work.
+            session.wait_for_scans()
+        # Imported once the scans are in: this overlaps the inspect workers' work.
         from codegen.generator.assemble.finalize import duplicate_names
         from codegen.generator.inspection.omissions import omissions
 

@@ -231,6 +231,11 @@ class InspectSession:
         if not self.queue and not (self.scanner is not None and self.scanner.assigned):
             worker.close_input()
 
+    def wait_for_scans(self) -> None:
+        """In a split session, handle events until the scanner has sent every scan: on two
+        cores, work this process does meanwhile slows the scanner and the inspect workers."""
+        self._loop(until=lambda: self.scanner is None or self.scanner.finished)
+
     def _processes(self) -> list[_Worker]:
         return [*self.workers, *([self.scanner] if self.scanner is not None else [])]
 
@@ -244,10 +249,10 @@ class InspectSession:
                 for event in worker.feed(data):
                     self._handle(worker, event)
 
-    def _loop(self) -> None:
+    def _loop(self, until: Callable[[], bool] = lambda: False) -> None:
         selector = self.selector
         timeout_s = self.config.import_timeout
-        while active := [w for w in self._processes() if not w.finished]:
+        while (active := [w for w in self._processes() if not w.finished]) and not until():
             wait = min(w.last_progress + _limit(w, timeout_s) - time.monotonic() for w in active)
             for key, _ in selector.select(timeout=max(0.01, wait)):
                 worker: _Worker = key.data

@@ -116,6 +116,43 @@ def test_generate_with_a_cache_starts_the_scanner_alone(
     worker.wait()
 
 
+def test_cached_modules_are_taken_once_the_scans_are_in(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """On two cores the scanner and the inspect worker have them to themselves: this process
+    takes the unchanged modules from the cache while the edited one is inspected."""
+    from codegen.generator.cache.store import BuildCache
+    from codegen.generator.workers.pool import InspectSession
+
+    root = _project(tmp_path, 3)
+    _build(root, split=False)  # fill the cache
+    (root / "pkg" / "m1.py").write_text(TOOL.format(name="probe_1") + "# edited\n")
+    sessions: list[InspectSession] = []
+    scans_in_at_each_hit: list[bool] = []
+    real_wait, real_load = InspectSession.wait_for_scans, BuildCache.load_rendered
+
+    def wait_for_scans(self: InspectSession) -> None:
+        sessions.append(self)
+        real_wait(self)
+
+    def load_rendered(self: BuildCache, *args: object, **kwargs: object) -> object:
+        scanner = sessions[-1].scanner if sessions else None
+        scans_in_at_each_hit.append(scanner is not None and scanner.finished)
+        return real_load(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(InspectSession, "wait_for_scans", wait_for_scans)
+    monkeypatch.setattr(BuildCache, "load_rendered", load_rendered)
+    files, errors = _build(root, split=True)
+    assert errors == ()
+    assert len(sessions) == 1 and sessions[0].scanner is not None  # a split session
+    assert scans_in_at_each_hit == [True, True]  # m0 and m2, after m1's scan was in
+    cold, _ = _build(root, split=False, use_cache=False)
+    # The edited module's default says libcst was not imported where it was inspected.
+    assert [
+        (path, text.replace('"default": False', '"default": True')) for path, text in files
+    ] == list(cold)  # type: ignore[misc]
+
+
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("split")
