@@ -3,6 +3,8 @@
 Runs in: parent. (The default for every module of this package.)
 """
 
+import contextlib
+import os
 import sys
 
 __all__ = ["main"]
@@ -16,9 +18,30 @@ def main(argv: list[str] | None = None) -> int:
         from codegen.cli.run import main as run
 
         return run(args[1:])
-    from codegen.generator.workers.prestart import start_early
+    from codegen.generator.workers.prestart import command_index, start_early
 
     start_early(args)  # before the commands' imports, as ``python -m codegen`` does
     from codegen.cli.commands import main as commands
 
-    return commands(args)
+    code = commands(args)
+    index = command_index(args)
+    if argv is None and index is not None and args[index] in _BUILD_COMMANDS:
+        _leave(code)
+    return code
+
+
+#: Commands that leave the process without tearing the interpreter down once they are done.
+_BUILD_COMMANDS = frozenset({"generate", "check"})
+
+
+def _leave(code: int) -> None:
+    """Flush stdout and stderr and end the process now, as mypy's ``hard_exit`` does.
+
+    A build's files are written and closed, and its workers reaped, before the command returns;
+    what is left is freeing every object and module, ~20-60 ms of an edit's build that nobody
+    waits for (bench/edit_timeline.py, "end" to "exited"). The generator never imports user
+    code, so no atexit hook of the user's is skipped."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # closed, or its reader went away
+            stream.flush()
+    os._exit(code)

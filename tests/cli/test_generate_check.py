@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -220,3 +221,36 @@ def test_python_dash_m_and_console_script_agree() -> None:
     )
     assert via_module.returncode == 0
     assert via_module.stdout.strip() == "mcp-codegen 0.1.0"
+
+
+@pytest.mark.slow
+def test_build_commands_leave_without_tearing_the_interpreter_down(project: Project) -> None:
+    # An atexit hook (from a sitecustomize) runs only if the interpreter is torn down: the build
+    # commands end with everything flushed and their exit code, but skip that teardown.
+    hooks = project.root / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(
+        "import atexit, os, sys\n"
+        "atexit.register(lambda: open(os.environ['TEARDOWN_MARK'], 'a').write("
+        "' '.join(sys.argv[1:]) + '\\n'))\n"
+    )
+    mark = project.root / "teardown.txt"
+    env = codegen_env(TEARDOWN_MARK=str(mark))
+    env["PYTHONPATH"] = os.pathsep.join([str(hooks), env["PYTHONPATH"]])
+    project.write("pkg/tools.py", TOOLS)
+    project.configure()
+
+    generated = project.run("generate", env=env)
+    assert generated.returncode == 0, generated.stderr
+    assert "wrote generated/pkg/tools.py" in generated.stdout  # flushed before leaving
+    project.write("pkg/tools.py", TOOLS.replace('name="shout"', 'name="yell"'))
+    stale = project.run("check", env=env)
+    assert stale.returncode == 1, stale.stderr
+    assert stale.stdout.startswith("--- a/pkg/tools.py\n")  # the diff, flushed before leaving
+    assert '+        "name": "yell",' in stale.stdout
+    assert "generated/ is stale" in stale.stderr
+    assert not mark.exists()
+
+    cleaned = project.run("cache", "clean", env=env)  # any other command ends as usual
+    assert cleaned.returncode == 0, cleaned.stderr
+    assert mark.read_text() == "cache clean\n"
