@@ -1,0 +1,73 @@
+"""The generator's own code in the cache key: its content, wherever it is checked out."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from codegen.generator.cache import keys
+
+
+def _tree(root: Path) -> Path:
+    package = root / "codegen"
+    (package / "generator" / "__pycache__").mkdir(parents=True)
+    (package / "__init__.py").write_text("VERSION = 1\n")
+    (package / "generator" / "stage.py").write_text("def run(): ...\n")
+    (package / "generator" / "__pycache__" / "stage.cpython-311.pyc").write_bytes(b"\0bytecode")
+    (root / "templates").mkdir()
+    (root / "templates" / "module.py.jinja").write_text("{{ tools }}\n")
+    return root
+
+
+def _digest(monkeypatch: pytest.MonkeyPatch, root: Path, memo: Path | None = None) -> str:
+    monkeypatch.setattr(keys, "_PACKAGE", root / "codegen")
+    monkeypatch.setattr(keys, "_TEMPLATES", root / "templates")
+    keys._generator_digest.cache_clear()
+    try:
+        return keys._generator_digest(memo)
+    finally:
+        keys._generator_digest.cache_clear()
+
+
+def test_the_digest_follows_the_code_and_templates_only(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    root = _tree(tmp_path / "one")
+    first = _digest(monkeypatch, root)
+    assert _digest(monkeypatch, shutil.copytree(root, tmp_path / "elsewhere")) == first
+    (root / "codegen" / "generator" / "__pycache__" / "other.pyc").write_bytes(b"\1")
+    (root / "codegen" / "notes.txt").write_text("not code\n")
+    assert _digest(monkeypatch, root) == first
+
+    seen = {first}
+    (root / "codegen" / "generator" / "stage.py").write_text("def run(): return 1\n")
+    seen.add(_digest(monkeypatch, root))
+    (root / "templates" / "module.py.jinja").write_text("{{ tools|length }}\n")
+    seen.add(_digest(monkeypatch, root))
+    (root / "codegen" / "generator" / "new.py").write_text("")
+    seen.add(_digest(monkeypatch, root))
+    (root / "codegen" / "generator" / "new.py").rename(root / "codegen" / "renamed.py")
+    seen.add(_digest(monkeypatch, root))
+    assert len(seen) == 5  # every change gave a digest not seen before
+
+
+def test_the_memo_saves_reading_an_unchanged_tree_and_notices_a_change(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    root, memo = _tree(tmp_path / "tree"), tmp_path / "memo.json"
+    first = _digest(monkeypatch, root, memo)
+    assert memo.is_file()
+    stage = root / "codegen" / "generator" / "stage.py"
+    # Same size and mtime, other content: trusted to the memo (what it is for) ...
+    stat = stage.stat()
+    stage.write_text("def nur(): ...\n")
+    os.utime(stage, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert _digest(monkeypatch, root, memo) == first
+    # ... while a new mtime reads the tree again.
+    os.utime(stage, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    changed = _digest(monkeypatch, root, memo)
+    assert changed != first
+    assert changed == _digest(monkeypatch, root)  # the memo holds what reading gives
