@@ -265,7 +265,7 @@ def cmd_cache(args: argparse.Namespace) -> int:
         print(f"mcp-codegen: removed {where}/ ({count} entries)")
         return ExitCode.OK
     if args.action == "prune":
-        removed = store.prune()
+        removed = store.prune(full=True)
         print(f"mcp-codegen: pruned {removed} entries from {where}/")
         return ExitCode.OK
     entries = store.entries()

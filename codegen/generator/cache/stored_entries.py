@@ -6,7 +6,11 @@ magic line, the SHA-256 of the payload, and the payload (a pickle): a truncated 
 entry fails the check and is a miss with a warning, never a crash nor a wrong build. Entries are
 written atomically (a temporary file, then ``os.replace``), so concurrent builds never see half an
 entry. Reading an entry touches it; ``prune`` removes the least recently used beyond the size
-bound. Nothing in an entry or its name depends on where the project is checked out, so the
+bound. Listing every entry to learn the cache's size took ~10-15 ms of each build that wrote
+one, so ``usage`` keeps a running total: the size a full prune left plus what builds wrote
+since. A build that keeps the total within the bound adds to it instead of listing; a full
+prune runs when the total passes the bound, when it is an hour old (writers that raced on it,
+temporary files of killed writers) or unreadable, and for ``mcp-codegen cache prune``. Nothing in an entry or its name depends on where the project is checked out, so the
 directory can be restored in another checkout or on another machine (a CI cache).
 
 A long-lived process (``mcp-codegen watch``) calls ``keep_in_memory``: entries it read or wrote
@@ -33,6 +37,10 @@ _MAGIC = b"mcp-codegen-cache 1\n"
 #: Default size bound; ``MCP_CODEGEN_CACHE_MB`` overrides it.
 DEFAULT_LIMIT_BYTES = 256 * 1024 * 1024
 _IGNORE = "# Created by mcp-codegen; safe to delete.\n*\n"
+#: The running total of the cache's size: ``<bytes> <time of the last full prune>``.
+USAGE_FILE = "usage"
+#: How long the running total is trusted before a build lists the entries again.
+FULL_PRUNE_EVERY_S = 3600
 #: How much payload ``keep_in_memory`` keeps, least recently used dropped first.
 MEMORY_LIMIT_BYTES = 128 * 1024 * 1024
 
@@ -121,6 +129,8 @@ class EntryStore:
     #: What went wrong reading entries (each one was treated as a miss).
     warnings: list[str] = field(default_factory=list)
     written: int = 0
+    #: Bytes of entries this process wrote that ``usage`` does not count yet.
+    unaccounted: int = 0
 
     def _path(self, key: str) -> Path:
         return self.directory / "entries" / key[:2] / key
@@ -139,7 +149,7 @@ class EntryStore:
         except OSError:
             return None
         head = len(_MAGIC)
-        payload = data[head + 32 :]
+        payload = memoryview(data)[head + 32 :]  # not copied: a whole build's entry is MBs
         if data[:head] != _MAGIC or hashlib.sha256(payload).digest() != data[head : head + 32]:
             self._corrupt(path, "it is truncated or corrupted")
             return None
@@ -179,11 +189,14 @@ class EntryStore:
             if not ignore.exists():
                 ignore.write_text(_IGNORE)
             fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp.")
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+            with os.fdopen(fd, "wb") as handle:  # three writes: the payload is not copied
+                handle.write(_MAGIC)
+                handle.write(hashlib.sha256(payload).digest())
+                handle.write(payload)
             os.replace(temporary, path)
         except OSError:
             return False
+        self.unaccounted += len(_MAGIC) + 32 + len(payload)
         return True
 
     def entries(self) -> list[tuple[Path, os.stat_result]]:
@@ -195,12 +208,15 @@ class EntryStore:
                 continue
         return found
 
-    def prune(self, limit: int | None = None) -> int:
-        """Remove the least recently used entries until the rest fit ``limit`` bytes."""
+    def prune(self, limit: int | None = None, *, full: bool = False) -> int:
+        """Remove the least recently used entries until the rest fit ``limit`` bytes; unless
+        ``full``, only when the running total (``usage``) says they may not."""
         if _deferred is not None:
             _deferred.prune[id(self)] = self
             return 0
         limit = limit_bytes() if limit is None else limit
+        if not full and self._counted_within(limit):
+            return 0
         found = self.entries()
         total = sum(stat.st_size for _, stat in found)
         removed = 0
@@ -216,7 +232,30 @@ class EntryStore:
                 continue
             total -= stat.st_size
             removed += 1
+        self.unaccounted = 0
+        self._write_usage(total, time.time())
         return removed
+
+    def _counted_within(self, limit: int) -> bool:
+        """Whether the running total, with what this process wrote, is within ``limit`` and
+        recent; if so it is brought up to date."""
+        try:
+            size_text, pruned_text = (self.directory / USAGE_FILE).read_text().split()
+            size, pruned_at = int(size_text), float(pruned_text)
+        except (OSError, ValueError):
+            return False
+        total = size + self.unaccounted
+        if total > limit or not 0 <= time.time() - pruned_at < FULL_PRUNE_EVERY_S:
+            return False
+        self.unaccounted = 0
+        self._write_usage(total, pruned_at)
+        return True
+
+    def _write_usage(self, size: int, pruned_at: float) -> None:
+        # Not atomic, on purpose: a build that reads it half-written only prunes in full, and a
+        # killed writer leaves no temporary file behind.
+        with contextlib.suppress(OSError):
+            (self.directory / USAGE_FILE).write_text(f"{size} {pruned_at!r}\n")
 
     def clean(self) -> int:
         """Remove the whole cache directory; returns how many entries it held."""
