@@ -44,7 +44,7 @@ from synthetic import write_package  # noqa: E402
 #: ``python -m codegen generate --no-cache`` in this process, keeping what ``assemble_module``
 #: was given; pickled to argv[1].
 CAPTURE = r"""
-import pickle, runpy, sys
+import pickle, sys
 import codegen.generator.assemble.finalize as finalize
 seen, original = [], finalize.assemble_module
 def keep(inspected, config):
@@ -53,11 +53,8 @@ def keep(inspected, config):
     return original(inspected, config)
 finalize.assemble_module = keep
 out = sys.argv[1]
-sys.argv = ["codegen", "generate", "--no-cache", "--quiet"]
-try:
-    runpy.run_module("codegen", run_name="__main__", alter_sys=True)
-except SystemExit:
-    pass
+from codegen.cli import main
+main(["generate", "--no-cache", "--quiet"])  # argv given: returns (no os._exit), as in tests
 with open(out, "wb") as handle:
     pickle.dump((seen, getattr(keep, "config", None)), handle)
 """

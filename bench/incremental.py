@@ -92,7 +92,14 @@ importlib.import_module(sys.argv[1])
 
 #: `python -m codegen ARGS` in this process, then its own peak RSS (KiB on Linux) on stderr.
 RSS = r"""
-import resource, runpy, sys
+import os, resource, runpy, sys
+def report():
+    print("RSS", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr, flush=True)
+real_exit = os._exit
+def hard_exit(code):  # generate and check end with os._exit (codegen/cli/__init__.py)
+    report()
+    real_exit(code)
+os._exit = hard_exit
 sys.argv = ["codegen", *sys.argv[1:]]
 try:
     runpy.run_module("codegen", run_name="__main__", alter_sys=True)
@@ -100,7 +107,7 @@ except SystemExit as exc:
     code = exc.code
 else:
     code = 0
-print("RSS", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+report()
 sys.exit(code)
 """
 
