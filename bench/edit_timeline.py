@@ -78,8 +78,8 @@ own = resource.getrusage(resource.RUSAGE_SELF)
 usage = {"generator": own.ru_utime + own.ru_stime}
 for pid, seconds in cpu.items():
     usage[roles.get(pid, "?")] = usage.get(roles.get(pid, "?"), 0.0) + seconds
-print(json.dumps({"marks": marks, "cpu": usage}), file=sys.stderr)
-sys.exit(code)
+print(json.dumps({"marks": marks, "cpu": usage}), file=sys.stderr, flush=True)
+os._exit(code)  # as the command line ends (codegen/cli/__init__.py)
 """
 
 
