@@ -10,8 +10,9 @@ bound. Listing every entry to learn the cache's size took ~10-15 ms of each buil
 one, so ``usage`` keeps a running total: the size a full prune left plus what builds wrote
 since. A build that keeps the total within the bound adds to it instead of listing; a full
 prune runs when the total passes the bound, when it is an hour old (writers that raced on it,
-temporary files of killed writers) or unreadable, and for ``mcp-codegen cache prune``. Nothing in an entry or its name depends on where the project is checked out, so the
-directory can be restored in another checkout or on another machine (a CI cache).
+temporary files of killed writers) or unreadable, and for ``mcp-codegen cache prune``.
+Nothing in an entry or its name depends on where the project is checked out, so the directory
+can be restored in another checkout or on another machine (a CI cache).
 
 A long-lived process (``mcp-codegen watch``) calls ``keep_in_memory``: entries it read or wrote
 are then kept decoded in memory (up to ``MEMORY_LIMIT_BYTES`` of payload), so a rebuild reads
