@@ -252,8 +252,6 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
 
             prepare_module_template()
         for source, (module, read_inspected, found) in hits:
-            if session is not None:
-                session.poll()  # a split session's scans go on to the inspect worker now
             dependencies.update(found)
             if module is not None:
                 record_scan(module)

@@ -239,16 +239,6 @@ class InspectSession:
     def _processes(self) -> list[_Worker]:
         return [*self.workers, *([self.scanner] if self.scanner is not None else [])]
 
-    def poll(self) -> None:
-        """Handle what the workers have sent so far, without waiting (a split session hands
-        each scan on as soon as this process looks)."""
-        for key, _ in self.selector.select(timeout=0):
-            worker: _Worker = key.data
-            data = key.fileobj.read(1 << 20)  # type: ignore[union-attr]
-            if data:  # an ended worker is left to ``wait``
-                for event in worker.feed(data):
-                    self._handle(worker, event)
-
     def _loop(self, until: Callable[[], bool] = lambda: False) -> None:
         selector = self.selector
         timeout_s = self.config.import_timeout
