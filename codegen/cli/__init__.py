@@ -21,11 +21,16 @@ def main(argv: list[str] | None = None) -> int:
     from codegen.generator.workers.prestart import command_index, start_early
 
     start_early(args)  # before the commands' imports, as ``python -m codegen`` does
+    index = command_index(args)
+    build = argv is None and index is not None and args[index] in _BUILD_COMMANDS
+    if build:  # this process is the build's: its heap lives until ``_leave``
+        from codegen.generator.collector import collect_rarely
+
+        collect_rarely()
     from codegen.cli.commands import main as commands
 
     code = commands(args)
-    index = command_index(args)
-    if argv is None and index is not None and args[index] in _BUILD_COMMANDS:
+    if build:
         _leave(code)
     return code
 

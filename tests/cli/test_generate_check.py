@@ -254,3 +254,44 @@ def test_build_commands_leave_without_tearing_the_interpreter_down(project: Proj
     cleaned = project.run("cache", "clean", env=env)  # any other command ends as usual
     assert cleaned.returncode == 0, cleaned.stderr
     assert mark.read_text() == "cache clean\n"
+
+
+@pytest.mark.slow
+def test_a_build_s_processes_collect_rarely_and_main_leaves_its_caller_s_collector_alone(
+    project: Project,
+) -> None:
+    # Each process of a build (the generator, and every worker: a split session's scanner too)
+    # runs with the young generation's threshold raised (codegen.generator.collector); every one
+    # ends with os._exit, which the sitecustomize wraps to record the threshold it ran with.
+    import gc
+
+    from codegen.cli import main
+    from codegen.generator.collector import YOUNG_THRESHOLD
+
+    hooks = project.root / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(
+        "import gc, os, sys\n"
+        "real_exit = os._exit\n"
+        "def recorded_exit(code):\n"
+        "    with open(os.environ['THRESHOLD_MARK'], 'a') as mark:\n"
+        "        mark.write(f'{\" \".join(sys.argv[1:])}: {gc.get_threshold()[0]}\\n')\n"
+        "    real_exit(code)\n"
+        "os._exit = recorded_exit\n"
+    )
+    mark = project.root / "thresholds.txt"
+    env = codegen_env(THRESHOLD_MARK=str(mark))
+    env["PYTHONPATH"] = os.pathsep.join([str(hooks), env["PYTHONPATH"]])
+    project.write("pkg/tools.py", TOOLS)
+    project.configure()
+    assert project.run("generate", env=env).returncode == 0
+    project.write("pkg/tools.py", TOOLS + "# edited\n")  # a cached build: a scan worker first
+    assert project.run("generate", env=env).returncode == 0
+    lines = mark.read_text().splitlines()
+    assert any("--role scan" in line for line in lines), lines
+    assert sum(line.startswith("generate") for line in lines) == 2, lines
+    assert all(line.endswith(f": {YOUNG_THRESHOLD}") for line in lines), lines
+
+    before = gc.get_threshold()
+    assert main(["--config", str(project.root / "pyproject.toml"), "check"]) == 0
+    assert gc.get_threshold() == before

@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from codegen.generator.collector import collect_rarely
 from codegen.generator.model import InspectedTool, ScannedModule, ScannedTool, SourceFile
 from codegen.generator.workers.messages import read_message, take_channels, write_message
 from codegen.generator.workers.scanning import factory_keys, scan_main, scan_reporting
@@ -322,10 +323,6 @@ def _output(
     return done.definition.tools, done.rendered, done.problems
 
 
-#: Allocations between two automatic young collections in a worker (CPython's default is 700).
-_GC_YOUNG_THRESHOLD = 50_000
-
-
 def _settle_heap() -> None:
     """Collect what the last source left behind, then freeze what survived (``gc.freeze``).
 
@@ -333,8 +330,8 @@ def _settle_heap() -> None:
     source builds thousands of short-lived objects (a libcst tree, pydantic's schema passes).
     With CPython's default thresholds the automatic collections walked that growing heap over
     and over: ~25% of a worker's CPU on the synthetic 10,000-tool project. Instead, young
-    collections are rare (``_GC_YOUNG_THRESHOLD``, so code that makes cyclic garbage in a loop
-    is still collected) and after each source one full collection walks only the objects made
+    collections are rare (``codegen.generator.collector``, so code that makes cyclic garbage in
+    a loop is still collected) and after each source one full collection walks only the objects made
     since the last freeze. Frozen objects are still freed by reference counting; only a cycle
     among them that becomes garbage later stays until the worker exits. Collection never
     changes what a worker computes, only when memory comes back.
@@ -347,10 +344,10 @@ def main(role: str = "both") -> None:
     """``role``: ``both`` scans and inspects each source; ``scan`` only scans (libcst, no user
     code: ``scan_main``); ``inspect`` is sent each source with its scan made by a ``scan``
     worker, and never imports libcst (``codegen.generator.workers.pool``, split sessions)."""
+    collect_rarely()  # before the libraries' imports: a scan worker's libcst too
     if role == "scan":
         scan_main()
         return
-    gc.set_threshold(_GC_YOUNG_THRESHOLD, 10, 10)
     requests, events = take_channels()
     # The libraries first, before the settings arrive: a worker started early (codegen.generator.workers.prestart)
     # imports them while the generator is still reading its configuration. Installed libraries
