@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from codegen.generator.cache.store import BuildCache
+from codegen.generator.cache.store import BuildCache, UnreadableEntry
 from codegen.generator.config import Config
 from codegen.generator.discover import discover_sources, load_source, may_define_tools, read_sources
 from codegen.generator.model import (
@@ -251,7 +251,12 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             from codegen.generator.render.modules import prepare_module_template
 
             prepare_module_template()
-        for source, (module, read_inspected, found) in hits:
+        for source, (read_scan, read_inspected, found) in hits:
+            try:
+                module = read_scan()
+            except UnreadableEntry:  # a foreign pickle under a valid checksum (warned)
+                misses_late.append(source)
+                continue
             dependencies.update(found)
             if module is not None:
                 record_scan(module)
@@ -278,7 +283,7 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
         if session is not None:
             registrations.extend(session.registrations())
             session.close()
-    if misses_late:  # stored inspections that could not be read after all
+    if misses_late:  # stored scans or inspections that could not be read after all
         session = InspectSession(
             config,
             on_scanned=record_scan,

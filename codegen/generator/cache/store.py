@@ -1,18 +1,23 @@
 """The build cache: the last build as a whole, and each source module's inspection on its own.
 
-Two kinds of entries (``codegen.generator.cache.stored_entries``), both keyed without a machine's paths:
+Four kinds of entries (``codegen.generator.cache.stored_entries``), all keyed without a
+machine's paths:
 
 - a **build** entry answers an unchanged project without libcst, pydantic, jinja2 or a worker.
   Its key covers the environment, every configuration value and every source file's content;
   it records the files and distributions the workers imported, and is used only while they are
-  as recorded;
+  as recorded. It names the rendering and manifest entries that hold its generated files rather
+  than holding their text (an edit's build writes a few kilobytes, not every generated file
+  again: 2.9 MB at 1,000 tools), and is a miss when one of them has been pruned;
 - a **module** entry holds what a worker found in one source (its scan, tools and diagnostics).
   Its key covers the environment, the configuration a worker is given (``settings_key``) and the
   source itself (path, import name, content); it records every project file the module imported,
   transitively, as the worker saw it (``codegen.generator.workers.child``), and the installed
-  distributions, and is used only while they are unchanged. Assembling and rendering are redone
-  in this process from the entries, so configuration applied there (``box_field``, ``version``)
-  never needs a worker;
+  distributions, and is used only while they are unchanged. The scan and the inspection are
+  pickled apart and read only once the build has started the workers for the modules it redoes;
+- a **rendering** entry holds a module assembled and rendered, keyed on its module entry, its
+  dependencies and every configuration value: configuration applied in this process
+  (``box_field``, ``version``) re-renders from the module entry and never needs a worker;
 - a **manifest** entry holds the rendered manifest (``generated/__init__.py``), keyed on all it
   is made of (the module paths, every configuration value, the environment and the inference
   libraries' versions): an edit that changes no module path renders it without jinja2.
@@ -48,7 +53,11 @@ from codegen.generator.model import (
 )
 from codegen.generator.project import CACHE_DIR
 from codegen.shared.diagnostics import Diagnostic
-from codegen.shared.format import INFERENCE_DISTRIBUTIONS, MANIFEST
+from codegen.shared.format import INFERENCE_DISTRIBUTIONS, MANIFEST, module_path
+
+
+class UnreadableEntry(Exception):
+    """A stored scan that passed its entry's checksum but cannot be read (a foreign pickle)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +94,9 @@ class BuildCache:
         self._config_key = config_key(config)
         self._environment = environment
         self._reported = 0  # warnings returned by ``finish`` so far
+        #: relative path -> (key, file) of each rendered file this build read or wrote as an
+        #: entry of its own: the build entry names those entries instead of holding the text
+        self._file_entries: dict[str, tuple[str, RenderedFile]] = {}
         self.build_key = digest(("build", environment, self._config_key, sources))
 
     # -- whole builds -------------------------------------------------------------------------
@@ -94,15 +106,45 @@ class BuildCache:
         try:
             if stored is None or not self.hashes.current(dict(stored["dependencies"])):
                 return None
-            return stored["result"]
+            files = [self._stored_file(file) for file in stored["files"]]
+            if any(file is None for file in files):  # an entry it names was pruned
+                return None
+            return replace(stored["result"], files=tuple(files))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             self.store.warnings.append(
                 f"the stored build was ignored: it holds {type(exc).__name__}: {exc}"
             )
             return None
 
+    def _stored_file(self, file: object) -> RenderedFile | None:
+        """A build entry's file: itself, or read from the module or manifest entry it names."""
+        if isinstance(file, RenderedFile):
+            return file
+        relative_path, key = file  # type: ignore[misc]
+        found = self.store.get(key)
+        if found is None:
+            return None
+        if not isinstance(found, RenderedFile):  # a module's rendering: (..., rendered, ...)
+            found = found[1]
+        if not isinstance(found, RenderedFile) or found.relative_path != relative_path:
+            raise TypeError(f"entry {key} does not hold {relative_path}")
+        return found
+
     def store_build(self, result: Any, dependencies: Mapping[str, str | None]) -> None:
-        self.store.put(self.build_key, {"dependencies": dict(dependencies), "result": result})
+        """Store ``result``, naming the entries that hold its rendered files already: an edit's
+        build writes a small entry, not every generated file again."""
+        files = []
+        for file in result.files:
+            key, stored = self._file_entries.get(file.relative_path, (None, None))
+            files.append((file.relative_path, key) if stored is file else file)
+        self.store.put(
+            self.build_key,
+            {
+                "dependencies": dict(dependencies),
+                "files": files,
+                "result": replace(result, files=()),
+            },
+        )
         self.store.prune()
 
     # -- the manifest -------------------------------------------------------------------------
@@ -124,10 +166,13 @@ class BuildCache:
                 f"the stored manifest was ignored: it holds {type(stored).__name__}"
             )
             return None
+        self._file_entries[MANIFEST] = (self._manifest_key(modules), stored)
         return stored
 
     def store_manifest(self, modules: Sequence[RenderedFile], manifest: RenderedFile) -> None:
-        self.store.put(self._manifest_key(modules), manifest)
+        key = self._manifest_key(modules)
+        self.store.put(key, manifest)
+        self._file_entries[MANIFEST] = (key, manifest)
 
     # -- modules ------------------------------------------------------------------------------
 
@@ -147,11 +192,19 @@ class BuildCache:
     def load_module(
         self, source: SourceFile
     ) -> (
-        tuple[ScannedModule | None, Callable[[], InspectedModule | None], dict[str, str | None]]
+        tuple[
+            Callable[[], ScannedModule | None],
+            Callable[[], InspectedModule | None],
+            dict[str, str | None],
+        ]
         | None
     ):
-        """The stored scan of ``source`` if nothing it depends on changed, with a function that
-        reads its stored inspection (unpickled only when its rendered output is not stored)."""
+        """If nothing ``source`` depends on changed: a function that reads its stored scan, one
+        that reads its stored inspection, and its dependencies. Both are unpickled only when
+        called: the build learns which modules it redoes, and starts their worker, before it
+        reads the others (the scan of each, its stored inspection only when its rendered output
+        is not stored). ``read_scan`` raises ``UnreadableEntry`` for a scan that cannot be read
+        after all (the warning is recorded): the module is then inspected again."""
         stored = self.store.get(self.module_key(source))
         if stored is None:
             return None
@@ -159,16 +212,26 @@ class BuildCache:
             dependencies = dict(stored["dependencies"])
             if not self.hashes.current(dependencies):
                 return None
-            scanned, payload = stored["scanned"], stored["inspected"]
-            if scanned is not None:
-                if not isinstance(scanned, ScannedModule):
-                    raise TypeError(type(scanned).__name__)
-                scanned = replace(scanned, **source.location())
+            scanned_payload, payload = stored["scanned"], stored["inspected"]
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             self._ignored(source, exc)
             return None
+        read: list[ScannedModule | None] = []
+
+        def scan() -> ScannedModule | None:
+            if not read:
+                try:
+                    scanned = None if scanned_payload is None else pickle.loads(scanned_payload)
+                    if scanned is not None and not isinstance(scanned, ScannedModule):
+                        raise TypeError(type(scanned).__name__)
+                except Exception as exc:  # checked by its entry's checksum: only a foreign pickle
+                    self._ignored(source, exc)
+                    raise UnreadableEntry(source.relative_path) from None
+                read.append(replace(scanned, **source.location()) if scanned else None)
+            return read[0]
 
         def inspected() -> InspectedModule | None:
+            scanned = scan()
             if scanned is None or payload is None:
                 return None
             try:
@@ -180,7 +243,7 @@ class BuildCache:
                 self._ignored(source, exc)
                 return None
 
-        return scanned, inspected, dependencies
+        return scan, inspected, dependencies
 
     def _ignored(self, source: SourceFile, exc: BaseException) -> None:
         self.store.warnings.append(
@@ -210,8 +273,13 @@ class BuildCache:
             self.module_key(source),
             {
                 "dependencies": dependencies,
-                "scanned": replace(scanned, **_LOCATION) if scanned is not None else None,
-                # Pickled apart: a build that finds the module's rendered output never reads it.
+                # Each pickled apart: a build reads neither until it knows which modules it redoes,
+                # and never the inspection when it finds the module's rendered output.
+                "scanned": pickle.dumps(
+                    replace(scanned, **_LOCATION), protocol=pickle.HIGHEST_PROTOCOL
+                )
+                if scanned is not None
+                else None,
                 "inspected": pickle.dumps(
                     (inspected.tools, inspected.diagnostics), protocol=pickle.HIGHEST_PROTOCOL
                 )
@@ -235,9 +303,13 @@ class BuildCache:
             payload, rendered, problems, tool_count, factory = stored
             if rendered is not None and not isinstance(rendered, RenderedFile):
                 raise TypeError(type(rendered).__name__)
+            if rendered is not None and rendered.relative_path != module_path(source.module):
+                raise ValueError(f"a rendering of {rendered.relative_path}")
         except (TypeError, ValueError) as exc:
             self._ignored(source, exc)
             return None
+        if rendered is not None:
+            self._file_entries[rendered.relative_path] = (key, rendered)
 
         def definition() -> ModuleDefinition:
             """Unpickled only when needed (factory tools, whose names must be compared)."""
@@ -259,6 +331,8 @@ class BuildCache:
         payload = pickle.dumps(blank, protocol=pickle.HIGHEST_PROTOCOL)
         factory = any("factory" in tool.extra for tool in definition.tools)
         self.store.put(key, (payload, rendered, tuple(problems), len(definition.tools), factory))
+        if rendered is not None:
+            self._file_entries[rendered.relative_path] = (key, rendered)
 
     def finish(self, prune: bool = True) -> list[Diagnostic]:
         """Prune when this build wrote entries (unless not ``prune``); the warnings of entries
