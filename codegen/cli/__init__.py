@@ -24,9 +24,9 @@ def main(argv: list[str] | None = None) -> int:
     index = command_index(args)
     build = argv is None and index is not None and args[index] in _BUILD_COMMANDS
     if build:  # this process is the build's: its heap lives until ``_leave``
-        from codegen.generator.collector import collect_rarely
+        from codegen.generator.collector import collect_never
 
-        collect_rarely()
+        collect_never()
     from codegen.cli.commands import main as commands
 
     code = commands(args)

@@ -260,9 +260,9 @@ def test_build_commands_leave_without_tearing_the_interpreter_down(project: Proj
 def test_a_build_s_processes_collect_rarely_and_main_leaves_its_caller_s_collector_alone(
     project: Project,
 ) -> None:
-    # Each process of a build (the generator, and every worker: a split session's scanner too)
-    # runs with the young generation's threshold raised (codegen.generator.collector); every one
-    # ends with os._exit, which the sitecustomize wraps to record the threshold it ran with.
+    # A build's generator never collects, and every worker (a split session's scanner too) runs
+    # with the young generation's threshold raised (codegen.generator.collector); every process
+    # ends with os._exit, which the sitecustomize wraps to record how it collected.
     import gc
 
     from codegen.cli import main
@@ -275,7 +275,7 @@ def test_a_build_s_processes_collect_rarely_and_main_leaves_its_caller_s_collect
         "real_exit = os._exit\n"
         "def recorded_exit(code):\n"
         "    with open(os.environ['THRESHOLD_MARK'], 'a') as mark:\n"
-        "        mark.write(f'{\" \".join(sys.argv[1:])}: {gc.get_threshold()[0]}\\n')\n"
+        "        mark.write(f'{\" \".join(sys.argv[1:])}: {gc.isenabled()} {gc.get_threshold()[0]}\\n')\n"
         "    real_exit(code)\n"
         "os._exit = recorded_exit\n"
     )
@@ -289,9 +289,11 @@ def test_a_build_s_processes_collect_rarely_and_main_leaves_its_caller_s_collect
     assert project.run("generate", env=env).returncode == 0
     lines = mark.read_text().splitlines()
     assert any("--role scan" in line for line in lines), lines
-    assert sum(line.startswith("generate") for line in lines) == 2, lines
-    assert all(line.endswith(f": {YOUNG_THRESHOLD}") for line in lines), lines
+    generators = [line for line in lines if line.startswith("generate")]
+    assert len(generators) == 2 and all(": False " in line for line in generators), lines
+    workers = [line for line in lines if not line.startswith("generate")]
+    assert all(line.endswith(f": True {YOUNG_THRESHOLD}") for line in workers), lines
 
-    before = gc.get_threshold()
+    before = gc.isenabled(), gc.get_threshold()
     assert main(["--config", str(project.root / "pyproject.toml"), "check"]) == 0
-    assert gc.get_threshold() == before
+    assert (gc.isenabled(), gc.get_threshold()) == before
