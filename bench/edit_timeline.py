@@ -64,13 +64,13 @@ def handle(self, worker, event):
         mark(f"{role} {event[0]}")
     real_handle(self, worker, event)
 pool.InspectSession.__init__, pool.InspectSession._handle = session, handle
-from codegen.generator import pipeline
-real_apply = pipeline.apply
+from codegen.generator.write import output
+real_apply = output.apply
 def apply(*args, **kwargs):
     done = real_apply(*args, **kwargs)
     mark("written")
     return done
-pipeline.apply = apply
+output.apply = apply
 from codegen.cli.commands import main
 code = main(["generate", "-q"])
 mark("end")

@@ -5,7 +5,6 @@ Runs in: parent, worker.
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -110,6 +109,13 @@ def find_config(start: Path) -> Path:
     )
 
 
+def _close_matches(word: str, possibilities: list[str], n: int) -> list[str]:
+    """``difflib.get_close_matches``, imported only for a configuration with a mistake in it."""
+    import difflib
+
+    return difflib.get_close_matches(word, possibilities, n=n)
+
+
 def _key_position(text: str, key: str) -> tuple[int, int]:
     """Best-effort line/column of ``key`` inside the ``[tool.mcp-codegen]`` table."""
     in_table = False
@@ -145,7 +151,7 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
     for key, value in table.items():
         line, col = _key_position(text, key)
         if key not in _SCHEMA:
-            close = difflib.get_close_matches(key, list(_SCHEMA), n=1)
+            close = _close_matches(key, list(_SCHEMA), n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(_SCHEMA)}"
             problems.append(Diagnostic(str(path), line, col, f"unknown key {key!r}; {hint}"))
             continue
@@ -168,7 +174,7 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
     for name in table.get("profiles", []) if isinstance(table.get("profiles"), list) else []:
         if isinstance(name, str) and name not in PROFILES:
             line, col = _key_position(text, "profiles")
-            close = difflib.get_close_matches(name, list(PROFILES), n=1)
+            close = _close_matches(name, list(PROFILES), n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(PROFILES)}"
             problems.append(
                 Diagnostic(str(path), line, col, f"unknown profile {name!r} in profiles; {hint}")

@@ -29,7 +29,6 @@ from codegen.generator.model import (
 )
 from codegen.generator.progress import Progress
 from codegen.generator.workers.prestart import WORKER_HASH_SEED
-from codegen.generator.write.output import apply, compare, target_problems, unsafe
 from codegen.shared.diagnostics import Diagnostic
 from codegen.shared.format import SERVER_KEY, module_path
 
@@ -239,6 +238,8 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             on_output=take_output if len(misses) >= RENDER_IN_WORKERS_FROM else None,
             inspections=cache is not None,
         )
+    from codegen.generator.write.output import unsafe  # once the workers are starting
+
     try:
         if session is not None:
             session.start(misses)
@@ -467,6 +468,8 @@ def _clash(tool: ToolDefinition, other: ToolDefinition, per_server: bool) -> boo
 
 def _with_target_checks(result: BuildResult, config: Config) -> BuildResult:
     """Add problems with the output directory as it is now (never cached: the disk changes)."""
+    from codegen.generator.write.output import target_problems
+
     problems = target_problems(list(result.files), config.output, config.relative(config.output))
     if not problems:
         return result
@@ -480,6 +483,8 @@ def generate(
     result = build(config, use_cache=use_cache, progress=progress)
     if result.errors:
         return result, None
+    from codegen.generator.write.output import apply
+
     return result, apply(list(result.files), config.output, verified=result.verified)
 
 
@@ -490,4 +495,6 @@ def check(
     result = build(config, use_cache=use_cache, progress=progress)
     if result.errors:
         return result, None
+    from codegen.generator.write.output import compare
+
     return result, compare(list(result.files), config.output)

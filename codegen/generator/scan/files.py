@@ -12,8 +12,6 @@ from pathlib import Path
 
 import libcst as cst
 
-from codegen.generator.config import Config
-from codegen.generator.discover import load_source, may_define_tools
 from codegen.generator.model import ScannedModule, SourceFile
 from codegen.generator.scan.options import (
     ANNOTATION_KEYS,
@@ -23,6 +21,10 @@ from codegen.generator.scan.options import (
 from codegen.generator.scan.syntax import PositionIndex, import_aliases, parse_module
 from codegen.generator.scan.visitor import ToolVisitor
 from codegen.shared.diagnostics import Diagnostic
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # a scan worker never reads the configuration (tomllib, profiles: ~8 ms)
+    from codegen.generator.config import Config
 
 __all__ = [
     "ANNOTATIONS_AS_WRITTEN",
@@ -110,6 +112,8 @@ def scan_source(
 
 def scan_file(path: Path, config: Config) -> ScannedModule | None:
     """Read and scan one file (``scan_source`` is what the generator's workers run)."""
+    from codegen.generator.discover import load_source, may_define_tools
+
     source = load_source(path, config)
     if not may_define_tools(source, config.decorators):
         return None

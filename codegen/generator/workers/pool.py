@@ -22,7 +22,6 @@ from typing import IO, Any
 
 from codegen.generator.config import Config
 from codegen.generator.model import InspectedModule, ScannedModule, SourceFile
-from codegen.generator.workers.ahead import ImportAhead
 from codegen.generator.workers.messages import write_message
 from codegen.generator.workers.prestart import (
     WORKER_HASH_SEED,
@@ -196,6 +195,8 @@ class InspectSession:
                 self.scanner.submit(source)
             self.scanner.close_input()
             if len(sources) == 1 and len(self.workers) == 1:  # an edit: imported meanwhile
+                from codegen.generator.workers.ahead import ImportAhead
+
                 self.workers[0].submit(sources[0], ImportAhead(sources[0]))
             sources = []  # each goes to a worker as its scan arrives
         self.queue.extend(sources)
