@@ -35,7 +35,7 @@ DOC = ROOT / "docs" / "architecture.md"
 
 PLACES = {
     "worker": "a child process that imports user code: the build workers "
-    "(`python -m codegen.generator.workers.child`) and `verify`'s child",
+    "(`codegen.generator.workers.child.run`) and `verify`'s child",
     "parent": "the `mcp-codegen` process (or `python -m codegen`): configuration, orchestration, "
     "assembling, rendering, writing, `check`, `diff`, `lint`",
     "server": "the process that serves MCP: `python -m codegen.runtime` / `mcp-codegen serve`, or "

@@ -1,4 +1,4 @@
-"""The child process that scans sources and imports user code: ``python -m codegen.generator.workers.child``.
+"""The child process that scans sources and imports user code: ``codegen.generator.workers.child.run``.
 
 Each source is scanned (libcst; no user code) and then, when it defines tools, imported,
 inspected, and its generated module assembled and rendered (when the settings carry the
@@ -451,7 +451,13 @@ def enter(directory: str) -> None:
     sys.path.insert(0, os.getcwd())
 
 
-if __name__ == "__main__":
+def run() -> None:
+    """The worker process: ``python -P -c "<import this module and call run()>" --role ROLE
+    --cwd DIR`` (``codegen.generator.workers.prestart.spawn_worker``)."""
     if (directory := _argument("--cwd")) is not None:
         enter(directory)
     main(_argument("--role") or "both")
+
+
+if __name__ == "__main__":  # ``python -m codegen.generator.workers.child``, by hand
+    run()

@@ -35,6 +35,10 @@ WORKER_HASH_SEED = "0"
 _PINNED_ENVIRONMENT = {"TZ": "UTC", "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "1"}
 _UNSET_ENVIRONMENT = ("LANGUAGE",)  # gettext reads it before LC_ALL
 
+#: What a worker's interpreter runs. ``-c``, not ``-m``: ``-m`` imports ``runpy`` and
+#: ``importlib.util`` first, ~5 ms on every worker's start, and an edit's build waits for two.
+WORKER_COMMAND = "from codegen.generator.workers.child import run; run()"
+
 _started: dict[str, list[tuple[WorkerProcess, IO[bytes]]]] = {}
 #: A ``scan`` worker started beside ``inspect`` ones (see ``start_early``), per project root.
 _scanners: dict[str, tuple[WorkerProcess, IO[bytes]]] = {}
@@ -72,12 +76,12 @@ def worker_environment(hash_seed: str = WORKER_HASH_SEED) -> dict[str, str]:
 def spawn_worker(
     cwd: str | Path, hash_seed: str = WORKER_HASH_SEED, role: str = "both"
 ) -> tuple[WorkerProcess, IO[bytes]]:
-    """``python -m codegen.generator.workers.child --role ROLE`` with pipes on stdin/stdout and
+    """A worker (``WORKER_COMMAND`` ``--role ROLE``) with pipes on stdin/stdout and
     stderr kept in a file (roles: ``codegen.generator.workers.child.main``)."""
     stderr = scratch_file()
     env = worker_environment(hash_seed)
     env["PYTHONPATH"] = os.pathsep.join([PACKAGE_PARENT, *filter(None, [env.get("PYTHONPATH")])])
-    command = [sys.executable, "-P", "-m", "codegen.generator.workers.child"]
+    command = [sys.executable, "-P", "-c", WORKER_COMMAND]
     try:
         process = WorkerProcess([*command, "--role", role, "--cwd", str(cwd)], env, stderr)
     except BaseException:
