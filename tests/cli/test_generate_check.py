@@ -223,20 +223,28 @@ def test_python_dash_m_and_console_script_agree() -> None:
     assert via_module.stdout.strip() == "mcp-codegen 0.1.0"
 
 
+def _with_sitecustomize(project: Project, source: str) -> tuple[dict[str, str], Path]:
+    """The environment of a build whose processes (the generator and its workers) all run
+    ``source`` as their ``sitecustomize``, and the file named by ``$MARK`` for it to write."""
+    hooks = project.root / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(source)
+    mark = project.root / "mark.txt"
+    env = codegen_env(MARK=str(mark))
+    env["PYTHONPATH"] = os.pathsep.join([str(hooks), env["PYTHONPATH"]])
+    return env, mark
+
+
 @pytest.mark.slow
 def test_build_commands_leave_without_tearing_the_interpreter_down(project: Project) -> None:
     # An atexit hook (from a sitecustomize) runs only if the interpreter is torn down: the build
     # commands end with everything flushed and their exit code, but skip that teardown.
-    hooks = project.root / "hooks"
-    hooks.mkdir()
-    (hooks / "sitecustomize.py").write_text(
+    env, mark = _with_sitecustomize(
+        project,
         "import atexit, os, sys\n"
-        "atexit.register(lambda: open(os.environ['TEARDOWN_MARK'], 'a').write("
-        "' '.join(sys.argv[1:]) + '\\n'))\n"
+        "atexit.register(lambda: open(os.environ['MARK'], 'a').write("
+        "' '.join(sys.argv[1:]) + '\\n'))\n",
     )
-    mark = project.root / "teardown.txt"
-    env = codegen_env(TEARDOWN_MARK=str(mark))
-    env["PYTHONPATH"] = os.pathsep.join([str(hooks), env["PYTHONPATH"]])
     project.write("pkg/tools.py", TOOLS)
     project.configure()
 
@@ -268,20 +276,16 @@ def test_a_build_s_processes_collect_rarely_and_main_leaves_its_caller_s_collect
     from codegen.cli import main
     from codegen.generator.collector import YOUNG_THRESHOLD
 
-    hooks = project.root / "hooks"
-    hooks.mkdir()
-    (hooks / "sitecustomize.py").write_text(
+    env, mark = _with_sitecustomize(
+        project,
         "import gc, os, sys\n"
         "real_exit = os._exit\n"
         "def recorded_exit(code):\n"
-        "    with open(os.environ['THRESHOLD_MARK'], 'a') as mark:\n"
+        "    with open(os.environ['MARK'], 'a') as mark:\n"
         "        mark.write(f'{\" \".join(sys.argv[1:])}: {gc.isenabled()} {gc.get_threshold()[0]}\\n')\n"
         "    real_exit(code)\n"
-        "os._exit = recorded_exit\n"
+        "os._exit = recorded_exit\n",
     )
-    mark = project.root / "thresholds.txt"
-    env = codegen_env(THRESHOLD_MARK=str(mark))
-    env["PYTHONPATH"] = os.pathsep.join([str(hooks), env["PYTHONPATH"]])
     project.write("pkg/tools.py", TOOLS)
     project.configure()
     assert project.run("generate", env=env).returncode == 0
