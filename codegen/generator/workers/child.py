@@ -331,10 +331,10 @@ def _settle_heap() -> None:
     With CPython's default thresholds the automatic collections walked that growing heap over
     and over: ~25% of a worker's CPU on the synthetic 10,000-tool project. Instead, young
     collections are rare (``codegen.generator.collector``, so code that makes cyclic garbage in
-    a loop is still collected) and after each source one full collection walks only the objects made
-    since the last freeze. Frozen objects are still freed by reference counting; only a cycle
-    among them that becomes garbage later stays until the worker exits. Collection never
-    changes what a worker computes, only when memory comes back.
+    a loop is still collected) and after each source one full collection walks only the
+    objects made since the last freeze. Frozen objects are still freed by reference counting;
+    only a cycle among them that becomes garbage later stays until the worker exits.
+    Collection never changes what a worker computes, only when memory comes back.
     """
     gc.collect()
     gc.freeze()
