@@ -30,6 +30,7 @@ from __future__ import annotations
 import pickle
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -216,19 +217,17 @@ class BuildCache:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             self._ignored(source, exc)
             return None
-        read: list[ScannedModule | None] = []
 
+        @cache
         def scan() -> ScannedModule | None:
-            if not read:
-                try:
-                    scanned = None if scanned_payload is None else pickle.loads(scanned_payload)
-                    if scanned is not None and not isinstance(scanned, ScannedModule):
-                        raise TypeError(type(scanned).__name__)
-                except Exception as exc:  # checked by its entry's checksum: only a foreign pickle
-                    self._ignored(source, exc)
-                    raise UnreadableEntry(source.relative_path) from None
-                read.append(replace(scanned, **source.location()) if scanned else None)
-            return read[0]
+            try:
+                scanned = None if scanned_payload is None else pickle.loads(scanned_payload)
+                if scanned is not None and not isinstance(scanned, ScannedModule):
+                    raise TypeError(type(scanned).__name__)
+            except Exception as exc:  # checked by its entry's checksum: only a foreign pickle
+                self._ignored(source, exc)
+                raise UnreadableEntry(source.relative_path) from None
+            return replace(scanned, **source.location()) if scanned else None
 
         def inspected() -> InspectedModule | None:
             scanned = scan()

@@ -15,27 +15,15 @@ from codegen.generator.discover import discover_sources, load_source, read_sourc
 from codegen.generator.model import RenderedFile
 from codegen.generator.pipeline import build
 from codegen.shared.format import MANIFEST
+from tests.generator.cache.test_manifest_entry import TOOL
+from tests.generator.cache.test_manifest_entry import _project as _two_modules
 from tests.helpers.project import Project
 
 pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
 
-TOOL = '''
-from codegen.decorators import tool
-
-
-@tool
-def {name}(count: int = 1) -> int:
-    """Counts {name}."""
-    return count
-'''
-
 
 def _project(project: Project) -> Path:
-    project.configure()
-    project.write("pkg/__init__.py", "")
-    for name in ("alpha", "beta"):
-        project.write(f"pkg/{name}.py", TOOL.format(name=name))
-    return project.root
+    return _two_modules(project).root
 
 
 def _cache(root: Path) -> BuildCache:
