@@ -28,6 +28,7 @@ from functools import cache
 from pathlib import Path
 
 from codegen.generator.model import RenderedFile, WriteReport
+from codegen.generator.write.bytecode import CACHE_DIR, kept_bytecode
 from codegen.generator.write.literal_text import encoding_problem, recognised
 from codegen.shared.diagnostics import CodegenError, Diagnostic
 from codegen.shared.format import GeneratedModuleError, is_generated_file
@@ -35,7 +36,6 @@ from codegen.shared.reader import existing_generated
 
 STAGING_SUFFIX = ".mcp-codegen-staging"
 OLD_SUFFIX = ".mcp-codegen-old"
-_SKIPPED_DIRS = frozenset({"__pycache__"})  # bytecode is rebuilt; stale .pyc files are not kept
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
 # renameat2 errors that mean "this kernel or file system cannot exchange", not "you may not".
@@ -329,14 +329,22 @@ def _build_staging(
 
 
 def _carry_over(source: Path, target: Path, skip: set[str]) -> None:
-    """Link (or copy) every file of ``source`` into ``target`` except the ``skip`` paths."""
+    """Link (or copy) every file of ``source`` into ``target`` except the ``skip`` paths, and of
+    each ``__pycache__`` only the bytecode of modules carried over (``write.bytecode``)."""
     for directory, dirnames, filenames in os.walk(source):
         here = Path(directory)
         destination = target / here.relative_to(source)
         for name in list(dirnames):
-            if name in _SKIPPED_DIRS or (here / name).is_symlink():
+            if name == CACHE_DIR and not (here / name).is_symlink():
                 dirnames.remove(name)
-                if name not in _SKIPPED_DIRS:
+                if kept := kept_bytecode(here / name, source, skip):
+                    (destination / name).mkdir()
+                    shutil.copymode(here / name, destination / name)
+                    for bytecode in kept:
+                        _link_or_copy(here / name / bytecode, destination / name / bytecode)
+            elif (here / name).is_symlink():
+                dirnames.remove(name)
+                if name != CACHE_DIR:
                     filenames.append(name)  # carried over as a link, never followed
             else:
                 (destination / name).mkdir()

@@ -1,0 +1,110 @@
+"""A server's first load of the generated tree after an edit's build, on a machine that writes bytecode.
+
+Usage:  python bench/first_load.py [--rounds 7] [--tools 1000] NAME=CHECKOUT [NAME=CHECKOUT ...]
+e.g.    python bench/first_load.py before=/tmp/main-checkout after=.
+
+``codegen.runtime`` loads each generated module through ``SourceFileLoader``, which uses the
+module's ``__pycache__`` bytecode when it is valid and compiles the module (and writes the
+bytecode) when it is not. Each checkout gets its own 1,000-tool project (``bench/incremental.py``'s,
+20 modules), built, then loaded once so that every module has its bytecode. Every round edits,
+per checkout, one tool module and runs ``generate``; then, in fresh processes that write bytecode
+(``PYTHONDONTWRITEBYTECODE`` unset), times:
+
+- first load: ``load_tools(<generated>)`` and ``list_tools()``, the first start after the build;
+- next load: the same again, every module's bytecode now written.
+
+Medians of wall seconds, the first load's ratio to the next one, and how many ``.pyc`` files the
+first load wrote (compiled modules). Checkouts are interleaved round by round. The checkouts'
+own code is precompiled first (``compileall``): only the generated modules are compiled here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from incremental import _project  # noqa: E402
+
+LOAD = """
+from codegen.runtime import load_tools
+assert len(load_tools("generated").list_tools()) > 0
+"""
+
+
+def _bytecode(generated: Path) -> dict[str, int]:
+    return {str(p): p.stat().st_ino for p in generated.rglob("__pycache__/*.pyc")}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--tools", type=int, default=1000)
+    parser.add_argument("checkouts", nargs="+", metavar="NAME=CHECKOUT")
+    options = parser.parse_args()
+    repos = {
+        name: Path(path).resolve()
+        for name, path in (item.split("=", 1) for item in options.checkouts)
+    }
+    scratch = Path(tempfile.mkdtemp(prefix="mcp-codegen-first-load-"))
+    walls: dict[str, list[float]] = {}
+    compiled: dict[str, list[int]] = {}
+    try:
+        projects = {}
+        for name, repo in repos.items():
+            compileall.compile_dir(repo / "codegen", quiet=1)
+            project = scratch / name
+            _project(project, options.tools)
+            build_env = dict(os.environ, PYTHONPATH=str(repo))
+            load_env = {k: v for k, v in build_env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+            projects[name] = (project, build_env, load_env)
+            generate = [sys.executable, "-m", "codegen", "generate", "-q"]
+            subprocess.run(generate, cwd=project, env=build_env, check=True, capture_output=True)
+            subprocess.run([sys.executable, "-c", LOAD], cwd=project, env=load_env, check=True)
+        counter = 0
+        for round_ in range(options.rounds):
+            for name, (project, build_env, load_env) in projects.items():
+                counter += 1
+                leaf = project / "synth" / "tools_010.py"
+                text = leaf.read_text().split("\n# edit ")[0]
+                leaf.write_text(f"{text}\n# edit {counter}\n")
+                generate = [sys.executable, "-m", "codegen", "generate", "-q"]
+                subprocess.run(generate, cwd=project, env=build_env, check=True)
+                before = _bytecode(project / "generated")
+                for setup in ("first load", "next load"):
+                    start = time.perf_counter()
+                    subprocess.run(
+                        [sys.executable, "-c", LOAD], cwd=project, env=load_env, check=True
+                    )
+                    walls.setdefault(f"{setup} {name}", []).append(time.perf_counter() - start)
+                after = _bytecode(project / "generated")
+                written = sum(1 for path, inode in after.items() if before.get(path) != inode)
+                compiled.setdefault(name, []).append(written)
+            print(f"round {round_ + 1}: load {os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(
+        f"first load after an edit's build, {options.tools} tools, {options.rounds} interleaved "
+        f"rounds, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
+    )
+    print(f"{'setup':24} {'median s':>9} {'ratio':>7} {'.pyc written':>13}")
+    for name in repos:
+        steady = statistics.median(walls[f"next load {name}"])
+        first = statistics.median(walls[f"first load {name}"])
+        written = statistics.median(compiled[name])
+        print(f"{'first load ' + name:24} {first:9.3f} {first / steady:6.2f}x {written:13.0f}")
+        print(f"{'next load ' + name:24} {steady:9.3f} {1:6.2f}x {'':>13}")
+
+
+if __name__ == "__main__":
+    main()
