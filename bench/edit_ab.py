@@ -43,9 +43,10 @@ def _edit(path: Path) -> None:
     path.write_text(f"{text}\n# edit {time.time_ns()}\n")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
+def checkout_options(description: str, rounds: int) -> tuple[argparse.Namespace, dict[str, Path]]:
+    """``--rounds``, ``--tools`` and the ``NAME=CHECKOUT`` arguments of a side-by-side bench."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--rounds", type=int, default=rounds)
     parser.add_argument("--tools", type=int, default=1000)
     parser.add_argument("checkouts", nargs="+", metavar="NAME=CHECKOUT")
     options = parser.parse_args()
@@ -53,6 +54,11 @@ def main() -> None:
         name: Path(path).resolve()
         for name, path in (text.split("=", 1) for text in options.checkouts)
     }
+    return options, repos
+
+
+def main() -> None:
+    options, repos = checkout_options(__doc__.splitlines()[0], rounds=5)
     scratch = Path(tempfile.mkdtemp(prefix="mcp-codegen-edit-ab-"))
     times: dict[str, tuple[list[float], list[float]]] = {}
 

@@ -20,7 +20,6 @@ own code is precompiled first (``compileall``): only the generated modules are c
 
 from __future__ import annotations
 
-import argparse
 import compileall
 import os
 import shutil
@@ -34,6 +33,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from edit_ab import checkout_options  # noqa: E402
 from incremental import _project  # noqa: E402
 
 LOAD = """
@@ -47,15 +47,7 @@ def _bytecode(generated: Path) -> dict[str, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--tools", type=int, default=1000)
-    parser.add_argument("checkouts", nargs="+", metavar="NAME=CHECKOUT")
-    options = parser.parse_args()
-    repos = {
-        name: Path(path).resolve()
-        for name, path in (item.split("=", 1) for item in options.checkouts)
-    }
+    options, repos = checkout_options(__doc__.splitlines()[0], rounds=7)
     scratch = Path(tempfile.mkdtemp(prefix="mcp-codegen-first-load-"))
     walls: dict[str, list[float]] = {}
     compiled: dict[str, list[int]] = {}
