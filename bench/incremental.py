@@ -6,7 +6,8 @@ Every measurement is a fresh process (the watcher is one long-lived process, mea
 and the setups are interleaved round by round, so load from other users of the machine falls on
 all of them alike; the table shows medians and the ratios of medians from this one run, in wall
 time and in CPU time (``getrusage`` of the finished processes, workers included; steadier than
-wall time on a loaded machine, not measured for the long-lived watcher).
+wall time on a loaded machine, not measured for the long-lived watcher), and under it each
+round's edit leaf as a ratio to that round's floor.
 
 - cold: no cache, empty output, 1,000 tools in 20 modules;
 - no-op: the same again, nothing changed;
@@ -368,6 +369,15 @@ def _report(
         print(
             f"generator process peak RSS, cold big: median {statistics.median(rss):.0f} MB, max {max(rss):.0f} MB"
         )
+    # The floor drifts with the machine as much as the edit does: each round's own ratio shows
+    # how far apart the rounds are, beside the ratio of the medians above.
+    rounds = zip(times["edit leaf"], times["floor"], strict=True)
+    per_round = [edit_s / floor_s for edit_s, floor_s in rounds]
+    print(
+        "edit leaf per round, x that round's floor: "
+        f"{' '.join(f'{ratio:.2f}' for ratio in per_round)} "
+        f"(median {statistics.median(per_round):.2f}x)"
+    )
 
 
 if __name__ == "__main__":
