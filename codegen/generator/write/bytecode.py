@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-CACHE_DIR = "__pycache__"
+BYTECODE_DIR = "__pycache__"
 
 
 def kept_bytecode(cache: Path, root: Path, skip: set[str]) -> list[str]:

@@ -28,7 +28,7 @@ from functools import cache
 from pathlib import Path
 
 from codegen.generator.model import RenderedFile, WriteReport
-from codegen.generator.write.bytecode import CACHE_DIR, kept_bytecode
+from codegen.generator.write.bytecode import BYTECODE_DIR, kept_bytecode
 from codegen.generator.write.literal_text import encoding_problem, recognised
 from codegen.shared.diagnostics import CodegenError, Diagnostic
 from codegen.shared.format import GeneratedModuleError, is_generated_file
@@ -335,7 +335,7 @@ def _carry_over(source: Path, target: Path, skip: set[str]) -> None:
         here = Path(directory)
         destination = target / here.relative_to(source)
         for name in list(dirnames):
-            if name == CACHE_DIR and not (here / name).is_symlink():
+            if name == BYTECODE_DIR and not (here / name).is_symlink():
                 dirnames.remove(name)
                 if kept := kept_bytecode(here / name, source, skip):
                     (destination / name).mkdir()
@@ -344,7 +344,7 @@ def _carry_over(source: Path, target: Path, skip: set[str]) -> None:
                         _link_or_copy(here / name / bytecode, destination / name / bytecode)
             elif (here / name).is_symlink():
                 dirnames.remove(name)
-                if name != CACHE_DIR:
+                if name != BYTECODE_DIR:
                     filenames.append(name)  # carried over as a link, never followed
             else:
                 (destination / name).mkdir()
