@@ -9,8 +9,12 @@ process whose ``InspectSession`` reports, in ms from the generator's start, when
 (the generator knows what to redo) and when each worker event arrived (``ready``, ``scanned``,
 ``start``, ``done``, ``finished``), and when the files were written; ``os.waitpid`` is replaced
 by ``os.wait4`` there so that each worker's CPU is known by its role (``scan``, ``inspect``,
-``both``). The table shows medians and min-max over the runs. Sources and the generator are
-precompiled first (these machines set PYTHONDONTWRITEBYTECODE=1).
+``both``). The workers note their side too, through a ``sitecustomize`` on their ``PYTHONPATH``
+(``WORKER_PROBE``; rows "in <role> ..."): when their interpreter is up, when they send each
+event and when the edited module is imported ahead of its scan. Every row also shows the CPU
+its process had used by then (``time.process_time()``), so the critical path can be read
+process by process. The table shows medians and min-max over the runs. Sources and the
+generator are precompiled first (these machines set PYTHONDONTWRITEBYTECODE=1).
 """
 
 from __future__ import annotations
@@ -35,10 +39,11 @@ from incremental import _edit, _project  # noqa: E402
 #: Runs ``generate`` in this process with the pool and the process reaper observed.
 PROBE = r"""
 import json, os, resource, sys, time
-START = time.perf_counter()
+START = time.monotonic()
 marks, roles, cpu = [], {}, {}
 def mark(what):
-    marks.append((what, round((time.perf_counter() - START) * 1000, 1)))
+    at = round((time.monotonic() - START) * 1000, 1)
+    marks.append((what, at, round(time.process_time() * 1000, 1)))
 from codegen.generator.workers import prestart, process
 real_init = process.WorkerProcess.__init__
 def init(self, argv, *rest):
@@ -78,17 +83,54 @@ own = resource.getrusage(resource.RUSAGE_SELF)
 usage = {"generator": own.ru_utime + own.ru_stime}
 for pid, seconds in cpu.items():
     usage[roles.get(pid, "?")] = usage.get(roles.get(pid, "?"), 0.0) + seconds
-print(json.dumps({"marks": marks, "cpu": usage}), file=sys.stderr, flush=True)
+print(json.dumps({"marks": marks, "cpu": usage, "start": START}), file=sys.stderr, flush=True)
 os._exit(code)  # as the command line ends (codegen/cli/__init__.py)
 """
 
+#: The workers' ``sitecustomize`` (on their ``PYTHONPATH``): each worker notes, on the clock the
+#: generator's marks use and with its own CPU time, when its interpreter is up, when it sends
+#: each event and when it has imported the edited module ahead of its scan.
+WORKER_PROBE = r"""
+import os, sys, time
+if "--role" in sys.argv:
+    ROLE = sys.argv[sys.argv.index("--role") + 1]
+    def mark(what):
+        with open(os.environ["EDIT_TIMELINE_MARKS"], "a") as out:
+            out.write(f"{time.monotonic()} {ROLE} {time.process_time() * 1000:.1f} {what}\n")
+    mark("interpreter up")
+    from codegen.generator.workers import messages
+    real_write = messages.write_message
+    def write_message(stream, message):
+        real_write(stream, message)
+        if isinstance(message, tuple) and message[0] != "progress":
+            mark(f"sent {message[0]}")
+    messages.write_message = write_message
+    try:  # a "--repo" checkout from before the import ahead has none
+        from codegen.generator.workers import ahead
+    except ImportError:
+        ahead = None
+    if ahead is not None:
+        real_ahead = ahead.import_ahead
+        def import_ahead(source):
+            done = real_ahead(source)
+            mark("module imported ahead")
+            return done
+        ahead.import_ahead = import_ahead
+"""
 
-def _run(repo: Path, project: Path) -> dict[str, object]:
+
+def _run(repo: Path, project: Path, probe: Path) -> dict[str, object]:
+    worker_marks = probe / "marks"
+    worker_marks.unlink(missing_ok=True)
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", PROBE],
         cwd=project,
-        env=dict(os.environ, PYTHONPATH=str(repo)),
+        env=dict(
+            os.environ,
+            PYTHONPATH=os.pathsep.join([str(repo), str(probe)]),
+            EDIT_TIMELINE_MARKS=str(worker_marks),
+        ),
         capture_output=True,
         text=True,
     )
@@ -96,6 +138,12 @@ def _run(repo: Path, project: Path) -> dict[str, object]:
         raise SystemExit(f"generate failed in {project}:\n{done.stderr}")
     run = json.loads(done.stderr.strip().splitlines()[-1])
     run["marks"].append(("exited (from spawn)", round((time.perf_counter() - started) * 1000, 1)))
+    run["workers"] = [
+        (f"{role} {what}", round((float(at) - run["start"]) * 1000, 1), float(used))
+        for at, role, used, what in (
+            line.split(" ", 3) for line in worker_marks.read_text().splitlines()
+        )
+    ]
     return run  # type: ignore[no-any-return]
 
 
@@ -116,31 +164,41 @@ def main() -> None:
     compileall.compile_dir(repo / "codegen", quiet=1)
     scratch = Path(tempfile.mkdtemp(prefix="mcp-codegen-edit-timeline-"))
     try:
-        project = scratch / "leaf"
+        project, probe = scratch / "leaf", scratch / "probe"
         _project(project, options.tools)
-        _run(repo, project)  # cold: fills the cache
+        probe.mkdir()
+        (probe / "sitecustomize.py").write_text(WORKER_PROBE)
+        _run(repo, project, probe)  # cold: fills the cache
         counter = [0]
         runs = []
         for _ in range(options.runs):
             _edit(project / "synth" / "tools_010.py", counter)
-            runs.append(_run(repo, project))
+            runs.append(_run(repo, project, probe))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     events: dict[str, list[float]] = {}
+    used: dict[str, list[float]] = {}  # the CPU the marking process had used by then
     for run in runs:
         seen: dict[str, int] = {}
-        for what, at in run["marks"]:  # type: ignore[union-attr]
+        worker_marks = [(f"in {what}", at, cpu) for what, at, cpu in run["workers"]]  # type: ignore[union-attr]
+        for what, at, *cpu in [*run["marks"], *worker_marks]:  # type: ignore[union-attr]
             seen[what] = seen.get(what, 0) + 1
             key = what if seen[what] == 1 else f"{what} #{seen[what]}"
             events.setdefault(key, []).append(at)
+            if cpu:
+                used.setdefault(key, []).append(cpu[0])
     print(
         f"mcp-codegen edit-one-module build, {options.tools} tools, {options.runs} runs, "
         f"{os.cpu_count()} CPUs, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
     )
-    print(f"{'event (ms from the generator start)':40} {'median':>8}  {'min-max':<11}")
+    print(
+        f"{'event (ms from the generator start)':40} {'median':>8}  {'min-max':<11} "
+        f"{'own CPU by then (ms)':>20}"
+    )
     order = sorted(events, key=lambda key: statistics.median(events[key]))
     for key in order:
-        print(f"{key:40} {_cell(events[key])}")
+        cpu = f"{statistics.median(used[key]):20.0f}" if key in used else ""
+        print(f"{key:40} {_cell(events[key])} {cpu}")
     print(f"{'CPU per process (ms)':40} {'median':>8}  {'min-max':<11}")
     roles = sorted({role for run in runs for role in run["cpu"]})  # type: ignore[union-attr]
     for role in roles:
