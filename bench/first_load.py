@@ -34,8 +34,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from edit_ab import checkout_options  # noqa: E402
-from incremental import _project  # noqa: E402
+from incremental import _edit, _project  # noqa: E402
 
+GENERATE = [sys.executable, "-m", "codegen", "generate", "-q"]
 LOAD = """
 from codegen.runtime import load_tools
 assert len(load_tools("generated").list_tools()) > 0
@@ -60,18 +61,13 @@ def main() -> None:
             build_env = dict(os.environ, PYTHONPATH=str(repo))
             load_env = {k: v for k, v in build_env.items() if k != "PYTHONDONTWRITEBYTECODE"}
             projects[name] = (project, build_env, load_env)
-            generate = [sys.executable, "-m", "codegen", "generate", "-q"]
-            subprocess.run(generate, cwd=project, env=build_env, check=True, capture_output=True)
+            subprocess.run(GENERATE, cwd=project, env=build_env, check=True, capture_output=True)
             subprocess.run([sys.executable, "-c", LOAD], cwd=project, env=load_env, check=True)
-        counter = 0
+        counter = [0]
         for round_ in range(options.rounds):
             for name, (project, build_env, load_env) in projects.items():
-                counter += 1
-                leaf = project / "synth" / "tools_010.py"
-                text = leaf.read_text().split("\n# edit ")[0]
-                leaf.write_text(f"{text}\n# edit {counter}\n")
-                generate = [sys.executable, "-m", "codegen", "generate", "-q"]
-                subprocess.run(generate, cwd=project, env=build_env, check=True)
+                _edit(project / "synth" / "tools_010.py", counter)
+                subprocess.run(GENERATE, cwd=project, env=build_env, check=True)
                 before = _bytecode(project / "generated")
                 for setup in ("first load", "next load"):
                     start = time.perf_counter()
@@ -79,9 +75,10 @@ def main() -> None:
                         [sys.executable, "-c", LOAD], cwd=project, env=load_env, check=True
                     )
                     walls.setdefault(f"{setup} {name}", []).append(time.perf_counter() - start)
-                after = _bytecode(project / "generated")
-                written = sum(1 for path, inode in after.items() if before.get(path) != inode)
-                compiled.setdefault(name, []).append(written)
+                    if setup == "first load":
+                        after = _bytecode(project / "generated")
+                        written = sum(1 for path, ino in after.items() if before.get(path) != ino)
+                        compiled.setdefault(name, []).append(written)
             print(f"round {round_ + 1}: load {os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

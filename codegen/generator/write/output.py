@@ -335,17 +335,17 @@ def _carry_over(source: Path, target: Path, skip: set[str]) -> None:
         here = Path(directory)
         destination = target / here.relative_to(source)
         for name in list(dirnames):
-            if name == BYTECODE_DIR and not (here / name).is_symlink():
+            if (here / name).is_symlink():
+                dirnames.remove(name)
+                if name != BYTECODE_DIR:
+                    filenames.append(name)  # carried over as a link, never followed
+            elif name == BYTECODE_DIR:
                 dirnames.remove(name)
                 if kept := kept_bytecode(here / name, source, skip):
                     (destination / name).mkdir()
                     shutil.copymode(here / name, destination / name)
                     for bytecode in kept:
                         _link_or_copy(here / name / bytecode, destination / name / bytecode)
-            elif (here / name).is_symlink():
-                dirnames.remove(name)
-                if name != BYTECODE_DIR:
-                    filenames.append(name)  # carried over as a link, never followed
             else:
                 (destination / name).mkdir()
                 shutil.copymode(here / name, destination / name)
