@@ -8,10 +8,10 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
+from tests.helpers.processes import children, start_as_a_terminal, still_alive
 from tests.helpers.project import Project, codegen_env
 
 TOOL = """
@@ -22,37 +22,6 @@ from codegen.decorators import tool
 def {name}(value: {kind}) -> {kind}:
     return value
 """
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[1]) == pid:
-            found.append(int(entry.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
-def _still_alive(pids: list[int], within: float = 10) -> list[int]:
-    """The processes of ``pids`` still running after waiting up to ``within`` seconds."""
-    deadline = time.monotonic() + within
-    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return [pid for pid in pids if _alive(pid)]
 
 
 class Lines:
@@ -88,22 +57,8 @@ class Lines:
 
 
 def _start_watch(project: Project) -> subprocess.Popen[str]:
-    """``mcp-codegen watch`` as a terminal starts it. A job a non-interactive shell runs in the
-    background inherits SIGINT ignored (and so would the watch, where Ctrl-C then does nothing):
-    the child gets the default disposition whatever this test process was started with."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        return subprocess.Popen(
-            [sys.executable, "-m", "codegen", "watch"],
-            cwd=project.root,
-            env=codegen_env(),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    """``mcp-codegen watch`` as a terminal starts it."""
+    return start_as_a_terminal(["watch"], project.root, codegen_env())
 
 
 @pytest.mark.slow
@@ -136,11 +91,11 @@ def test_watch_rebuilds_reports_errors_and_leaves_no_worker_on_ctrl_c(project: P
         assert '"number"' in (project.root / "generated" / "pkg" / "beta.py").read_text()
 
         time.sleep(1.0)  # the next worker is started after the line is printed
-        workers = _children(process.pid)
+        workers = children(process.pid)
         assert workers, "a worker is kept ready for the next rebuild"
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=30) in (0, 130)
-        assert not _still_alive(workers), "Ctrl-C left a worker behind"
+        assert not still_alive(workers), "Ctrl-C left a worker behind"
     finally:
         if process.poll() is None:
             process.kill()
@@ -158,12 +113,12 @@ def test_sigterm_stops_watch_and_leaves_no_worker(project: Project) -> None:
         out.other = lambda: [*err.drained(), f"exit code {process.poll()}"]  # type: ignore[method-assign]
         out.wait_for("watching")
         deadline = time.monotonic() + 30
-        while not (workers := _children(process.pid)) and time.monotonic() < deadline:
+        while not (workers := children(process.pid)) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert workers, "a worker is kept ready for the next rebuild"
         process.terminate()
         assert process.wait(timeout=30) == 143  # 128 + SIGTERM, as a shell reports it
-        assert not _still_alive(workers), "SIGTERM left a worker behind"
+        assert not still_alive(workers), "SIGTERM left a worker behind"
     finally:
         if process.poll() is None:
             process.kill()
