@@ -7,7 +7,7 @@ and the setups are interleaved round by round, so load from other users of the m
 all of them alike; the table shows medians and the ratios of medians from this one run, in wall
 time and in CPU time (``getrusage`` of the finished processes, workers included; steadier than
 wall time on a loaded machine, not measured for the long-lived watcher), and under it each
-round's edit leaf as a ratio to that round's floor.
+round's edit leaf (and edit with the daemon) as a ratio to that round's floor.
 
 - cold: no cache, empty output, 1,000 tools in 20 modules;
 - no-op: the same again, nothing changed;
@@ -22,6 +22,9 @@ round's edit leaf as a ratio to that round's floor.
   import floor): no scan-then-infer build of one module, in any number of processes, is faster;
 - watch: `mcp-codegen watch` running; time from saving the leaf module to the rebuild's line
   (printed after the files are written), ``--watch-saves`` saves per round;
+- edit leaf, daemon: the edit leaf case again, with `mcp-codegen daemon` running for the
+  project: ``generate`` is still a fresh process, which hands its command line to the daemon
+  (its CPU is the command's alone: the daemon's is not a child's until it ends);
 - cold 10,000 tools in 200 modules beside bare single-process inference of the same tools
   (one process importing every module and building one TypeAdapter per module), with the
   generator process's own peak RSS (its workers not counted).
@@ -243,10 +246,14 @@ def main() -> None:
     repo = options.repo.resolve()
     compileall.compile_dir(repo / "codegen", quiet=1)
     has_watch = (repo / "codegen" / "cli" / "watch.py").exists()
+    has_daemon = (repo / "codegen" / "cli" / "daemon").is_dir()
     scratch = Path(tempfile.mkdtemp(prefix="mcp-codegen-incremental-"))
     try:
-        leaf, shared, watched, big = (scratch / n for n in ("leaf", "shared", "watch", "big"))
+        names = ("leaf", "shared", "watch", "big", "daemon")
+        leaf, shared, watched, big, daemoned = (scratch / n for n in names)
         _project(leaf, options.tools)
+        _project(daemoned, options.tools)
+        daemon_module = daemoned / "synth" / "tools_010.py"
         shared_package = _project(shared, options.tools, shared=True)
         _project(watched, options.tools)
         leaf_module = leaf / "synth" / "tools_010.py"
@@ -258,6 +265,9 @@ def main() -> None:
         for project in (shared, leaf):
             _run(repo, project, "generate")
         watcher = _Watcher(repo, watched) if has_watch else None
+        if has_daemon:
+            _run(repo, daemoned, "generate")
+            _run(repo, daemoned, "daemon", "start", "--idle-timeout", "0")
         counter = [0]
         times: dict[str, list[float]] = {}
         cpu: dict[str, list[float]] = {}
@@ -266,7 +276,7 @@ def main() -> None:
         def add(name: str, measure: Callable[[], float]) -> None:
             before = _cpu()
             times.setdefault(name, []).append(measure())
-            if name != "watch":  # one long-lived process: its CPU is not a child's until it ends
+            if name not in ("watch", "daemon"):  # long-lived: its CPU is no child's until it ends
                 cpu.setdefault(name, []).append(_cpu() - before)
 
         for round_ in range(options.rounds):
@@ -282,6 +292,10 @@ def main() -> None:
             add("floor", lambda: _infer(leaf, ["synth.tools_010"]))
             add("import floor", lambda: _infer(leaf, ["synth.tools_010"], IMPORT_FLOOR))
             add("scan floor", lambda: _infer(leaf, [str(leaf_module)], SCAN_FLOOR))
+            if has_daemon:
+                time.sleep(0.5)  # the daemon's next worker has started and it is idle
+                _edit(daemon_module, counter)
+                add("daemon", lambda: _run(repo, daemoned, "generate"))
             _edit(shared_package / "shared.py", counter)
             add("edit shared", lambda: _run(repo, shared, "generate"))
             for _ in range(options.watch_saves if watcher is not None else 0):
@@ -297,6 +311,8 @@ def main() -> None:
         if watcher is not None:
             watcher.stop()
     finally:
+        if has_daemon and daemoned.exists():
+            _run(repo, daemoned, "daemon", "stop")
         if not options.keep:
             shutil.rmtree(scratch, ignore_errors=True)
     _progress(times, rss)
@@ -338,6 +354,7 @@ def _report(
         ("scan floor", "  a fresh process: import libcst, parse the module", floor),
         ("bound", "  least for scan-then-infer: scan floor + inference", floor),
         ("watch", "watch: save to written", floor),
+        ("daemon", "generate, one module edited, `mcp-codegen daemon` running", floor),
         ("cold big", f"generate --no-cache, {options.big_tools} tools / 200 modules", None),
         ("bare big", "bare single-process TypeAdapter inference", None),
     ]
@@ -371,14 +388,16 @@ def _report(
         )
     # The floor drifts with the machine as much as the edit does: each round's own ratio shows
     # how far apart the rounds are, beside the ratio of the medians above.
-    rounds = zip(times["edit leaf"], times["floor"], strict=True)
-    per_round = [edit_s / floor_s for edit_s, floor_s in rounds]
-    print(
-        "edit leaf per round, x that round's floor: "
-        f"{' '.join(f'{ratio:.2f}' for ratio in per_round)} "
-        f"(median {statistics.median(per_round):.2f}x)"
-    )
-
+    for key in ("edit leaf", "daemon"):
+        if key not in times:
+            continue
+        rounds = zip(times[key], times["floor"], strict=True)
+        per_round = [edit_s / floor_s for edit_s, floor_s in rounds]
+        print(
+            f"{key} per round, x that round's floor: "
+            f"{' '.join(f'{ratio:.2f}' for ratio in per_round)} "
+            f"(median {statistics.median(per_round):.2f}x)"
+        )
 
 if __name__ == "__main__":
     main()

@@ -10,7 +10,13 @@ if sys.argv[1:2] == ["run"]:  # the stdio fast path: none of the other commands'
 
     sys.exit(run(sys.argv[2:]))
 
-from codegen.generator.workers.prestart import start_early
+from codegen.cli.daemon.client import delegate
+
+delegated = delegate(sys.argv[1:])  # the project's build daemon, when one runs, builds instead
+if delegated is not None:
+    sys.exit(delegated)
+
+from codegen.generator.workers.prestart import start_early  # noqa: E402
 
 start_early(sys.argv[1:])  # before the CLI's imports: the workers' start-up overlaps them
 

@@ -18,6 +18,11 @@ def main(argv: list[str] | None = None) -> int:
         from codegen.cli.run import main as run
 
         return run(args[1:])
+    from codegen.cli.daemon.client import delegate
+
+    delegated = delegate(args)  # the project's build daemon, when one runs, builds instead
+    if delegated is not None:
+        return delegated
     from codegen.generator.workers.prestart import command_index, start_early
 
     start_early(args)  # before the commands' imports, as ``python -m codegen`` does

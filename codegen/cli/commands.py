@@ -312,6 +312,11 @@ def build_parser() -> argparse.ArgumentParser:
             help="build a second time with another PYTHONHASHSEED and warn at file:line:col "
             "about each default or decorator value that changed (twice the work)",
         )
+        command.add_argument(
+            "--no-daemon",
+            action="store_true",
+            help="build in this process even when `mcp-codegen daemon` runs for the project",
+        )
         command.set_defaults(handler=handler)
     export = commands.add_parser("export", help="print the tools/list payload as JSON")
     export.add_argument("--output", help="generated directory (default: from config)")
@@ -398,6 +403,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args.serve_args, prog="mcp-codegen serve")
 
 
+def cmd_daemon(args: argparse.Namespace) -> int:
+    from codegen.cli.daemon.control import command
+
+    return command(args, dispatch)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from codegen.cli.run import main as run
 
@@ -418,6 +429,24 @@ def _add_optional_commands(commands: argparse._SubParsersAction) -> None:  # typ
         add_help=False,
     )
     run.set_defaults(handler=cmd_run, serve_args=[])
+    daemon = commands.add_parser(
+        "daemon",
+        help="start, stop or show the build daemon that makes generate and check of this "
+        "project pay only for what changed",
+    )
+    daemon.add_argument(
+        "action",
+        choices=("start", "stop", "status", "run"),
+        help="start: in the background; run: in the foreground until Ctrl-C; stop; status",
+    )
+    daemon.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=3600.0,
+        metavar="SECONDS",
+        help="stop after this long without a command (default 3600; 0: never)",
+    )
+    daemon.set_defaults(handler=cmd_daemon)
     try:
         from codegen.cli.diff_options import add_parser as add_diff
     except ImportError:
@@ -430,12 +459,13 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     start_early(argv)  # a no-op when ``python -m codegen`` already did it
     try:
-        return _main(argv)
+        return dispatch(argv)
     finally:
         discard_early()  # workers that no build adopted (a cache hit, an error)
 
 
-def _main(argv: list[str]) -> int:
+def dispatch(argv: list[str]) -> int:
+    """One command line, in this process (the build daemon runs each command through it)."""
     parser = build_parser()
     command = command_index(argv)
     if command is not None and argv[command] in ("serve", "run"):

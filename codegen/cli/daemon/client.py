@@ -1,0 +1,141 @@
+"""How ``mcp-codegen generate`` and ``check`` hand their command line to the project's build
+daemon when one is running, and print what it prints (standard library only: this runs before
+the command's own imports, and costs a ``stat`` when no daemon runs).
+
+Runs in: parent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from codegen.cli.daemon.wire import (
+    EXIT,
+    REFUSED,
+    REQUEST,
+    STDERR,
+    STDOUT,
+    DaemonError,
+    environment,
+    identity,
+    private_directory,
+    receive,
+    send_json,
+    socket_name,
+)
+from codegen.generator.project import nearest_config_file
+from codegen.generator.workers.prestart import command_index
+
+#: The commands a daemon builds for.
+COMMANDS = ("generate", "check")
+#: The longest socket path every POSIX system takes (``sun_path`` is 104 bytes on macOS and the
+#: BSDs, 108 on Linux, the terminating NUL included).
+MAX_SOCKET_PATH = 103
+#: ``generate --no-daemon``: build in this process even when a daemon runs.
+NO_DAEMON = "--no-daemon"
+
+
+def config_file(argv: list[str]) -> str | None:
+    """The configuration file the command line names (``--config``) or the nearest one."""
+    for index, token in enumerate(argv):
+        if token == "--config" and index + 1 < len(argv):
+            return os.path.realpath(argv[index + 1])
+        if token.startswith("--config="):
+            return os.path.realpath(token.split("=", 1)[1])
+        if not token.startswith("-"):
+            break
+    return nearest_config_file(os.path.realpath(os.getcwd()))
+
+
+def socket_path(config: str, create: bool = False) -> str | None:
+    """Where the daemon of ``config`` listens (``None``: no daemon directory yet)."""
+    directory = private_directory(create)
+    if directory is None:
+        return None
+    path = os.path.join(directory, socket_name(config))
+    if len(os.fsencode(path)) > MAX_SOCKET_PATH:
+        raise DaemonError(
+            f"{path}: too long for a socket ({MAX_SOCKET_PATH} bytes at most); set "
+            "XDG_RUNTIME_DIR to a shorter directory only you can reach"
+        )
+    return path
+
+
+def delegate(argv: list[str]) -> int | None:
+    """Run ``argv`` in the project's daemon and return its exit code; ``None`` when the command
+    must build in this process: not a build, no daemon, or a daemon that refused (the reason is
+    printed: another interpreter, environment or mcp-codegen)."""
+    index = command_index(argv)
+    if index is None or argv[index] not in COMMANDS:
+        return None
+    if {"-h", "--help", NO_DAEMON} & {*argv[index + 1 :]}:
+        return None
+    config = config_file(argv)
+    if config is None:
+        return None
+    try:
+        path = socket_path(config)
+    except DaemonError:
+        return None  # no daemon could have been started there (``daemon start`` says why)
+    if path is None or not os.path.exists(path):
+        return None
+    import socket
+
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        try:
+            sock.connect(path)
+        except OSError:  # a daemon that was killed left its socket; ``daemon start`` replaces it
+            return None
+        request = {
+            "kind": "build",
+            "argv": argv,
+            "cwd": os.getcwd(),
+            "config_file": config,
+            "environ": environment(),
+            "identity": identity(),
+            "tty": {"stdout": _isatty(sys.stdout), "stderr": _isatty(sys.stderr)},
+            "encoding": {"stdout": _encoding(sys.stdout), "stderr": _encoding(sys.stderr)},
+        }
+        try:
+            send_json(sock, REQUEST, request)
+            return _relay(sock.makefile("rb"))
+        except OSError:
+            pass
+        except KeyboardInterrupt:  # the daemon finishes the build; its output is lost
+            return 130
+    print("mcp-codegen: the build daemon went away; building in this process", file=sys.stderr)
+    return None
+
+
+def _relay(stream) -> int | None:  # type: ignore[no-untyped-def]
+    """Copy the daemon's output here until its exit code."""
+    while (frame := receive(stream)) is not None:
+        kind, payload = frame
+        if kind in (STDOUT, STDERR):
+            target = sys.stdout if kind == STDOUT else sys.stderr
+            target.flush()
+            target.buffer.write(payload)
+            target.buffer.flush()
+        elif kind == EXIT:
+            return int(json.loads(payload)["code"])
+        elif kind == REFUSED:
+            reason = json.loads(payload)["reason"]
+            print(
+                f"mcp-codegen: the build daemon was not used ({reason}); building in this process",
+                file=sys.stderr,
+            )
+            return None
+    raise OSError("the daemon closed the connection")
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False
+
+
+def _encoding(stream: object) -> str:
+    return getattr(stream, "encoding", None) or "utf-8"
