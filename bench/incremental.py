@@ -399,5 +399,6 @@ def _report(
             f"(median {statistics.median(per_round):.2f}x)"
         )
 
+
 if __name__ == "__main__":
     main()
