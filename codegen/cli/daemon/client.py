@@ -28,6 +28,10 @@ from codegen.cli.daemon.wire import (
 from codegen.generator.project import nearest_config_file
 from codegen.generator.workers.prestart import command_index
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
 #: The commands a daemon builds for.
 COMMANDS = ("generate", "check")
 #: The longest socket path every POSIX system takes (``sun_path`` is 104 bytes on macOS and the
@@ -109,7 +113,7 @@ def delegate(argv: list[str]) -> int | None:
     return None
 
 
-def _relay(stream) -> int | None:  # type: ignore[no-untyped-def]
+def _relay(stream: BinaryIO) -> int | None:
     """Copy the daemon's output here until its exit code."""
     while (frame := receive(stream)) is not None:
         kind, payload = frame
