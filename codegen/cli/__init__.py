@@ -3,7 +3,6 @@
 Runs in: parent. (The default for every module of this package.)
 """
 
-import contextlib
 import os
 import sys
 
@@ -51,6 +50,8 @@ def _leave(code: int) -> None:
     what is left is freeing every object and module, ~20-60 ms of an edit's build that nobody
     waits for (bench/edit_timeline.py, "end" to "exited"). The generator never imports user
     code, so no atexit hook of the user's is skipped."""
+    import contextlib  # here: ``mcp-codegen`` imports this package before its workers start
+
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # closed, or its reader went away
             stream.flush()

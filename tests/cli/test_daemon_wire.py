@@ -113,3 +113,13 @@ def test_one_socket_per_configuration_file(tmp_path: Path) -> None:
     link = tmp_path / "link"
     link.symlink_to(tmp_path / "a")
     assert wire.socket_name(str(link / "pyproject.toml")) == wire.socket_name(str(first))
+
+
+def test_no_socket_no_hashing(tmp_path: Path) -> None:
+    """A command looks for any socket before it hashes its configuration's path."""
+    assert not wire.any_listening(str(tmp_path / "missing"))
+    assert not wire.any_listening(str(tmp_path))
+    (tmp_path / "0392dbb1f31c0b4bc4b8541f.log").write_text("")
+    assert not wire.any_listening(str(tmp_path))
+    (tmp_path / "0392dbb1f31c0b4bc4b8541f.sock").write_text("")
+    assert wire.any_listening(str(tmp_path))

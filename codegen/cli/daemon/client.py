@@ -7,7 +7,6 @@ Runs in: parent.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -18,6 +17,7 @@ from codegen.cli.daemon.wire import (
     STDERR,
     STDOUT,
     DaemonError,
+    any_listening,
     environment,
     identity,
     private_directory,
@@ -80,6 +80,9 @@ def delegate(argv: list[str]) -> int | None:
     if config is None:
         return None
     try:
+        directory = private_directory(create=False)
+        if directory is None or not any_listening(directory):
+            return None  # no daemon runs: the common case costs two system calls
         path = socket_path(config)
     except DaemonError:
         return None  # no daemon could have been started there (``daemon start`` says why)
@@ -115,6 +118,8 @@ def delegate(argv: list[str]) -> int | None:
 
 def _relay(stream: BinaryIO) -> int | None:
     """Copy the daemon's output here until its exit code."""
+    import json
+
     while (frame := receive(stream)) is not None:
         kind, payload = frame
         if kind in (STDOUT, STDERR):

@@ -1,15 +1,13 @@
 """What ``mcp-codegen`` and its build daemon share: where a project's daemon listens, how their
 messages are framed, and what must be equal on both sides for the daemon's build to be the one
-the command would have run itself (standard library only: the command reads this before
-anything else, and when no daemon runs, it costs a ``stat``).
+the command would have run itself (standard library only: every ``generate`` reads this before
+anything else, so what only a daemon needs, ``hashlib`` and ``json``, is imported when one runs).
 
 Runs in: parent.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import struct
 import sys
@@ -82,8 +80,18 @@ def private_directory(create: bool) -> str | None:
     return path
 
 
+def any_listening(directory: str) -> bool:
+    """Whether any daemon's socket is in ``directory`` (checked before a name is hashed)."""
+    try:
+        return any(name.endswith(".sock") for name in os.listdir(directory))
+    except OSError:
+        return False
+
+
 def socket_name(config_file: str) -> str:
     """The socket's file name for a project: named by its configuration file's real path."""
+    import hashlib
+
     digest = hashlib.sha256(os.path.realpath(config_file).encode("utf-8", "surrogatepass"))
     return digest.hexdigest()[:24] + ".sock"
 
@@ -93,6 +101,8 @@ def send(sock: socket.socket, kind: bytes, payload: bytes) -> None:
 
 
 def send_json(sock: socket.socket, kind: bytes, value: Any) -> None:
+    import json
+
     send(sock, kind, json.dumps(value).encode())
 
 
@@ -115,6 +125,8 @@ def _package_directory() -> str:
 def code_stamp(package: str | None = None) -> str:
     """A digest of mcp-codegen's own files as installed (name, size and mtime of every ``.py``
     and template): an edited or reinstalled mcp-codegen is another generator."""
+    import hashlib
+
     package = package or _package_directory()
     digest = hashlib.sha256()
     roots = [package, os.path.join(package, "templates"), os.path.join(package, "..", "templates")]
@@ -150,6 +162,8 @@ def identity(drop_first: bool | None = None) -> dict[str, Any]:
     mcp-codegen's own code."""
     if drop_first is None:
         drop_first = not sys.flags.safe_path
+    import hashlib
+
     path = import_path(drop_first)
     installed = hashlib.sha256()
     for entry in path:
