@@ -29,3 +29,26 @@ def test_usage_errors_are_exit_codes_not_exits(tmp_path: Path) -> None:
     daemon = Daemon(str(tmp_path / "pyproject.toml"), 0, dispatch, drop_first=True)
     assert daemon._run(["generate", "--frobnicate"]) == 2
     assert daemon.stopped_because == ""
+
+
+def test_large_output_is_sent_in_frames_the_command_reads() -> None:
+    import socket
+    import threading
+
+    from codegen.cli.daemon import wire
+    from codegen.cli.daemon.service import CHUNK_BYTES, _Relayed
+
+    ours, theirs = socket.socketpair()
+    text = "".join(f"-line {n}\n" for n in range(400_000))  # ~5 MB, one write (a large diff)
+    relayed = _Relayed(ours, wire.STDOUT, False, "utf-8", threading.Lock())
+    sender = threading.Thread(target=lambda: (relayed.write(text), ours.close()))
+    sender.start()
+    frames = []
+    stream = theirs.makefile("rb")
+    while (frame := wire.receive(stream)) is not None:
+        frames.append(frame)
+    sender.join()
+    theirs.close()
+    assert len(text) > 4 * CHUNK_BYTES and len(frames) > 4
+    assert all(kind == wire.STDOUT and len(data) <= CHUNK_BYTES for kind, data in frames)
+    assert b"".join(data for _, data in frames).decode() == text

@@ -51,6 +51,8 @@ from codegen.shared.diagnostics import ExitCode
 
 #: How long a connection may take to send its request before it is dropped (a build waits).
 REQUEST_TIMEOUT_S = 10.0
+#: The most output one frame carries (``wire.MAX_FRAME`` bounds what the command reads).
+CHUNK_BYTES = 1024 * 1024
 
 
 class _Relayed(io.TextIOBase):
@@ -80,7 +82,8 @@ class _Relayed(io.TextIOBase):
             data = text.encode(self._encoding, "backslashreplace")
             with self._lock:
                 try:
-                    send(self._conn, self._kind, data)
+                    for start in range(0, len(data), CHUNK_BYTES):  # a large diff: many frames
+                        send(self._conn, self._kind, data[start : start + CHUNK_BYTES])
                 except OSError:
                     self.lost = True
         return len(text)
@@ -148,18 +151,19 @@ class Daemon:
             return
         conn.settimeout(None)  # a build takes as long as it takes
         kind = request.get("kind")
-        if kind == "status":
-            send_json(conn, EXIT, {"code": 0, "status": self.status()})
-        elif kind == "stop":
-            self.stopped_because = "`mcp-codegen daemon stop`"
-            send_json(conn, EXIT, {"code": 0, "status": self.status()})
-        elif kind == "build":
-            reason = self._refusal(request)
-            if reason is not None:
-                print(f"refused a command: {reason}", flush=True)
-                send_json(conn, REFUSED, {"reason": reason})
-            else:
-                self._build(conn, request)
+        with contextlib.suppress(OSError):  # the command went away: nobody to answer
+            if kind == "status":
+                send_json(conn, EXIT, {"code": 0, "status": self.status()})
+            elif kind == "stop":
+                self.stopped_because = "`mcp-codegen daemon stop`"
+                send_json(conn, EXIT, {"code": 0, "status": self.status()})
+            elif kind == "build":
+                reason = self._refusal(request)
+                if reason is not None:
+                    print(f"refused a command: {reason}", flush=True)
+                    send_json(conn, REFUSED, {"reason": reason})
+                else:
+                    self._build(conn, request)
 
     def status(self) -> dict[str, Any]:
         return {
