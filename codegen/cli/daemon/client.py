@@ -1,6 +1,7 @@
 """How ``mcp-codegen generate`` and ``check`` hand their command line to the project's build
 daemon when one is running, and print what it prints (standard library only: this runs before
-the command's own imports, and costs a ``stat`` when no daemon runs).
+the command's own imports; with no daemon it costs a ``stat`` of the daemons' directory and, once
+one was started there, a listing of it).
 
 Runs in: parent.
 """
