@@ -24,7 +24,7 @@ round's edit leaf (and edit with the daemon) as a ratio to that round's floor.
   (printed after the files are written), ``--watch-saves`` saves per round;
 - edit leaf, daemon: the edit leaf case again, with `mcp-codegen daemon` running for the
   project: ``generate`` is still a fresh process, which hands its command line to the daemon
-  (its CPU is the command's alone: the daemon's is not a child's until it ends);
+  (no CPU is shown: the daemon's is not a child's until it ends);
 - cold 10,000 tools in 200 modules beside bare single-process inference of the same tools
   (one process importing every module and building one TypeAdapter per module), with the
   generator process's own peak RSS (its workers not counted).

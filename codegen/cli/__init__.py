@@ -22,11 +22,11 @@ def main(argv: list[str] | None = None) -> int:
     delegated = delegate(args)  # the project's build daemon, when one runs, builds instead
     if delegated is not None:
         return delegated
-    from codegen.generator.workers.prestart import command_index, start_early
+    from codegen.generator.workers.prestart import BUILD_COMMANDS, command_index, start_early
 
     start_early(args)  # before the commands' imports, as ``python -m codegen`` does
     index = command_index(args)
-    build = argv is None and index is not None and args[index] in _BUILD_COMMANDS
+    build = argv is None and index is not None and args[index] in BUILD_COMMANDS
     if build:  # this process is the build's: its heap lives until ``_leave``
         from codegen.generator.collector import collect_never
 
@@ -37,10 +37,6 @@ def main(argv: list[str] | None = None) -> int:
     if build:
         _leave(code)
     return code
-
-
-#: Commands that leave the process without tearing the interpreter down once they are done.
-_BUILD_COMMANDS = frozenset({"generate", "check"})
 
 
 def _leave(code: int) -> None:

@@ -415,6 +415,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     return run(args.serve_args)
 
 
+#: ``daemon start --idle-timeout``'s default: an hour without a command.
+DAEMON_IDLE_TIMEOUT_S = 3600.0
+
+
 def _add_optional_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     serve = commands.add_parser(
         "serve",
@@ -442,9 +446,9 @@ def _add_optional_commands(commands: argparse._SubParsersAction) -> None:  # typ
     daemon.add_argument(
         "--idle-timeout",
         type=float,
-        default=3600.0,
+        default=DAEMON_IDLE_TIMEOUT_S,
         metavar="SECONDS",
-        help="stop after this long without a command (default 3600; 0: never)",
+        help=f"stop after this long without a command (default {DAEMON_IDLE_TIMEOUT_S:g}; 0: never)",
     )
     daemon.set_defaults(handler=cmd_daemon)
     try:

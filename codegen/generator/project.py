@@ -39,6 +39,14 @@ def nearest_config_file(start: str) -> str | None:
         directory = parent
 
 
+def config_file(option: str | None) -> str | None:
+    """The configuration a command reads: ``--config``'s value (``option``) as a real path, or
+    the nearest ``pyproject.toml`` at or above the working directory."""
+    if option is not None:
+        return os.path.realpath(option)
+    return nearest_config_file(os.path.realpath(os.getcwd()))
+
+
 def project_root(path: str, relative_path: str) -> Path | None:
     """The directory that ``relative_path`` (how diagnostics name ``path``) is relative to."""
     from pathlib import Path

@@ -76,21 +76,18 @@ def _start(project: Project, env: dict[str, str], *options: str) -> int:
     return pid
 
 
-def _cold(project: Project, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """The command run in a fresh copy of the project's sources: no daemon, no cache, and the
-    generated tree as it stands (``check`` compares against it)."""
-    copy = tmp_path / "cold"
+def _cold(project: Project, copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The command run in ``copy``, a fresh copy of the project's sources: no daemon, no cache,
+    and the generated tree as it stands (``check`` compares against it)."""
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(project.root, copy, ignore=shutil.ignore_patterns(".mcp-codegen-cache"))
-    done = run_codegen(copy, *args, "--no-daemon", "--no-cache")
-    done.snapshot = Project(copy).snapshot()  # type: ignore[attr-defined]
-    return done
+    return run_codegen(copy, *args, "--no-daemon", "--no-cache")
 
 
 def test_builds_through_the_daemon_equal_builds_in_process(
     project: Project, runtime: Path, tmp_path: Path
 ) -> None:
-    env = _env(runtime)
+    env, copy = _env(runtime), tmp_path / "cold"
     project.write("pkg/alpha.py", TOOL.format(name="alpha", kind="int"))
     project.write("pkg/beta.py", TOOL.format(name="beta", kind="int"))
     pid = _start(project, env)
@@ -114,10 +111,10 @@ def test_builds_through_the_daemon_equal_builds_in_process(
     for number, (step, change) in enumerate(steps, start=1):
         change()
         before = project.snapshot()
-        cold = _cold(project, tmp_path, "generate")
+        cold = _cold(project, copy, "generate")
         done = project.run("generate", env=env)
         assert (done.returncode, cold.returncode) == (0, 0), (step, done.stderr, cold.stderr)
-        assert project.snapshot() == cold.snapshot, step  # type: ignore[attr-defined]
+        assert project.snapshot() == Project(copy).snapshot(), step
         assert _answered(runtime) == number, f"{step}: not built by the daemon: {done.stderr}"
         written = {
             line.split("generated/", 1)[1]
@@ -128,7 +125,7 @@ def test_builds_through_the_daemon_equal_builds_in_process(
         assert written == changed, step
 
     project.write("pkg/alpha.py", TOOL.format(name="alpha", kind="bytes"))  # stale, not generated
-    cold = _cold(project, tmp_path, "check")
+    cold = _cold(project, copy, "check")
     done = project.run("check", env=env)
     assert (done.returncode, done.stdout, done.stderr) == (
         cold.returncode,
@@ -140,7 +137,7 @@ def test_builds_through_the_daemon_equal_builds_in_process(
 
     project.write("pkg/gamma.py", TOOL.format(name="delta", kind="float") + "\nx = (\n")
     before = project.snapshot()
-    cold = _cold(project, tmp_path, "generate")
+    cold = _cold(project, copy, "generate")
     done = project.run("generate", env=env)
     assert done.returncode == cold.returncode == 2
     assert done.stderr == cold.stderr and done.stderr.startswith("pkg/gamma.py:")

@@ -24,48 +24,16 @@ from codegen.cli.daemon.wire import (
     private_directory,
     receive,
     send_json,
-    socket_name,
+    socket_in,
 )
-from codegen.generator.project import nearest_config_file
-from codegen.generator.workers.prestart import command_index
+from codegen.generator.workers.prestart import BUILD_COMMANDS, command_index, config_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import BinaryIO
 
-#: The commands a daemon builds for.
-COMMANDS = ("generate", "check")
-#: The longest socket path every POSIX system takes (``sun_path`` is 104 bytes on macOS and the
-#: BSDs, 108 on Linux, the terminating NUL included).
-MAX_SOCKET_PATH = 103
 #: ``generate --no-daemon``: build in this process even when a daemon runs.
 NO_DAEMON = "--no-daemon"
-
-
-def config_file(argv: list[str]) -> str | None:
-    """The configuration file the command line names (``--config``) or the nearest one."""
-    for index, token in enumerate(argv):
-        if token == "--config" and index + 1 < len(argv):
-            return os.path.realpath(argv[index + 1])
-        if token.startswith("--config="):
-            return os.path.realpath(token.split("=", 1)[1])
-        if not token.startswith("-"):
-            break
-    return nearest_config_file(os.path.realpath(os.getcwd()))
-
-
-def socket_path(config: str, create: bool = False) -> str | None:
-    """Where the daemon of ``config`` listens (``None``: no daemon directory yet)."""
-    directory = private_directory(create)
-    if directory is None:
-        return None
-    path = os.path.join(directory, socket_name(config))
-    if len(os.fsencode(path)) > MAX_SOCKET_PATH:
-        raise DaemonError(
-            f"{path}: too long for a socket ({MAX_SOCKET_PATH} bytes at most); set "
-            "XDG_RUNTIME_DIR to a shorter directory only you can reach"
-        )
-    return path
 
 
 def delegate(argv: list[str]) -> int | None:
@@ -73,21 +41,21 @@ def delegate(argv: list[str]) -> int | None:
     must build in this process: not a build, no daemon, or a daemon that refused (the reason is
     printed: another interpreter, environment or mcp-codegen)."""
     index = command_index(argv)
-    if index is None or argv[index] not in COMMANDS:
+    if index is None or argv[index] not in BUILD_COMMANDS:
         return None
     if {"-h", "--help", NO_DAEMON} & {*argv[index + 1 :]}:
-        return None
-    config = config_file(argv)
-    if config is None:
         return None
     try:
         directory = private_directory(create=False)
         if directory is None or not any_listening(directory):
             return None  # no daemon runs: the common case costs two system calls
-        path = socket_path(config)
+        config = config_file(argv)
+        if config is None:
+            return None
+        path = socket_in(directory, config)
     except DaemonError:
         return None  # no daemon could have been started there (``daemon start`` says why)
-    if path is None or not os.path.exists(path):
+    if not os.path.exists(path):
         return None
     import socket
 

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from codegen.cli.daemon.client import config_file, socket_path
-from codegen.cli.daemon.wire import EXIT, REQUEST, DaemonError, receive, send_json
+from codegen.cli.daemon.wire import EXIT, REQUEST, DaemonError, receive, send_json, socket_path
+from codegen.generator.project import config_file
 from codegen.shared.diagnostics import ExitCode
 
 #: How long ``start`` waits for the daemon to listen, and ``stop`` for its socket to be gone.
@@ -56,7 +56,7 @@ def ask(path: str, kind: str) -> dict[str, Any] | None:
 
 def command(args: argparse.Namespace, dispatch: Callable[[list[str]], int]) -> int:
     """``mcp-codegen daemon ACTION``; ``dispatch`` runs one command line (``run`` serves with it)."""
-    config = config_file(["--config", str(args.config)] if args.config else [])
+    config = config_file(str(args.config) if args.config else None)
     if config is None:
         print(
             "mcp-codegen daemon: no pyproject.toml here or above; run it in the project, or pass "
@@ -72,11 +72,11 @@ def command(args: argparse.Namespace, dispatch: Callable[[list[str]], int]) -> i
     if args.idle_timeout < 0:
         print("mcp-codegen daemon: --idle-timeout must be 0 (never) or more", file=sys.stderr)
         return ExitCode.USAGE
+    if args.action == "stop":
+        return _stop(config, path)
     running = ask(path, "status") if path is not None else None
     if args.action == "status":
         return _status(config, running)
-    if args.action == "stop":
-        return _stop(config, path, running)
     if running is not None:
         print(f"mcp-codegen daemon: already running for {config} (pid {running['pid']})")
         return ExitCode.OK
@@ -106,14 +106,15 @@ def _status(config: str, running: dict[str, Any] | None) -> int:
     return ExitCode.OK
 
 
-def _stop(config: str, path: str | None, running: dict[str, Any] | None) -> int:
-    if running is None or path is None or ask(path, "stop") is None:
+def _stop(config: str, path: str | None) -> int:
+    stopped = ask(path, "stop") if path is not None else None
+    if stopped is None or path is None:
         print(f"mcp-codegen daemon: none runs for {config}")
         return ExitCode.OK
     deadline = time.monotonic() + STOP_TIMEOUT_S
     while os.path.exists(path) and time.monotonic() < deadline:
         time.sleep(0.02)
-    print(f"mcp-codegen daemon: stopped pid {running['pid']}")
+    print(f"mcp-codegen daemon: stopped pid {stopped['pid']}")
     return ExitCode.OK
 
 

@@ -31,7 +31,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from codegen.cli.daemon.client import COMMANDS
 from codegen.cli.daemon.wire import (
     EXIT,
     REFUSED,
@@ -46,7 +45,7 @@ from codegen.cli.daemon.wire import (
     send,
     send_json,
 )
-from codegen.generator.workers.prestart import command_index
+from codegen.generator.workers.prestart import BUILD_COMMANDS, command_index
 from codegen.shared.diagnostics import ExitCode
 
 #: How long a connection may take to send its request before it is dropped (a build waits).
@@ -179,8 +178,8 @@ class Daemon:
         """Why this daemon must not build for the command, or ``None``."""
         argv = request.get("argv", [])
         index = command_index(argv)
-        if index is None or argv[index] not in COMMANDS:
-            return f"it runs only {' and '.join(COMMANDS)}"
+        if index is None or argv[index] not in BUILD_COMMANDS:
+            return f"it runs only {' and '.join(BUILD_COMMANDS)}"
         if request.get("config_file") != self.config_file:
             return f"it builds {self.config_file}"
         if not isinstance(request.get("cwd"), str) or not os.path.isdir(request["cwd"]):

@@ -32,6 +32,10 @@ _HEADER = struct.Struct(">cI")
 #: A request holds a command line and an environment: anything larger is not one.
 MAX_FRAME = 16 * 1024 * 1024
 
+#: The longest socket path every POSIX system takes (``sun_path`` is 104 bytes on macOS and the
+#: BSDs, 108 on Linux, the terminating NUL included).
+MAX_SOCKET_PATH = 103
+
 #: What ``sys.flags`` fields change how the generator's own code runs.
 _FLAGS = ("optimize", "dev_mode", "utf8_mode", "no_user_site", "isolated", "ignore_environment")
 
@@ -96,6 +100,23 @@ def socket_name(config_file: str) -> str:
     return digest.hexdigest()[:24] + ".sock"
 
 
+def socket_in(directory: str, config_file: str) -> str:
+    """Where the daemon of ``config_file`` listens in ``directory`` (``private_directory()``)."""
+    path = os.path.join(directory, socket_name(config_file))
+    if len(os.fsencode(path)) > MAX_SOCKET_PATH:
+        raise DaemonError(
+            f"{path}: too long for a socket ({MAX_SOCKET_PATH} bytes at most); set "
+            "XDG_RUNTIME_DIR to a shorter directory only you can reach"
+        )
+    return path
+
+
+def socket_path(config_file: str, create: bool = False) -> str | None:
+    """Where the daemon of ``config_file`` listens (``None``: no daemon directory yet)."""
+    directory = private_directory(create)
+    return socket_in(directory, config_file) if directory is not None else None
+
+
 def send(sock: socket.socket, kind: bytes, payload: bytes) -> None:
     sock.sendall(_HEADER.pack(kind, len(payload)) + payload)
 
@@ -141,11 +162,6 @@ def code_stamp(package: str | None = None) -> str:
     return digest.hexdigest()
 
 
-def import_path(drop_first: bool) -> list[str]:
-    """``sys.path`` without the entry of the script that started this process."""
-    return list(sys.path[1:] if drop_first else sys.path)
-
-
 def _installed(entry: str) -> list[str]:
     """The distributions installed in one import directory, by their metadata's names (which
     carry their versions) and ``.pth`` files: what ``pip install`` and ``uninstall`` change."""
@@ -164,7 +180,7 @@ def identity(drop_first: bool | None = None) -> dict[str, Any]:
         drop_first = not sys.flags.safe_path
     import hashlib
 
-    path = import_path(drop_first)
+    path = list(sys.path[1:] if drop_first else sys.path)  # without the starting script's entry
     installed = hashlib.sha256()
     for entry in path:
         installed.update(f"{entry}\0{chr(0).join(_installed(entry))}\n".encode())

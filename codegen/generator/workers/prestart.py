@@ -14,7 +14,8 @@ from __future__ import annotations
 import os
 import sys
 
-from codegen.generator.project import CACHE_DIR, nearest_config_file
+from codegen.generator.project import CACHE_DIR
+from codegen.generator.project import config_file as config_named
 from codegen.generator.workers.process import WorkerProcess, scratch_file
 
 TYPE_CHECKING = False
@@ -26,7 +27,8 @@ PACKAGE_PARENT = os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 )
 MAX_WORKERS = 4
-_COMMANDS = ("generate", "check")
+#: The commands that build (and so start workers, or ask the build daemon).
+BUILD_COMMANDS = ("generate", "check")
 #: Every worker hashes strings with this seed, whatever the caller's ``PYTHONHASHSEED``: a default
 #: built by iterating a set (``",".join(SOME_SET)``) must not change the generated file per run.
 WORKER_HASH_SEED = "0"
@@ -104,13 +106,13 @@ def _option(argv: list[str], name: str) -> str | None:
     return None
 
 
+def config_file(argv: list[str]) -> str | None:
+    """The configuration file the command line reads (``--config``, else the nearest)."""
+    return config_named(_option(argv, "--config"))
+
+
 def _project_root(argv: list[str]) -> str | None:
-    config = _option(argv, "--config")
-    found = (
-        os.path.realpath(config)
-        if config is not None
-        else nearest_config_file(os.path.realpath(os.getcwd()))
-    )
+    found = config_file(argv)
     return os.path.dirname(found) if found is not None else None
 
 
@@ -139,7 +141,7 @@ def start_early(argv: list[str]) -> None:
         return
     _decided = True
     command = command_index(argv)
-    if command is None or argv[command] not in _COMMANDS or "--help" in argv or "-h" in argv:
+    if command is None or argv[command] not in BUILD_COMMANDS or "--help" in argv or "-h" in argv:
         return
     root = _project_root(argv)
     if root is None:
