@@ -32,12 +32,12 @@ def main(project: Path, ident: str) -> int:
         with (project / "pyproject.toml").open("a", encoding="utf-8") as config:
             config.write(f"run_targets = {json.dumps([target])}\n")
         subprocess.run(
-            [sys.executable, "-m", "codegen", "generate"],
+            [sys.executable, "-m", "mcp_codegen", "generate"],
             cwd=project,
             check=True,
             stdout=subprocess.DEVNULL,
         )
-    from codegen.runtime.hook import fast_path_serves
+    from mcp_codegen.runtime.hook import fast_path_serves
 
     module, _, attribute = target.partition(":")
     serves = fast_path_serves(str(project / "generated"), target)

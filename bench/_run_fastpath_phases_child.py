@@ -113,7 +113,7 @@ def patch_writes() -> None:
 
 
 def patch_sink() -> None:
-    from codegen.runtime._stdio import front
+    from mcp_codegen.runtime._stdio import front
 
     original = front._Sink.write
 
@@ -136,9 +136,9 @@ def main() -> None:
         runpy.run_path("serve.py", run_name="__main__")
         return
     mark("front import <")
-    import codegen.cli.run as run
-    import codegen.runtime.hook as hook
-    from codegen.runtime._stdio import front
+    import mcp_codegen.cli.run as run
+    import mcp_codegen.runtime.hook as hook
+    from mcp_codegen.runtime._stdio import front
 
     mark("front import >")
     wrap(front, "server_record", "server_record")

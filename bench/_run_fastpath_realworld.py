@@ -2,7 +2,7 @@
 fast-path check (tests/e2e/realworld/check_run_fastpath.py: duckduckgo, git factory, word,
 motherduck factory, keboola), each in the environment it is installed in
 (``DIR/realworld-<env>/bin/python``, as ``nox -s realworld`` creates them), with this
-checkout's ``codegen`` (its copy in the benchmark's ``lib``) on ``PYTHONPATH``.
+checkout's ``mcp_codegen`` (its copy in the benchmark's ``lib``) on ``PYTHONPATH``.
 
 Per server, the same setups as the synthetic apps, interleaved round by round: floor (the stdlib
 script answering with THAT server's listing, in the same environment's Python), plain (its module
@@ -52,7 +52,7 @@ class Server:
         self.tools = 0
 
     def command(self, setup: str) -> list[str]:
-        run = [str(self.python), "-m", "codegen", "run", "--generated", "generated"]
+        run = [str(self.python), "-m", "mcp_codegen", "run", "--generated", "generated"]
         if setup == "baseline":  # the same command, with the baseline's codegen (server_env)
             return [*run, self.target]
         return {
@@ -191,7 +191,7 @@ def run(
     fast_only: bool = False,
     baseline: Path | None = None,
 ) -> str:
-    """``baseline``: a directory holding another checkout's ``codegen`` (a copy, precompiled
+    """``baseline``: a directory holding another checkout's ``mcp_codegen`` (a copy, precompiled
     here); its fast path runs interleaved with the others, on the same generated trees."""
     servers = prepare(workdir, envs, lib, floor, initialize, baseline)
     setups: tuple[str, ...] = ("floor", "fastpath") if fast_only else SETUPS

@@ -2,7 +2,7 @@
 
 Usage: python _startup_child.py MODE WORKDIR
   floor      import one literal module holding the tools/list payload
-  ours       codegen.runtime: load the generated modules, list the tools (fresh copies)
+  ours       mcp_codegen.runtime: load the generated modules, list the tools (fresh copies)
   sdk        MCPServer: import the tool modules, register every tool, await list_tools()
   sdk-import import mcp.server.lowlevel only: the cost every SDK-based server pays first
   empty      nothing: the interpreter's own start
@@ -55,7 +55,7 @@ if MODE == "floor":
 
     tools = floor_tools.TOOLS
 elif MODE == "ours":
-    from codegen.runtime import load_tools
+    from mcp_codegen.runtime import load_tools
 
     tools = load_tools(WORKDIR + "/generated").list_tools()
 elif MODE == "sdk":

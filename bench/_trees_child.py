@@ -1,4 +1,4 @@
-"""Child of bench/startup_trees.py: load the generated tree under argv[1] with ``codegen.runtime``
+"""Child of bench/startup_trees.py: load the generated tree under argv[1] with ``mcp_codegen.runtime``
 and list it, timing each phase. Prints "WALL_MS IMPORT_CPU_MS LOAD_CPU_MS LIST_CPU_MS COUNT".
 
 CPU time (``time.process_time``) is the steadier number on a shared machine.
@@ -10,7 +10,7 @@ W0, C0 = time.perf_counter(), time.process_time()
 
 import sys  # noqa: E402 - after the first timestamp on purpose
 
-from codegen.runtime import load_tools  # noqa: E402
+from mcp_codegen.runtime import load_tools  # noqa: E402
 
 C1 = time.process_time()
 registry = load_tools(sys.argv[1] + "/generated")

@@ -41,11 +41,11 @@ sys.path.insert(0, str(HERE))
 from incremental import INFER  # noqa: E402
 from synthetic import write_package  # noqa: E402
 
-#: ``python -m codegen generate --no-cache`` in this process, keeping what ``assemble_module``
+#: ``python -m mcp_codegen generate --no-cache`` in this process, keeping what ``assemble_module``
 #: was given; pickled to argv[1].
 CAPTURE = r"""
 import pickle, sys
-import codegen.generator.assemble.finalize as finalize
+import mcp_codegen.generator.assemble.finalize as finalize
 seen, original = [], finalize.assemble_module
 def keep(inspected, config):
     seen.append(inspected)
@@ -53,7 +53,7 @@ def keep(inspected, config):
     return original(inspected, config)
 finalize.assemble_module = keep
 out = sys.argv[1]
-from codegen.cli import main
+from mcp_codegen.cli import main
 main(["generate", "--no-cache", "--quiet"])  # argv given: returns (no os._exit), as in tests
 with open(out, "wb") as handle:
     pickle.dump((seen, getattr(keep, "config", None)), handle)
@@ -70,9 +70,9 @@ with open(sys.argv[1], "rb") as handle:
 if config is None:  # the workers assembled and rendered every module: no parent stage to time
     print("{}")
     sys.exit(0)
-from codegen.generator.assemble.finalize import assemble_module
-from codegen.generator.render.modules import render_module
-from codegen.generator.write.output import verify_literal_module
+from mcp_codegen.generator.assemble.finalize import assemble_module
+from mcp_codegen.generator.render.modules import render_module
+from mcp_codegen.generator.write.output import verify_literal_module
 start = cpu()
 definitions = [assemble_module(module, config)[0] for module in inspected]
 assembled = cpu()
@@ -129,7 +129,7 @@ def main() -> None:
     try:
         write_package(work, options.tools)
         for repo in repos.values():
-            compileall.compile_dir(repo / "codegen", quiet=1)
+            compileall.compile_dir(repo / "mcp_codegen", quiet=1)
         compileall.compile_dir(work / "synth", quiet=1)
         captured = {}
         for label, repo in repos.items():
@@ -145,7 +145,14 @@ def main() -> None:
                     times.setdefault((label, stage), []).append(seconds)
                 if not options.no_generate:
                     shutil.rmtree(work / "generated", ignore_errors=True)
-                    command = [sys.executable, "-m", "codegen", "generate", "--no-cache", "--quiet"]
+                    command = [
+                        sys.executable,
+                        "-m",
+                        "mcp_codegen",
+                        "generate",
+                        "--no-cache",
+                        "--quiet",
+                    ]
                     seconds, _ = _run(command, work, str(repo))
                     times.setdefault((label, "generate --no-cache"), []).append(seconds)
                     trees.add(_tree_hash(work / "generated"))

@@ -72,14 +72,14 @@ def main() -> None:
     try:
         projects = {}
         for name, repo in repos.items():
-            compileall.compile_dir(repo / "codegen", quiet=1)
+            compileall.compile_dir(repo / "mcp_codegen", quiet=1)
             leaf, shared = scratch / f"leaf-{name}", scratch / f"shared-{name}"
             _project(leaf, options.tools)
             _project(shared, options.tools, shared=True)
             env = dict(os.environ, PYTHONPATH=str(repo))
             for project in (leaf, shared):
                 subprocess.run(
-                    [sys.executable, "-m", "codegen", "generate", "-q"],
+                    [sys.executable, "-m", "mcp_codegen", "generate", "-q"],
                     cwd=project,
                     env=env,
                     check=True,
@@ -90,7 +90,7 @@ def main() -> None:
         loads = []
         for round_ in range(options.rounds):
             for name, (env, leaf, shared) in projects.items():
-                command = [sys.executable, "-m", "codegen", "generate", "-q"]
+                command = [sys.executable, "-m", "mcp_codegen", "generate", "-q"]
                 _edit(leaf / "synth" / "tools_010.py")
                 run(f"edit leaf {name}", command, leaf, env)
                 _edit(shared / "synth" / "shared.py")

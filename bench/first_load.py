@@ -3,7 +3,7 @@
 Usage:  python bench/first_load.py [--rounds 7] [--tools 1000] NAME=CHECKOUT [NAME=CHECKOUT ...]
 e.g.    python bench/first_load.py before=/tmp/main-checkout after=.
 
-``codegen.runtime`` loads each generated module through ``SourceFileLoader``, which uses the
+``mcp_codegen.runtime`` loads each generated module through ``SourceFileLoader``, which uses the
 module's ``__pycache__`` bytecode when it is valid and compiles the module (and writes the
 bytecode) when it is not. Each checkout gets its own 1,000-tool project (``bench/incremental.py``'s,
 20 modules), built, then loaded once so that every module has its bytecode. Every round edits,
@@ -36,9 +36,9 @@ sys.path.insert(0, str(HERE))
 from edit_ab import checkout_options  # noqa: E402
 from incremental import _edit, _project  # noqa: E402
 
-GENERATE = [sys.executable, "-m", "codegen", "generate", "-q"]
+GENERATE = [sys.executable, "-m", "mcp_codegen", "generate", "-q"]
 LOAD = """
-from codegen.runtime import load_tools
+from mcp_codegen.runtime import load_tools
 assert len(load_tools("generated").list_tools()) > 0
 """
 
@@ -55,7 +55,7 @@ def main() -> None:
     try:
         projects = {}
         for name, repo in repos.items():
-            compileall.compile_dir(repo / "codegen", quiet=1)
+            compileall.compile_dir(repo / "mcp_codegen", quiet=1)
             project = scratch / name
             _project(project, options.tools)
             build_env = dict(os.environ, PYTHONPATH=str(repo))

@@ -2,7 +2,7 @@
 
 Usage:  python bench/flavors.py [--repeat 5]
 
-Each measurement is a fresh `python -m codegen generate --no-cache` process (wall time, as a user
+Each measurement is a fresh `python -m mcp_codegen generate --no-cache` process (wall time, as a user
 sees it), into an empty output directory. The framework flavors pay for importing the framework in
 the worker and for one in-memory tools/list round trip per module. Sources and the generator are
 precompiled first (these machines set PYTHONDONTWRITEBYTECODE=1).
@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from codegen.shared.reader import read_tree
+from mcp_codegen.shared.reader import read_tree
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
@@ -36,7 +36,7 @@ def _generate(root: Path) -> float:
     shutil.rmtree(root / "generated", ignore_errors=True)
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "codegen", "generate", "--no-cache"],
+        [sys.executable, "-m", "mcp_codegen", "generate", "--no-cache"],
         cwd=root,
         env=env,
         capture_output=True,
@@ -65,7 +65,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     repeat = parser.parse_args().repeat
-    compileall.compile_dir(REPO / "codegen", quiet=1)
+    compileall.compile_dir(REPO / "mcp_codegen", quiet=1)
     compileall.compile_dir(PUBLISHED, quiet=1)
     print(
         f"{'packages':<16} {'tools':>5} {'flavor':<8} {'median s':>9} {'clean s':>8} {'ratio':>6}"

@@ -2,7 +2,7 @@
 
 Usage:  python bench/generate.py [--tools 1000] [--repeat 5]
 
-Each measurement is a fresh `python -m codegen ...` process: wall time, as a user sees it, and
+Each measurement is a fresh `python -m mcp_codegen ...` process: wall time, as a user sees it, and
 the CPU time of that process and its workers (steadier than wall time on a shared machine).
 Sources and the generator are precompiled first (`compileall`), as an installed tool would be:
 these machines set PYTHONDONTWRITEBYTECODE=1, which would otherwise recompile on every run.
@@ -35,7 +35,11 @@ def _run(cwd: Path, *args: str) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "codegen", *args], cwd=cwd, env=env, capture_output=True, text=True
+        [sys.executable, "-m", "mcp_codegen", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     elapsed = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -50,7 +54,7 @@ def measure(tools: int, repeat: int) -> list[tuple[str, float, float, float]]:
         root = Path(tmp)
         write_package(root, tools)
         compileall.compile_dir(root / "synth", quiet=1)
-        compileall.compile_dir(REPO / "codegen", quiet=1)
+        compileall.compile_dir(REPO / "mcp_codegen", quiet=1)
         cold, uncached, cached = [], [], []
         for _ in range(repeat):
             shutil.rmtree(root / "generated", ignore_errors=True)

@@ -8,7 +8,7 @@ tools/list response. Three setups per framework and N, interleaved round by roun
 
   floor    the same app with no tools (the framework's floor, the same for every N);
   without  the app as written: the framework infers every tool at import;
-  with     the app calling ``codegen.runtime.use_generated(...)`` first.
+  with     the app calling ``mcp_codegen.runtime.use_generated(...)`` first.
 
 Reported: median wall ms, the server's CPU ms and peak RSS (VmHWM) when the response arrived.
 Then the with / floor ratio within each round (the two processes ran seconds apart, so the
@@ -70,7 +70,7 @@ def write_app(project: Path, framework: str, count: int, per_module: int = 50) -
     package = project / "synth"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("")
-    header = HEADER.replace("from codegen.decorators import tool\n", "from app import app\n")
+    header = HEADER.replace("from mcp_codegen.decorators import tool\n", "from app import app\n")
     for start in range(0, count, per_module):
         body = [header]
         for index in range(start, min(start + per_module, count)):
@@ -80,7 +80,7 @@ def write_app(project: Path, framework: str, count: int, per_module: int = 50) -
     (project / "app.py").write_text(
         "import os\n\n"
         "if os.environ.get('BENCH_HOOK'):\n"
-        "    from codegen.runtime import use_generated\n\n"
+        "    from mcp_codegen.runtime import use_generated\n\n"
         "    use_generated(os.environ['BENCH_HOOK'])\n\n" + construct
     )
     modules = sorted(p.stem for p in package.glob("tools_*.py"))
@@ -102,13 +102,15 @@ def write_app(project: Path, framework: str, count: int, per_module: int = 50) -
 def prepare(workdir: Path, sizes: list[int]) -> Path:
     """Write and generate every app, copy codegen privately, precompile everything."""
     lib = workdir / "lib"
-    shutil.copytree(REPO / "codegen", lib / "codegen", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "mcp_codegen", lib / "mcp_codegen", ignore=shutil.ignore_patterns("__pycache__")
+    )
     for framework in FRAMEWORKS:
         for size in sizes:
             project = workdir / f"{framework}-{size}"
             write_app(project, framework, size)
             subprocess.run(
-                [sys.executable, "-m", "codegen", "--config", str(project / "pyproject.toml"), "generate"],
+                [sys.executable, "-m", "mcp_codegen", "--config", str(project / "pyproject.toml"), "generate"],
                 cwd=project,
                 env={**_child_env(lib), "PYTHONPATH": f"{project}{os.pathsep}{REPO}"},
                 check=True,
@@ -193,7 +195,7 @@ def check_cost(project: Path, lib: Path) -> float:
     env["BENCH_HOOK"] = str(project / "generated")
     code = (
         "import time, serve_tools\n"
-        "from codegen.runtime._hook.entries import GeneratedIndex\n"
+        "from mcp_codegen.runtime._hook.entries import GeneratedIndex\n"
         "from app import app\n"
         "functions = [t.fn for t in app._tool_manager.list_tools()]\n"
         "index = GeneratedIndex(serve_tools.GENERATED, strict=True)\n"

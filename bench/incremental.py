@@ -94,19 +94,19 @@ from pydantic import TypeAdapter, create_model
 importlib.import_module(sys.argv[1])
 """
 
-#: `python -m codegen ARGS` in this process, then its own peak RSS (KiB on Linux) on stderr.
+#: `python -m mcp_codegen ARGS` in this process, then its own peak RSS (KiB on Linux) on stderr.
 RSS = r"""
 import os, resource, runpy, sys
 def report():
     print("RSS", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr, flush=True)
 real_exit = os._exit
-def hard_exit(code):  # generate and check end with os._exit (codegen/cli/__init__.py)
+def hard_exit(code):  # generate and check end with os._exit (mcp_codegen/cli/__init__.py)
     report()
     real_exit(code)
 os._exit = hard_exit
-sys.argv = ["codegen", *sys.argv[1:]]
+sys.argv = ["mcp_codegen", *sys.argv[1:]]
 try:
-    runpy.run_module("codegen", run_name="__main__", alter_sys=True)
+    runpy.run_module("mcp_codegen", run_name="__main__", alter_sys=True)
 except SystemExit as exc:
     code = exc.code
 else:
@@ -141,7 +141,7 @@ def _cpu() -> float:
 def _run(repo: Path, cwd: Path, *args: str) -> float:
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "codegen", *args],
+        [sys.executable, "-m", "mcp_codegen", *args],
         cwd=cwd,
         env=_env(repo),
         capture_output=True,
@@ -196,7 +196,7 @@ def _edit(path: Path, counter: list[int]) -> None:
 class _Watcher:
     def __init__(self, repo: Path, cwd: Path) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "codegen", "watch"],
+            [sys.executable, "-m", "mcp_codegen", "watch"],
             cwd=cwd,
             env=_env(repo),
             stdout=subprocess.PIPE,
@@ -244,9 +244,9 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the scratch directory")
     options = parser.parse_args()
     repo = options.repo.resolve()
-    compileall.compile_dir(repo / "codegen", quiet=1)
-    has_watch = (repo / "codegen" / "cli" / "watch.py").exists()
-    has_daemon = (repo / "codegen" / "cli" / "daemon").is_dir()
+    compileall.compile_dir(repo / "mcp_codegen", quiet=1)
+    has_watch = (repo / "mcp_codegen" / "cli" / "watch.py").exists()
+    has_daemon = (repo / "mcp_codegen" / "cli" / "daemon").is_dir()
     scratch = Path(tempfile.mkdtemp(prefix="mcp-codegen-incremental-"))
     try:
         names = ("leaf", "shared", "watch", "big", "daemon")

@@ -1,4 +1,4 @@
-"""Load test: `python -m codegen.runtime` loses no response under load. Prints a table.
+"""Load test: `python -m mcp_codegen.runtime` loses no response under load. Prints a table.
 
 Both scenarios drive a real server process with the official MCP Python SDK client
 (``ClientSession``), on loopback or stdio:
@@ -94,7 +94,7 @@ def server_env() -> dict[str, str]:
 
 
 def server_args(*extra: str) -> list[str]:
-    return ["-m", "codegen.runtime", "--generated", str(GENERATED), *extra]
+    return ["-m", "mcp_codegen.runtime", "--generated", str(GENERATED), *extra]
 
 
 async def call_and_check(

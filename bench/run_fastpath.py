@@ -20,7 +20,7 @@ plain vs fast path. Targets (issue 20): fastpath tools/list <= 1.5x floor; fastp
 no slower than plain (wall and CPU medians). Not a timed test; read ratios of one run, and
 bench/run_fastpath_instructions.py for counts that do not swing with the machine's load.
 
-``--baseline CHECKOUT`` adds a fifth setup, the fast path with another checkout's ``codegen``
+``--baseline CHECKOUT`` adds a fifth setup, the fast path with another checkout's ``mcp_codegen``
 (e.g. ``git worktree add --detach ../before main``) on the same generated trees, interleaved
 with the others, to measure a change before/after in one run on a loaded machine; with
 ``--fast-only`` only the floor and the two fast paths run (no first call), so many short rounds
@@ -101,7 +101,7 @@ CALL = {
 def prepare(workdir: Path, sizes: list[int], baseline: Path | None = None) -> Path:
     """Write and generate every app (with its run target recorded), precompile everything.
 
-    The private copies of ``codegen`` (this checkout's in ``lib``, ``baseline``'s in
+    The private copies of ``mcp_codegen`` (this checkout's in ``lib``, ``baseline``'s in
     ``lib-baseline``) are refreshed on every run, so a reused ``--workdir`` measures the tree
     as it is now."""
     import shutil
@@ -110,7 +110,7 @@ def prepare(workdir: Path, sizes: list[int], baseline: Path | None = None) -> Pa
     for source, copy in ((REPO, lib), (baseline, workdir / "lib-baseline")):
         if source is None:
             continue
-        for part in ("codegen", "templates"):
+        for part in ("mcp_codegen", "templates"):
             if (copy / part).exists():
                 shutil.rmtree(copy / part)
             shutil.copytree(
@@ -124,7 +124,7 @@ def prepare(workdir: Path, sizes: list[int], baseline: Path | None = None) -> Pa
                     shutil.rmtree(project)
                 _write_and_generate(project, framework, size, lib)
             (project / "floor.py").write_text(FLOOR)
-            from codegen.shared.reader import read_tree, wire_tools
+            from mcp_codegen.shared.reader import read_tree, wire_tools
 
             _, modules = read_tree(project / "generated")
             (project / "listing.json").write_text(json.dumps(wire_tools(modules)))
@@ -145,7 +145,7 @@ def _write_and_generate(project: Path, framework: str, size: int, lib: Path) -> 
     with (project / "pyproject.toml").open("a") as config:
         config.write('run_targets = ["server:app"]\nimport_timeout = 600\n')
     subprocess.run(
-        [sys.executable, "-m", "codegen", "--config", str(project / "pyproject.toml"), "generate"],
+        [sys.executable, "-m", "mcp_codegen", "--config", str(project / "pyproject.toml"), "generate"],
         cwd=project,
         env={**_child_env(lib), "PYTHONPATH": f"{project}{os.pathsep}{lib}"},
         check=True,
@@ -155,7 +155,7 @@ def _write_and_generate(project: Path, framework: str, size: int, lib: Path) -> 
 
 
 def command(setup: str) -> list[str]:
-    run = [sys.executable, "-m", "codegen", "run"]
+    run = [sys.executable, "-m", "mcp_codegen", "run"]
     return {
         "floor": [sys.executable, "floor.py"],
         "plain": [sys.executable, "serve.py"],
@@ -389,7 +389,7 @@ def _realworld(options: argparse.Namespace) -> int:
             baseline = workdir / "baseline"
             copies.append((options.baseline.resolve(), baseline))
         for source, target in copies:
-            for part in ("codegen", "templates"):
+            for part in ("mcp_codegen", "templates"):
                 if (target / part).exists():
                     shutil.rmtree(target / part)
                 shutil.copytree(

@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         from run_fastpath import FLOOR
 
         lib = options.workdir / "lib"
-        for part in ("codegen", "templates"):
+        for part in ("mcp_codegen", "templates"):
             if (lib / part).exists():
                 shutil.rmtree(lib / part)
             shutil.copytree(REPO / part, lib / part, ignore=shutil.ignore_patterns("__pycache__"))

@@ -5,7 +5,7 @@ Usage:  python bench/seeds.py [--tools 1000] [--repeat 7]
 Side by side in one run, alternating, each a fresh process on the same synthetic package (see
 bench/generate.py): `generate` and `generate --vary-hash-seed` (the second build with another
 seed, the only reliable detector). Then, in this process, the per-build cost of the checks that
-always run (`codegen.generator.assemble.stability.leaked_state`: sets, memory addresses, checkout paths), as a share
+always run (`mcp_codegen.generator.assemble.stability.leaked_state`: sets, memory addresses, checkout paths), as a share
 of the plain `generate` wall time.
 """
 
@@ -31,9 +31,9 @@ from synthetic import write_package  # noqa: E402
 
 
 def _leaked_state_seconds(root: Path, repeat: int) -> float:
-    from codegen.generator.assemble.stability import leaked_state
-    from codegen.generator.config import load_config
-    from codegen.generator.pipeline import build
+    from mcp_codegen.generator.assemble.stability import leaked_state
+    from mcp_codegen.generator.config import load_config
+    from mcp_codegen.generator.pipeline import build
 
     config = load_config(root / "pyproject.toml")
     result = build(config, use_cache=False)
@@ -56,7 +56,7 @@ def main() -> None:
         root = Path(tmp)
         write_package(root, options.tools)
         compileall.compile_dir(root / "synth", quiet=1)
-        compileall.compile_dir(REPO / "codegen", quiet=1)
+        compileall.compile_dir(REPO / "mcp_codegen", quiet=1)
         plain, probed = [], []
         for _ in range(options.repeat):
             for runs, extra in ((plain, ()), (probed, ("--vary-hash-seed",))):

@@ -5,20 +5,20 @@ fresh process, with all bytecode precompiled (these machines set PYTHONDONTWRITE
 
 A. spawn -> the full tools/list payload in memory, time and peak RSS, for
    floor  a bare import of one literal module holding the payload;
-   ours   codegen.runtime loading the generated modules and listing fresh copies of the tools;
+   ours   mcp_codegen.runtime loading the generated modules and listing fresh copies of the tools;
    SDK    MCPServer: import the tool modules, register each tool with @app.tool(), list_tools().
 B. over stdio, with a raw JSON-RPC client: spawn -> the client holds the parsed tools/list
    response, spawn -> the first tools/call result (sent as soon as tools/list is answered), and
    the server's peak RSS by then, for
    floor   a process that imports the literal module and writes the responses (no tools/call);
    SDK     the MCPServer server of setup A;
-   before  `python -m codegen.runtime --no-fast-path` (the SDK door from the first message, as
+   before  `python -m mcp_codegen.runtime --no-fast-path` (the SDK door from the first message, as
            before the fast path);
    lazy    the fast path, preparing the SDK only when tools/call arrives
            (MCP_CODEGEN_FAST_PATH_PRELOAD=0);
    now     the fast path as shipped (the SDK prepared in the background after tools/list).
 
-The generated modules come from the real generator (`python -m codegen generate`). Medians of
+The generated modules come from the real generator (`python -m mcp_codegen generate`). Medians of
 --repeats runs; setups are interleaved so machine noise spreads evenly. Not a timed test.
 
 Usage: python bench/startup.py [--sizes 10 100 1000] [--repeats 7] [--think-ms 0] [--keep]
@@ -78,17 +78,19 @@ def prepare(workdir: Path, sizes: list[int]) -> Path:
     sys.path.insert(0, str(BENCH))
     from synthetic import write_package
 
-    from codegen.runtime import load_tools
+    from mcp_codegen.runtime import load_tools
 
     lib = workdir / "lib"
     # A private copy of codegen, so precompiling writes nothing into the repository.
-    shutil.copytree(REPO / "codegen", lib / "codegen", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "mcp_codegen", lib / "mcp_codegen", ignore=shutil.ignore_patterns("__pycache__")
+    )
     for size in sizes:
         project = workdir / f"n{size}"
         write_package(project, size)
         config = str(project / "pyproject.toml")
         subprocess.run(  # the generator runs from the repository, templates included
-            [sys.executable, "-m", "codegen", "--config", config, "generate"],
+            [sys.executable, "-m", "mcp_codegen", "--config", config, "generate"],
             cwd=project,
             env={**_child_env(lib), "PYTHONPATH": f"{project}{os.pathsep}{REPO}"},
             check=True,
@@ -164,7 +166,7 @@ def measure_stdio(server: str, project: Path, lib: Path, think: float = 0.0) -> 
     env = _child_env(lib)
     if server in ("before", "lazy", "now"):
         generated = str(project / "generated")
-        command = [sys.executable, "-m", "codegen.runtime", "--generated", generated]
+        command = [sys.executable, "-m", "mcp_codegen.runtime", "--generated", generated]
         command += ["--path", str(project)]
         if server == "before":
             command.append("--no-fast-path")

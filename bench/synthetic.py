@@ -23,7 +23,7 @@ from typing import Annotated, Literal, Optional
 from pydantic import BaseModel, Field
 from typing_extensions import NotRequired, TypedDict
 
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 class Colour(str, enum.Enum):

@@ -3,10 +3,10 @@
     python docs/gen_architecture.py           # rewrite the generated sections in place
     python docs/gen_architecture.py --check   # exit 1 and print a diff when they drifted
 
-Standard library only; nothing under ``codegen/`` is imported (module docstrings are read with
+Standard library only; nothing under ``mcp_codegen/`` is imported (module docstrings are read with
 ``ast``), so it runs in any environment with Python 3.11+.
 
-The package map lists every module under ``codegen/`` with the first sentence of its docstring and
+The package map lists every module under ``mcp_codegen/`` with the first sentence of its docstring and
 where it runs. "Where it runs" is a line ``Runs in: <places>.`` in a docstring, <places> being one
 or more of ``worker``, ``parent``, ``server`` and ``any``, separated by commas:
 
@@ -35,10 +35,10 @@ DOC = ROOT / "docs" / "architecture.md"
 
 PLACES = {
     "worker": "a child process that imports user code: the build workers "
-    "(`codegen.generator.workers.child.run`) and `verify`'s child",
-    "parent": "the `mcp-codegen` process (or `python -m codegen`): configuration, orchestration, "
+    "(`mcp_codegen.generator.workers.child.run`) and `verify`'s child",
+    "parent": "the `mcp-codegen` process (or `python -m mcp_codegen`): configuration, orchestration, "
     "assembling, rendering, writing, `check`, `diff`, `lint`",
-    "server": "the process that serves MCP: `python -m codegen.runtime` / `mcp-codegen serve`, or "
+    "server": "the process that serves MCP: `python -m mcp_codegen.runtime` / `mcp-codegen serve`, or "
     "the user's own server under `use_generated` / `mcp-codegen run`",
     "any": "imported by more than one of them",
 }
@@ -90,7 +90,7 @@ def modules(root: Path = ROOT) -> list[Module]:
     found: list[Module] = []
     defaults: dict[Path, str] = {}
     paths = sorted(
-        (root / "codegen").rglob("*.py"),
+        (root / "mcp_codegen").rglob("*.py"),
         key=lambda p: (p.parent.parts, p.name != "__init__.py", p.name),
     )
     for path in paths:
@@ -126,7 +126,7 @@ def package_map(root: Path = ROOT) -> str:
         parts = module.dotted.split(".")
         is_package = module.path.endswith("__init__.py")
         group = (
-            "codegen"
+            "mcp_codegen"
             if len(parts) == 1 or (len(parts) == 2 and not is_package)
             else ".".join(parts[:2])
         )

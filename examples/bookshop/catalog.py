@@ -9,9 +9,9 @@ from typing import Annotated, Literal
 from mcp.types import TextContent
 from pydantic import Field
 
-from codegen.decorators import tool
 from examples.bookshop import store
 from examples.bookshop.models import Book, BookSummary, Category, Genre, Isbn
+from mcp_codegen.decorators import tool
 
 SortKey = Literal["title", "price", "published"]
 

@@ -12,9 +12,9 @@ from uuid import UUID
 
 from pydantic import AnyUrl, EmailStr, Field
 
-from codegen.decorators import tool
 from examples.bookshop import store
 from examples.bookshop.models import Member, MembershipTier, ReadingPreferences
+from mcp_codegen.decorators import tool
 
 
 @tool(idempotent=True, destructive=False, open_world=False)

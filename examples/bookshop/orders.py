@@ -12,7 +12,6 @@ from uuid import UUID, uuid5
 from mcp.types import CallToolResult, TextContent
 from pydantic import Field
 
-from codegen.decorators import tool
 from examples.bookshop import store
 from examples.bookshop.deps import Settings
 from examples.bookshop.models import (
@@ -28,6 +27,7 @@ from examples.bookshop.models import (
     ShippingQuote,
     ShippingSpeed,
 )
+from mcp_codegen.decorators import tool
 
 # (first kilogram, each further kilogram started) for deliveries within the UK.
 _DOMESTIC_RATES = {

@@ -7,10 +7,10 @@ from typing import Any
 
 from mcp.server.mcpserver import Context
 
-from codegen.decorators import tool
 from examples.bookshop import store
 from examples.bookshop.deps import ConfigPaths, Settings
 from examples.bookshop.models import Genre, SalesReport
+from mcp_codegen.decorators import tool
 
 
 @tool(title="Sales report", read_only=True, idempotent=True)

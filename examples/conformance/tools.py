@@ -1,4 +1,4 @@
-"""Tools for the conformance suite's tool scenarios, served by ``codegen.runtime``.
+"""Tools for the conformance suite's tool scenarios, served by ``mcp_codegen.runtime``.
 
 Each tool answers what its scenario expects (``tools-call-*`` and ``json-schema-2020-12``; read in
 the suite's ``dist/index.js``, version 0.1.9). Generated with ``mcp-codegen --config
@@ -13,7 +13,7 @@ import base64
 from mcp import types
 from mcp.server.mcpserver import Context
 
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 #: A 1x1 red pixel, PNG.
 RED_PIXEL_PNG = base64.b64encode(

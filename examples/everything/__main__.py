@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> None:
     # The suite exercises logging on purpose; the SDK marks it deprecated for 2026-07-28.
     warnings.filterwarnings("ignore", message="The logging capability is deprecated")
     if not options.infer:
-        from codegen.runtime import use_generated
+        from mcp_codegen.runtime import use_generated
 
         use_generated(GENERATED, strict=options.strict)
     server = importlib.import_module("examples.everything.server").mcp

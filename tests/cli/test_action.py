@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from codegen.cli import action
+from mcp_codegen.cli import action
 from tests.helpers.project import Project
 
 FIXTURES = Path(__file__).parent / "fixtures"
 BASE_SOURCE = '''
 from typing import Literal
 
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 @tool

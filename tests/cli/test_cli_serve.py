@@ -17,7 +17,7 @@ def test_mcp_codegen_serve_over_stdio() -> None:
     async def session() -> tuple[list[str], dict]:
         params = StdioServerParameters(
             command=sys.executable,
-            args=["-m", "codegen", "serve", "--generated", "generated"],
+            args=["-m", "mcp_codegen", "serve", "--generated", "generated"],
             cwd=str(REPO),
             env=codegen_env(),
         )
@@ -34,7 +34,7 @@ def test_mcp_codegen_serve_over_stdio() -> None:
     names, result = anyio.run(session)
     committed = json.loads(
         subprocess.run(
-            [sys.executable, "-m", "codegen", "export"],
+            [sys.executable, "-m", "mcp_codegen", "export"],
             cwd=REPO,
             env=codegen_env(),
             capture_output=True,

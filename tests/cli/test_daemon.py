@@ -26,7 +26,7 @@ pytestmark = [
 ]
 
 TOOL = """
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 @tool
@@ -253,7 +253,7 @@ def test_progress_reaches_the_commands_terminal(project: Project, runtime: Path)
     leader, follower = pty.openpty()
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "codegen", "generate"],
+            [sys.executable, "-m", "mcp_codegen", "generate"],
             cwd=project.root,
             env=env,
             stdout=subprocess.PIPE,

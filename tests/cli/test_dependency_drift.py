@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from codegen.shared.reader import parse_literal_module, read_manifest
+from mcp_codegen.shared.reader import parse_literal_module, read_manifest
 from tests.helpers.project import Project
 
 SOURCE = '''
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 @tool

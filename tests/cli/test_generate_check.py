@@ -17,7 +17,7 @@ from tests.helpers.project import REPO, Project, codegen_env, run_codegen
 TOOLS = '''
 from typing import Optional
 
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 @tool
@@ -194,7 +194,7 @@ def test_repository_generated_tree_is_current() -> None:
 
 
 def test_every_generated_schema_is_valid_2020_12_with_object_roots() -> None:
-    from codegen.shared.reader import read_tree, wire_tools
+    from mcp_codegen.shared.reader import read_tree, wire_tools
 
     _, modules = read_tree(REPO / "generated")
     tools = wire_tools(modules, "2025-11-25")  # the boxed variant: object roots until 2026-07-28
@@ -214,7 +214,7 @@ def test_every_generated_schema_is_valid_2020_12_with_object_roots() -> None:
 @pytest.mark.slow
 def test_python_dash_m_and_console_script_agree() -> None:
     via_module = subprocess.run(
-        [sys.executable, "-m", "codegen", "--version"],
+        [sys.executable, "-m", "mcp_codegen", "--version"],
         capture_output=True,
         text=True,
         env=codegen_env(),
@@ -269,12 +269,12 @@ def test_a_build_s_processes_collect_rarely_and_main_leaves_its_caller_s_collect
     project: Project,
 ) -> None:
     # A build's generator never collects, and every worker (a split session's scanner too) runs
-    # with the young generation's threshold raised (codegen.generator.collector); every process
+    # with the young generation's threshold raised (mcp_codegen.generator.collector); every process
     # ends with os._exit, which the sitecustomize wraps to record how it collected.
     import gc
 
-    from codegen.cli import main
-    from codegen.generator.collector import YOUNG_THRESHOLD
+    from mcp_codegen.cli import main
+    from mcp_codegen.generator.collector import YOUNG_THRESHOLD
 
     env, mark = _with_sitecustomize(
         project,

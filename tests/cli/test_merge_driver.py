@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codegen.cli.merge_driver import mask, merge
+from mcp_codegen.cli.merge_driver import mask, merge
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,7 @@ from tests.helpers.processes import children, start_as_a_terminal, still_alive
 from tests.helpers.project import Project, codegen_env
 
 TOOL = """
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 @tool

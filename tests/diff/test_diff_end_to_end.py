@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from codegen.cli.diff_options import add_parser
+from mcp_codegen.cli.diff_options import add_parser
 from tests.diff.diff_support import INT, NUM, STR, git, obj, tool, write_tree
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -192,7 +192,7 @@ def test_subproject_annotations_use_repository_paths(tmp_path: Path) -> None:
     write_tree(project / "generated", V1, version="1.0.0")
     _commit(tmp_path, "v1")
     write_tree(project / "generated", V2, version="2.0.0")
-    done = _python(["-m", "codegen.diff", "--format", "github"], cwd=project)
+    done = _python(["-m", "mcp_codegen.diff", "--format", "github"], cwd=project)
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
     assert (
@@ -212,16 +212,16 @@ def _python(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.slow
 def test_real_entry_points(repo: Path) -> None:
-    """``python -m codegen.diff`` and ``python -m codegen diff`` (the mcp-codegen CLI)."""
-    standalone = _python(["-m", "codegen.diff", "main", "feature", "--format", "json"], repo)
+    """``python -m mcp_codegen.diff`` and ``python -m mcp_codegen diff`` (the mcp-codegen CLI)."""
+    standalone = _python(["-m", "mcp_codegen.diff", "main", "feature", "--format", "json"], repo)
     assert standalone.returncode == 1, standalone.stderr
     assert kinds(json.loads(standalone.stdout)) == EXPECTED_V1_TO_V2
-    wired = _python(["-m", "codegen", "diff", "main", "feature", "--fail-on", "never"], repo)
+    wired = _python(["-m", "mcp_codegen", "diff", "main", "feature", "--fail-on", "never"], repo)
     assert wired.returncode == 0, wired.stderr
     assert "\033[" not in wired.stdout  # not a TTY: no colour
     assert "schema-set version: 1.0.0 -> 2.0.0 (major bump)" in wired.stdout
     config = _python(
-        ["-m", "codegen", "--config", str(repo / "pyproject.toml"), "diff", "main", "feature"],
+        ["-m", "mcp_codegen", "--config", str(repo / "pyproject.toml"), "diff", "main", "feature"],
         repo.parent,
     )
     assert config.returncode == 1, config.stderr  # the global --config reaches diff

@@ -43,10 +43,10 @@ def test_every_module_is_mapped_once():
     rows = [
         line.split("|")[1].strip().strip("`")
         for line in (REPO / "docs" / "architecture.md").read_text().splitlines()
-        if line.startswith("| `codegen")
+        if line.startswith("| `mcp_codegen")
     ]
     on_disk = set()
-    for path in (REPO / "codegen").rglob("*.py"):
+    for path in (REPO / "mcp_codegen").rglob("*.py"):
         parts = path.relative_to(REPO).with_suffix("").parts
         on_disk.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
     assert sorted(rows) == sorted(on_disk)
@@ -55,7 +55,7 @@ def test_every_module_is_mapped_once():
 def test_an_edited_row_is_restored_and_reported(tmp_path):
     committed = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
     row = next(
-        line for line in committed.splitlines() if line.startswith("| `codegen.runtime.server`")
+        line for line in committed.splitlines() if line.startswith("| `mcp_codegen.runtime.server`")
     )
     edited = committed.replace(row, row.replace("| server |", "| parent |"))
     assert edited != committed
@@ -64,24 +64,24 @@ def test_an_edited_row_is_restored_and_reported(tmp_path):
 
 def copy_package(tmp_path: Path) -> Path:
     shutil.copytree(
-        REPO / "codegen", tmp_path / "codegen", ignore=shutil.ignore_patterns("__pycache__")
+        REPO / "mcp_codegen", tmp_path / "mcp_codegen", ignore=shutil.ignore_patterns("__pycache__")
     )
     return tmp_path
 
 
 def test_a_module_override_and_the_package_default(tmp_path):
     root = copy_package(tmp_path)
-    scan = root / "codegen" / "generator" / "scan"
+    scan = root / "mcp_codegen" / "generator" / "scan"
     (scan / "extra.py").write_text('"""A new scanner helper."""\n')
     (scan / "other.py").write_text('"""Runs elsewhere.\n\nRuns in: parent, server.\n"""\n')
     places = {m.dotted: m.runs_in for m in gen.modules(root)}
-    assert places["codegen.generator.scan.extra"] == "worker"  # the package's default
-    assert places["codegen.generator.scan.other"] == "parent, server"
+    assert places["mcp_codegen.generator.scan.extra"] == "worker"  # the package's default
+    assert places["mcp_codegen.generator.scan.other"] == "parent, server"
 
 
 def test_a_package_must_say_where_it_runs(tmp_path):
     root = copy_package(tmp_path)
-    new = root / "codegen" / "generator" / "newstage"
+    new = root / "mcp_codegen" / "generator" / "newstage"
     new.mkdir()
     (new / "__init__.py").write_text('"""A new stage."""\n')
     with pytest.raises(gen.MapError, match=r"newstage/__init__.py: every package says where"):
@@ -90,7 +90,7 @@ def test_a_package_must_say_where_it_runs(tmp_path):
 
 def test_an_unknown_place_is_refused(tmp_path):
     root = copy_package(tmp_path)
-    (root / "codegen" / "shared" / "odd.py").write_text('"""Odd.\n\nRuns in: browser.\n"""\n')
+    (root / "mcp_codegen" / "shared" / "odd.py").write_text('"""Odd.\n\nRuns in: browser.\n"""\n')
     with pytest.raises(gen.MapError, match=r"odd.py: 'Runs in:' names browser"):
         gen.modules(root)
 
@@ -113,36 +113,36 @@ def test_import_rules_list_every_contract():
 #: The modules each kind of process starts from (their imports, lazy ones included, follow).
 ENTRY_POINTS = {
     "worker": [
-        "codegen.generator.workers.child",
-        "codegen.generator.scan.files",
-        "codegen.generator.schema.describe",
-        "codegen.generator.inspection.resolve",
-        "codegen.generator.flavors.mcp",
-        "codegen.generator.flavors.fastmcp",
-        "codegen.generator.flavors.factories",
+        "mcp_codegen.generator.workers.child",
+        "mcp_codegen.generator.scan.files",
+        "mcp_codegen.generator.schema.describe",
+        "mcp_codegen.generator.inspection.resolve",
+        "mcp_codegen.generator.flavors.mcp",
+        "mcp_codegen.generator.flavors.fastmcp",
+        "mcp_codegen.generator.flavors.factories",
     ],
     "server": [
-        "codegen.runtime.server",
-        "codegen.runtime._call.invoke",
-        "codegen.runtime._call.prepare",
-        "codegen.runtime._call.framework_results",
-        "codegen.runtime.hook",
-        "codegen.runtime._hook.frameworks",
-        "codegen.runtime._hook.fastmcp_tool",
-        "codegen.runtime._stdio.fastpath",
-        "codegen.runtime._stdio.transport",
-        "codegen.runtime._load.profiled",
+        "mcp_codegen.runtime.server",
+        "mcp_codegen.runtime._call.invoke",
+        "mcp_codegen.runtime._call.prepare",
+        "mcp_codegen.runtime._call.framework_results",
+        "mcp_codegen.runtime.hook",
+        "mcp_codegen.runtime._hook.frameworks",
+        "mcp_codegen.runtime._hook.fastmcp_tool",
+        "mcp_codegen.runtime._stdio.fastpath",
+        "mcp_codegen.runtime._stdio.transport",
+        "mcp_codegen.runtime._load.profiled",
     ],
     "parent": [
-        "codegen.cli.commands",
-        "codegen.generator.pipeline",
-        "codegen.generator.assemble.finalize",
-        "codegen.generator.render.modules",
-        "codegen.generator.write.output",
-        "codegen.generator.workers.pool",
-        "codegen.generator.lint",
-        "codegen.generator.hash_seeds",
-        "codegen.cli.diff_command",
+        "mcp_codegen.cli.commands",
+        "mcp_codegen.generator.pipeline",
+        "mcp_codegen.generator.assemble.finalize",
+        "mcp_codegen.generator.render.modules",
+        "mcp_codegen.generator.write.output",
+        "mcp_codegen.generator.workers.pool",
+        "mcp_codegen.generator.lint",
+        "mcp_codegen.generator.hash_seeds",
+        "mcp_codegen.cli.diff_command",
     ],
 }
 
@@ -154,7 +154,7 @@ def test_the_map_says_where_each_module_is_imported(place):
     script = (
         "import sys\n"
         f"for name in {ENTRY_POINTS[place]!r}: __import__(name)\n"
-        "print('\\n'.join(n for n in sys.modules if n.startswith('codegen')))\n"
+        "print('\\n'.join(n for n in sys.modules if n.startswith('mcp_codegen')))\n"
     )
     completed = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, check=True

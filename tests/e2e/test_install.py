@@ -24,7 +24,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-import codegen
+import mcp_codegen
 from tests.helpers.project import REPO, run_codegen
 
 pytestmark = pytest.mark.slow
@@ -38,7 +38,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 class Book(BaseModel):
@@ -110,7 +110,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     build = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
     _run([*build, "-w", str(wheels), str(REPO)], work, env)
     (wheel,) = wheels.glob("*.whl")
-    assert wheel.name == f"mcp_schema_codegen-{codegen.__version__}-py3-none-any.whl"
+    assert wheel.name == f"mcp_schema_codegen-{mcp_codegen.__version__}-py3-none-any.whl"
     venv = work / "venv"
     _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], work, env)
     _install(venv / "bin" / "python", wheel, work, env)
@@ -121,8 +121,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
 def test_the_distribution_name_is_the_one_in_pyproject() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     assert project["name"] == DISTRIBUTION
-    assert project["scripts"] == {"mcp-codegen": "codegen.cli:main"}
-    assert "version" in project["dynamic"]  # from codegen.__version__, one source of truth
+    assert project["scripts"] == {"mcp-codegen": "mcp_codegen.cli:main"}
+    assert "version" in project["dynamic"]  # from mcp_codegen.__version__, one source of truth
 
 
 def test_installed_wheel_generates_checks_exports_and_serves(
@@ -136,15 +136,15 @@ def test_installed_wheel_generates_checks_exports_and_serves(
         [
             python,
             "-c",
-            "import codegen, importlib.metadata as m; "
-            f"print(codegen.__file__); print(m.version({DISTRIBUTION!r}))",
+            "import mcp_codegen, importlib.metadata as m; "
+            f"print(mcp_codegen.__file__); print(m.version({DISTRIBUTION!r}))",
         ],
         root,
         env,
     ).stdout.splitlines()
     assert Path(where[0]).is_relative_to(venv), where  # the wheel's copy, not the source tree
     version = where[1]
-    assert version == codegen.__version__
+    assert version == mcp_codegen.__version__
     assert _run([command, "--version"], root, env).stdout.strip() == f"mcp-codegen {version}"
 
     generated = _run([command, "generate"], root, env)

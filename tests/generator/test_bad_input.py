@@ -11,7 +11,7 @@ from tests.helpers.project import Project
 pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
 
 GOOD = '''
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 @tool
@@ -23,55 +23,55 @@ def ping(message: str) -> str:
 CASES = {
     "syntax_error": (
         "pkg/broken.py",
-        "from codegen.decorators import tool\n\n@tool\ndef f(x: int) -> int\n    return x\n",
+        "from mcp_codegen.decorators import tool\n\n@tool\ndef f(x: int) -> int\n    return x\n",
         r"pkg/broken\.py:4:\d+: syntax error: expected ':'",
     ),
     "unresolvable_annotation": (
         "pkg/broken.py",
-        "from codegen.decorators import tool\n\n@tool\ndef f(x: 'Missing') -> int:\n    return 1\n",
+        "from mcp_codegen.decorators import tool\n\n@tool\ndef f(x: 'Missing') -> int:\n    return 1\n",
         r"pkg/broken\.py:4:7: cannot resolve the annotation of parameter 'x' \('Missing'\)"
         r".*NameError",
     ),
     "import_failure": (
         "pkg/broken.py",
-        "from codegen.decorators import tool\n\nraise RuntimeError('boom at import')\n\n"
+        "from mcp_codegen.decorators import tool\n\nraise RuntimeError('boom at import')\n\n"
         "@tool\ndef f(x: int) -> int:\n    return x\n",
         r"pkg/broken\.py:3:1: importing pkg\.broken failed: RuntimeError: boom at import",
     ),
     "var_positional": (
         "pkg/broken.py",
-        "from codegen.decorators import tool\n\n@tool\ndef f(*values: int) -> int:\n"
+        "from mcp_codegen.decorators import tool\n\n@tool\ndef f(*values: int) -> int:\n"
         "    return sum(values)\n",
         r"pkg/broken\.py:4:8: variadic parameter \*values cannot be described by a schema; "
         r"pass input_schema=",
     ),
     "var_keyword": (
         "pkg/broken.py",
-        "from codegen.decorators import tool\n\n@tool\ndef f(x: int, **extra: str) -> int:\n"
+        "from mcp_codegen.decorators import tool\n\n@tool\ndef f(x: int, **extra: str) -> int:\n"
         "    return x\n",
         r"pkg/broken\.py:4:17: variadic parameter \*\*extra cannot be described",
     ),
     "undescribable_type": (
         "pkg/broken.py",
-        "import socket\nfrom codegen.decorators import tool\n\n@tool\n"
+        "import socket\nfrom mcp_codegen.decorators import tool\n\n@tool\n"
         "def f(sock: socket.socket) -> int:\n    return 1\n",
         r"pkg/broken\.py:5:1: pydantic cannot describe the parameters of 'f'",
     ),
     "undescribable_return_type": (
         "pkg/broken.py",
-        "import socket\nfrom codegen.decorators import tool\n\n@tool\n"
+        "import socket\nfrom mcp_codegen.decorators import tool\n\n@tool\n"
         "def f(x: int) -> socket.socket:\n    return 1\n",
         r"pkg/broken\.py:5:1: pydantic cannot describe the return type of 'f' \(socket\.socket\)",
     ),
     "duplicate_names": (
         "pkg/broken.py",
-        "from codegen.decorators import tool\n\n@tool(name='ping')\ndef other(x: int) -> int:\n"
+        "from mcp_codegen.decorators import tool\n\n@tool(name='ping')\ndef other(x: int) -> int:\n"
         "    return x\n",
         r"pkg/good\.py:5:1: duplicate tool name 'ping': also defined at pkg/broken\.py:4:1",
     ),
     "non_literal_decorator_argument": (
         "pkg/broken.py",
-        "from codegen.decorators import tool\nimport os\n\n@tool(name=os.environ['X'])\n"
+        "from mcp_codegen.decorators import tool\nimport os\n\n@tool(name=os.environ['X'])\n"
         "def f(x: int) -> int:\n    return x\n",
         r"pkg/broken\.py:4:12: decorator argument name= cannot be known at build time: "
         r"`os\.environ` reads the environment, which is known only at run time; write the value "
@@ -79,19 +79,19 @@ CASES = {
     ),
     "invalid_override_schema": (
         "pkg/broken.py",
-        "from codegen.decorators import tool\n\n@tool(input_schema={'type': 'object', "
+        "from mcp_codegen.decorators import tool\n\n@tool(input_schema={'type': 'object', "
         "'properties': 5})\ndef f(**kw: int) -> int:\n    return 1\n",
         r"pkg/broken\.py:3:20: inputSchema is not a valid JSON Schema 2020-12 at properties",
     ),
     "override_root_not_object": (
         "pkg/broken.py",
-        "from codegen.decorators import tool\n\n@tool(output_schema={'type': 'string'})\n"
+        "from mcp_codegen.decorators import tool\n\n@tool(output_schema={'type': 'string'})\n"
         "def f(x: int) -> str:\n    return 'x'\n",
         r"pkg/broken\.py:3:21: outputSchema must have \"type\": \"object\" at its root",
     ),
     "control_character_in_tool_name": (
         "pkg/broken.py",
-        "from codegen.decorators import tool\n\n@tool(name='has\\ttab')\n"
+        "from mcp_codegen.decorators import tool\n\n@tool(name='has\\ttab')\n"
         "def f(x: int) -> int:\n    return x\n",
         r"pkg/broken\.py:3:12: invalid tool name 'has\\ttab': it contains the control character "
         r"U\+0009, which does not survive JSON, terminals and logs reliably; remove it",
@@ -119,7 +119,7 @@ def test_permissive_fallback_applies_only_when_configured(project: Project) -> N
     project.configure('sources = ["pkg"]\npermissive_fallback = true\n')
     project.write(
         "pkg/tools.py",
-        "from codegen.decorators import tool\n\n@tool\ndef f(**kw: int) -> int:\n    return 1\n",
+        "from mcp_codegen.decorators import tool\n\n@tool\ndef f(**kw: int) -> int:\n    return 1\n",
     )
     result = project.run("generate")
     assert result.returncode == 0, result.stderr

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-import codegen.generator.pipeline
-from codegen.generator.config import load_config
+import mcp_codegen.generator.pipeline
+from mcp_codegen.generator.config import load_config
 from tests.helpers.project import REPO
 
 pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
@@ -83,7 +83,7 @@ def test_output_does_not_depend_on_discovery_order(
     root = tmp_path / "proj"
     copy_example(root, creation)  # type: ignore[arg-type]
     (root / "pyproject.toml").write_text(f"[tool.mcp-codegen]\nsources = {sources}\n{CONFIG}")
-    discover = codegen.generator.pipeline.discover_sources
+    discover = mcp_codegen.generator.pipeline.discover_sources
     seen: list[list[str]] = []
 
     def discover_in_another_order(config):  # type: ignore[no-untyped-def]
@@ -92,12 +92,14 @@ def test_output_does_not_depend_on_discovery_order(
         seen.append([p.name for p in files])
         return files, problems
 
-    monkeypatch.setattr(codegen.generator.pipeline, "discover_sources", discover_in_another_order)
-    result = codegen.generator.pipeline.build(load_config(root / "pyproject.toml"))
+    monkeypatch.setattr(
+        mcp_codegen.generator.pipeline, "discover_sources", discover_in_another_order
+    )
+    result = mcp_codegen.generator.pipeline.build(load_config(root / "pyproject.toml"))
 
     assert not result.errors, "\n".join(map(str, result.errors))
     assert seen, (
-        "the build did not discover sources through codegen.generator.pipeline.discover_sources"
+        "the build did not discover sources through mcp_codegen.generator.pipeline.discover_sources"
     )
     if variant != "sorted":
         assert seen[0] != sorted(seen[0]), "this variant must feed the build another order"

@@ -24,7 +24,7 @@ def test_src_layout(project: Project) -> None:
     project.write(
         "src/shop/tools.py",
         """
-        from codegen.decorators import tool
+        from mcp_codegen.decorators import tool
 
         @tool
         def price(isbn: str) -> float:
@@ -44,9 +44,9 @@ def test_decorator_spellings(project: Project) -> None:
         """
         import functools
 
-        import codegen.decorators
-        from codegen.decorators import tool
-        from codegen.decorators import tool as mcp_tool
+        import mcp_codegen.decorators
+        from mcp_codegen.decorators import tool
+        from mcp_codegen.decorators import tool as mcp_tool
 
 
         def logged(fn):
@@ -66,7 +66,7 @@ def test_decorator_spellings(project: Project) -> None:
             return x
 
 
-        @codegen.decorators.tool(name="dotted")
+        @mcp_codegen.decorators.tool(name="dotted")
         def dotted_impl(x: int) -> int:
             return x
 
@@ -139,7 +139,7 @@ def test_injected_types_from_config_and_context_are_left_out(project: Project) -
 
         from mcp.server.mcpserver import Context
 
-        from codegen.decorators import tool
+        from mcp_codegen.decorators import tool
         from pkg.deps import Settings
 
 
@@ -158,7 +158,7 @@ def test_decorator_metadata_reaches_the_tool(project: Project) -> None:
     project.write(
         "pkg/tools.py",
         """
-        from codegen.decorators import tool
+        from mcp_codegen.decorators import tool
 
         LIMIT_TITLE = "Wipe everything"
 
@@ -192,7 +192,7 @@ def test_box_marker_can_be_switched_off_and_field_set_globally(project: Project)
     project.configure('sources = ["pkg"]\nbox_marker = false\nbox_field = "value"\n')
     project.write(
         "pkg/tools.py",
-        "from codegen.decorators import tool\n\n@tool\ndef n() -> int:\n    return 1\n",
+        "from mcp_codegen.decorators import tool\n\n@tool\ndef n() -> int:\n    return 1\n",
     )
     assert project.run("generate").returncode == 0
     schema = _tools(project)["n"]["outputSchema"]

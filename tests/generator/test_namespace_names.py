@@ -1,6 +1,6 @@
 """Modules in PEP 420 namespace portions are generated under the name Python imports them by,
 so ``use_generated(strict=True)`` finds every entry and lists exactly what the plain server
-lists (codegen.generator.discover.module_name_for)."""
+lists (mcp_codegen.generator.discover.module_name_for)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from codegen.generator.discover import module_name_for
+from mcp_codegen.generator.discover import module_name_for
 from tests.helpers.project import REPO, Project
 
 LIST = """
 import asyncio, json, sys
 sys.path.insert(0, sys.argv[1])
 if sys.argv[2] == "hooked":
-    from codegen.runtime.hook import use_generated
+    from mcp_codegen.runtime.hook import use_generated
     use_generated(sys.argv[3], strict=True)
 import pkg.server.tools.cache
 from pkg.server.app import mcp

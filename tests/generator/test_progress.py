@@ -15,7 +15,7 @@ from tests.helpers.project import Project, codegen_env
 SLOW = """
 import time
 
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 time.sleep(2.5)
 
@@ -30,7 +30,7 @@ def _run_on_a_terminal(project: Project, *args: str) -> tuple[int, str]:
     """Run with stderr on a pseudo-terminal; returns the exit code and what the terminal got."""
     leader, follower = pty.openpty()
     process = subprocess.Popen(
-        [sys.executable, "-m", "codegen", *args],
+        [sys.executable, "-m", "mcp_codegen", *args],
         cwd=project.root,
         env=codegen_env(),
         stdout=subprocess.DEVNULL,

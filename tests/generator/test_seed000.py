@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from codegen.generator.config import Config
-from codegen.generator.pipeline import build
+from mcp_codegen.generator.config import Config
+from mcp_codegen.generator.pipeline import build
 from tests.helpers.project import REPO
 
 FIXTURES = REPO / "tests" / "fixtures" / "seed000"

@@ -19,7 +19,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from codegen.shared.reader import parse_literal_module
+from mcp_codegen.shared.reader import parse_literal_module
 from tests.helpers.corpus import fastmcp_client_tools, sdk_client_tools
 from tests.helpers.project import REPO, Project, codegen_env
 
@@ -30,7 +30,7 @@ QUOTED = "it's \"quoted\" \\ {{ x }} '''"
 NAMES = ("search books", LONG, QUOTED)
 
 SOURCE = f'''
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 @tool(name={NAMES[0]!r})
@@ -99,7 +99,14 @@ def test_unusual_names_warn_write_a_literal_module_and_are_served(project: Proje
 async def _list_and_call(root: Path) -> tuple[list[str], dict[str, Any]]:
     parameters = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "codegen.runtime", "--generated", str(root / "generated"), "--path", str(root)],
+        args=[
+            "-m",
+            "mcp_codegen.runtime",
+            "--generated",
+            str(root / "generated"),
+            "--path",
+            str(root),
+        ],
         env=codegen_env(),
         cwd=str(root),
     )
@@ -132,7 +139,7 @@ def test_unservable_names_are_errors(project: Project, name: str, message: str) 
     project.write("pkg/__init__.py", "")
     project.write(
         "pkg/bad.py",
-        f"from codegen.decorators import tool\n\n\n@tool(name={name!a})\n"
+        f"from mcp_codegen.decorators import tool\n\n\n@tool(name={name!a})\n"
         "def f(x: int) -> int:\n    return x\n",
     )
     project.configure()

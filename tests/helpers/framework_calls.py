@@ -1,9 +1,9 @@
-"""Both sides of a tool call: the framework's own server and ``codegen.runtime`` serving its
+"""Both sides of a tool call: the framework's own server and ``mcp_codegen.runtime`` serving its
 generated modules (the flavored-runtime, hook and drop-in tests compare them).
 
 The oracle is always the framework's own server, reached through the framework's own in-process
 client (``mcp.client.Client`` for the SDK's ``MCPServer``, ``fastmcp.Client`` for fastmcp). The
-runtime side is ``codegen.runtime`` serving the generated modules, reached through the SDK's
+runtime side is ``mcp_codegen.runtime`` serving the generated modules, reached through the SDK's
 client in-process or through ``ClientSession`` over stdio. Results are compared as the JSON the
 client received; only the server's identity (``_meta["io.modelcontextprotocol/serverInfo"]``,
 added by the SDK to every result) is left out, because the two servers are different servers.
@@ -50,8 +50,8 @@ PACKAGES: dict[str, tuple[str, list[Path], str]] = {
 
 def build(root: Path, flavor: str, sources: list[Path]) -> Path:
     """Generate ``sources`` in ``flavor`` into ``root/generated``; the output directory."""
-    from codegen.generator.config import load_config
-    from codegen.generator.pipeline import generate
+    from mcp_codegen.generator.config import load_config
+    from mcp_codegen.generator.pipeline import generate
 
     config_path = write_config(root, flavor, sources, python_path=(REPO, PUBLISHED_ROOT, EXTRAS))
     config = load_config(config_path)
@@ -209,15 +209,15 @@ def framework_calls(flavor: str, server: Any, calls: list[Call]) -> list[dict[st
 
 
 def runtime_calls(output: Path, calls: list[Call]) -> list[dict[str, Any]]:
-    """``codegen.runtime`` serving ``output`` in this process, through the SDK's client."""
-    from codegen.runtime import load_tools
-    from codegen.runtime.server import build_server
+    """``mcp_codegen.runtime`` serving ``output`` in this process, through the SDK's client."""
+    from mcp_codegen.runtime import load_tools
+    from mcp_codegen.runtime.server import build_server
 
     return sdk_client_calls(build_server(load_tools(output)), calls)
 
 
 def stdio_runtime_calls(output: Path, calls: list[Call]) -> list[dict[str, Any]]:
-    """``python -m codegen.runtime`` serving ``output`` over stdio, through ``ClientSession``."""
+    """``python -m mcp_codegen.runtime`` serving ``output`` over stdio, through ``ClientSession``."""
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
@@ -225,7 +225,7 @@ def stdio_runtime_calls(output: Path, calls: list[Call]) -> list[dict[str, Any]]
         command=sys.executable,
         args=[
             "-m",
-            "codegen.runtime",
+            "mcp_codegen.runtime",
             "--generated",
             str(output),
             *("--path", str(REPO), "--path", str(PUBLISHED_ROOT), "--path", str(EXTRAS)),
@@ -260,7 +260,7 @@ def answer_differences(
 
 def planned_calls(output: Path, table: dict[str, list[dict[str, Any]]]) -> list[Call]:
     """Every tool of a generated output, in registry order, with its sample arguments."""
-    from codegen.runtime import load_tools
+    from mcp_codegen.runtime import load_tools
 
     return [
         (tool["name"], arguments)

@@ -44,14 +44,14 @@ def still_alive(pids: list[int], within: float = 10) -> list[int]:
 
 
 def start_as_a_terminal(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Popen[str]:
-    """``python -m codegen ARGS`` as a terminal starts it, with pipes on stdout and stderr. A job
+    """``python -m mcp_codegen ARGS`` as a terminal starts it, with pipes on stdout and stderr. A job
     a non-interactive shell runs in the background inherits SIGINT ignored (and so would the
     child, where Ctrl-C then does nothing): the child gets the default disposition whatever this
     test process was started with."""
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         return subprocess.Popen(
-            [sys.executable, "-m", "codegen", *args],
+            [sys.executable, "-m", "mcp_codegen", *args],
             cwd=cwd,
             env=env,
             stdin=subprocess.DEVNULL,

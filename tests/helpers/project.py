@@ -28,7 +28,7 @@ def codegen_env(**extra: str) -> dict[str, str]:
 def in_process_builds(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """For tests that call ``build()`` in the test process: the environment its workers need,
     and any worker started early (``prestart``) stopped afterwards."""
-    from codegen.generator.workers import prestart
+    from mcp_codegen.generator.workers import prestart
 
     for name, value in codegen_env(PYTHONDONTWRITEBYTECODE="1").items():
         monkeypatch.setenv(name, value)
@@ -39,9 +39,9 @@ def in_process_builds(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def run_codegen(
     cwd: Path, *args: str, env: dict[str, str] | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m codegen ARGS`` in ``cwd`` and capture its output."""
+    """Run ``python -m mcp_codegen ARGS`` in ``cwd`` and capture its output."""
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *args],
+        [sys.executable, "-m", "mcp_codegen", *args],
         cwd=cwd,
         capture_output=True,
         text=True,

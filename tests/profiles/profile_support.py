@@ -11,7 +11,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from codegen.shared.reader import read_tree, wire_tools
+from mcp_codegen.shared.reader import read_tree, wire_tools
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED_TREES = (

@@ -8,15 +8,15 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from codegen.profiles.budget import payload_bytes, wire_bytes
-from codegen.profiles.name_limits import check_names
+from mcp_codegen.profiles.budget import payload_bytes, wire_bytes
+from mcp_codegen.profiles.name_limits import check_names
 from tests.helpers.project import Project
 
 LONG = "fetch_every_open_purchase_order_for_a_supplier_by_region"  # 56 characters
 TOOLS = f'''
 from typing import Optional
 
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 @tool

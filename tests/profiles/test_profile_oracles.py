@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from codegen.profiles import apply_profile
+from mcp_codegen.profiles import apply_profile
 from tests.profiles.profile_support import corpus, corpus_names
 
 pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)

@@ -12,8 +12,8 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from codegen.profiles import apply_profile
-from codegen.runtime import GeneratedModuleError, load_tools
+from mcp_codegen.profiles import apply_profile
+from mcp_codegen.runtime import GeneratedModuleError, load_tools
 from tests.helpers.project import REPO, codegen_env
 
 GENERATED = REPO / "generated"
@@ -40,7 +40,7 @@ def test_a_profile_that_cannot_express_a_tool_fails_the_load() -> None:
         [
             sys.executable,
             "-m",
-            "codegen",
+            "mcp_codegen",
             "serve",
             "--generated",
             str(GENERATED),
@@ -65,7 +65,7 @@ def test_serve_profile_lists_the_profile_and_reads_null_as_absent() -> None:
             command=sys.executable,
             args=[
                 "-m",
-                "codegen",
+                "mcp_codegen",
                 "serve",
                 "--generated",
                 str(GENERATED),
@@ -107,10 +107,10 @@ def test_serve_profile_lists_the_profile_and_reads_null_as_absent() -> None:
 def test_serving_a_profile_imports_only_the_standard_library() -> None:
     code = (
         "import sys\n"
-        "from codegen.runtime import load_tools\n"
+        "from mcp_codegen.runtime import load_tools\n"
         "for name in ('openai-strict', 'claude'):\n"
         f"    load_tools({str(GENERATED)!r}, profile=name)\n"
-        "import codegen.profiles.gemini\n"
+        "import mcp_codegen.profiles.gemini\n"
         "heavy = {'pydantic', 'jsonschema', 'libcst', 'jinja2', 'mcp', 'typing_extensions'}\n"
         "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))\n"
     )

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from codegen.profiles.budget import token_counter, tool_sizes, wire_bytes
+from mcp_codegen.profiles.budget import token_counter, tool_sizes, wire_bytes
 from tests.helpers.project import Project
 
 
@@ -36,7 +36,7 @@ def test_an_unknown_tokenizer_is_a_usage_error(project: Project) -> None:
     project.configure('sources = ["pkg"]\ntokenizer = "gpt-9"\n')
     project.write(
         "pkg/tools.py",
-        "from codegen.decorators import tool\n\n\n@tool\ndef f() -> int:\n    return 1\n",
+        "from mcp_codegen.decorators import tool\n\n\n@tool\ndef f() -> int:\n    return 1\n",
     )
     assert project.run("generate").returncode == 0
     done = project.run("lint")

@@ -140,7 +140,7 @@ def server_args(generated: Path, *extra: str) -> list[str]:
     """Arguments after the interpreter to serve ``generated`` (fixture tools importable)."""
     return [
         "-m",
-        "codegen.runtime",
+        "mcp_codegen.runtime",
         "--generated",
         str(generated),
         "--path",

@@ -22,10 +22,10 @@ from mcp.client._memory import InMemoryTransport
 from mcp.shared.exceptions import MCPError
 from mcp_types import methods
 
-from codegen.generator.config import load_config
-from codegen.runtime import load_tools
-from codegen.runtime.server import build_server
-from codegen.shared.reader import parse_literal_module
+from mcp_codegen.generator.config import load_config
+from mcp_codegen.runtime import load_tools
+from mcp_codegen.runtime.server import build_server
+from mcp_codegen.shared.reader import parse_literal_module
 from tests.helpers.project import REPO, Project
 from tests.helpers.protocol_clients import list_and_call, open_session
 
@@ -38,7 +38,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 from typing_extensions import TypedDict
 
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 class Node(BaseModel):
@@ -139,7 +139,7 @@ def _listing(tools: list[dict[str, Any]], protocol_version: str) -> dict[str, An
 def test_variant_rule_matches_the_sdks_revision_list() -> None:
     from mcp_types.version import KNOWN_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
-    from codegen.shared.protocols import KNOWN_REVISIONS, variant_for
+    from mcp_codegen.shared.protocols import KNOWN_REVISIONS, variant_for
 
     assert KNOWN_REVISIONS == KNOWN_PROTOCOL_VERSIONS
     for version in KNOWN_PROTOCOL_VERSIONS:
@@ -433,7 +433,7 @@ def test_natural_listings_are_fresh_copies() -> None:
 
 @pytest.mark.slow
 def test_stdio_fast_path_serves_the_negotiated_variant(built: dict[str, Path]) -> None:
-    from codegen.runtime._stdio.fastpath import Session
+    from mcp_codegen.runtime._stdio.fastpath import Session
 
     def listing(root: Path, version: str) -> Any:
         session = Session(load_tools(root / "generated"), name="t")

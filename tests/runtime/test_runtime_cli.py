@@ -1,4 +1,4 @@
-"""`python -m codegen.runtime` argument handling (the serving paths are in the e2e tests)."""
+"""`python -m mcp_codegen.runtime` argument handling (the serving paths are in the e2e tests)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from codegen.runtime import main
+from mcp_codegen.runtime import main
 from tests.helpers.servers import server_env
 from tests.runtime.runtime_support import REPO_ROOT
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "codegen.runtime", *args],
+        [sys.executable, "-m", "mcp_codegen.runtime", *args],
         capture_output=True,
         text=True,
         cwd=REPO_ROOT,

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from codegen.runtime import load_tools
+from mcp_codegen.runtime import load_tools
 from tests.helpers.servers import server_env
 from tests.runtime.runtime_support import (
     FIXTURE_CALLS,

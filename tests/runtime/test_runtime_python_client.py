@@ -19,7 +19,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from codegen.runtime import load_tools
+from mcp_codegen.runtime import load_tools
 from tests.helpers.protocol_clients import open_session
 from tests.helpers.servers import server_env
 from tests.runtime.runtime_support import (

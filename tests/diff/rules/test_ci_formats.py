@@ -11,9 +11,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from codegen.cli.diff_options import main
-from codegen.diff.changes import ChangeKind
-from codegen.diff.json_schema import REPORT_SCHEMA, render_schema
+from mcp_codegen.cli.diff_options import main
+from mcp_codegen.diff.changes import ChangeKind
+from mcp_codegen.diff.json_schema import REPORT_SCHEMA, render_schema
 from tests.diff.rules.trees import tool, write_tree
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -11,7 +11,7 @@ import pytest
 from tests.helpers.project import Project
 
 SOURCE = '''
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 @tool

@@ -78,8 +78,8 @@ def free_port() -> int:
 
 
 def runtime_http_command(generated: Path | str, *paths: Path | str) -> list[str]:
-    """``python -m codegen.runtime`` over HTTP, with ``{port}`` for ``start_http_server``."""
-    command = [sys.executable, "-m", "codegen.runtime", "--generated", str(generated)]
+    """``python -m mcp_codegen.runtime`` over HTTP, with ``{port}`` for ``start_http_server``."""
+    command = [sys.executable, "-m", "mcp_codegen.runtime", "--generated", str(generated)]
     for path in paths:
         command += ["--path", str(path)]
     return [*command, "--transport", "http", "--port", "{port}"]

@@ -1,6 +1,6 @@
 """The conformance example (examples/conformance) against the runtime: every tool scenario passes.
 
-The suite (``@modelcontextprotocol/conformance`` 0.1.9) drives ``python -m codegen.runtime`` over
+The suite (``@modelcontextprotocol/conformance`` 0.1.9) drives ``python -m mcp_codegen.runtime`` over
 streamable HTTP, serving the generated modules of ``examples/conformance``.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.runtime import load_tools
+from mcp_codegen.runtime import load_tools
 from tests.e2e.conformance.conformance_support import (
     REPO_ROOT,
     run_scenario,

@@ -1,4 +1,4 @@
-"""The official MCP conformance suite against ``python -m codegen.runtime`` over streamable HTTP."""
+"""The official MCP conformance suite against ``python -m mcp_codegen.runtime`` over streamable HTTP."""
 
 from __future__ import annotations
 

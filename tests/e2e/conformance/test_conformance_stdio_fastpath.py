@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.shared.format import SERVERS_FILE
+from mcp_codegen.shared.format import SERVERS_FILE
 from tests.e2e.conformance.conformance_support import (
     REPO_ROOT,
     ScenarioResult,
@@ -39,7 +39,7 @@ BRIDGE = [
     "--",
     sys.executable,
     "-m",
-    "codegen",
+    "mcp_codegen",
     "run",
     "--generated",
     str(GENERATED),

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from codegen.shared.format import PRIVATE_KEY, SERVER_KEY
-from codegen.shared.reader import read_tree
+from mcp_codegen.shared.format import PRIVATE_KEY, SERVER_KEY
+from mcp_codegen.shared.reader import read_tree
 from tests.helpers.project import REPO, Project, codegen_env
 
 pytestmark = pytest.mark.slow
@@ -117,9 +117,9 @@ SDK_SERVERS = ("pkg.alpha:alpha", "pkg.beta:beta")
 PROBE = """
 import importlib, json, sys
 if sys.argv[1] == "hooked":
-    from codegen.runtime import use_generated
+    from mcp_codegen.runtime import use_generated
     use_generated("generated", strict=True)
-from codegen.registration.served import list_served_tools
+from mcp_codegen.registration.served import list_served_tools
 listed = {}
 for target in sys.argv[2:]:
     module, _, attribute = target.partition(":")
@@ -235,7 +235,7 @@ def test_export_shows_each_server_and_the_composed_list(fastmcp_project: Project
 def test_fast_path_records_sub_servers_and_leaves_the_composed_listing_to_the_framework(
     fastmcp_project: Project,
 ) -> None:
-    from codegen.shared.reader import parse_literal_module
+    from mcp_codegen.shared.reader import parse_literal_module
 
     text = (fastmcp_project.root / "generated" / "__servers__.py").read_text()
     records = {r["object"]: r for r in parse_literal_module(text)["SERVERS"]}
@@ -376,7 +376,7 @@ def test_diff_keys_tools_per_server_where_names_collide(
 def test_codegen_runtime_refuses_a_composed_tree_with_a_pointer_to_run(
     fastmcp_project: Project,
 ) -> None:
-    from codegen.runtime import GeneratedModuleError, load_tools
+    from mcp_codegen.runtime import GeneratedModuleError, load_tools
 
     with pytest.raises(GeneratedModuleError, match="mcp-codegen run"):
         load_tools(fastmcp_project.root / "generated")

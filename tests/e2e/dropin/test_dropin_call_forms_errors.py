@@ -1,5 +1,5 @@
 """Call forms the generator cannot take from a registration: a clear error at the call, exit 2,
-nothing written (issue 19, item 3); and ``codegen.runtime``, which serves without the user's
+nothing written (issue 19, item 3); and ``mcp_codegen.runtime``, which serves without the user's
 objects, refusing a bound method with the pointer to ``mcp-codegen run``."""
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def test_a_name_the_server_does_not_use_is_an_error_not_a_wrong_entry(tmp_path: 
 
 
 def test_codegen_runtime_refuses_a_bound_method_with_the_run_pointer(tmp_path: Path) -> None:
-    """Clean modules served by ``codegen.runtime``: an imported function is called as usual; a
+    """Clean modules served by ``mcp_codegen.runtime``: an imported function is called as usual; a
     method registered bound to an object cannot be (the object is the user's)."""
     import json
     import subprocess
@@ -120,8 +120,8 @@ def test_codegen_runtime_refuses_a_bound_method_with_the_run_pointer(tmp_path: P
     script = (
         "import anyio, json\n"
         "from mcp.client import Client\n"
-        "from codegen.runtime import load_tools\n"
-        "from codegen.runtime.server import build_server\n"
+        "from mcp_codegen.runtime import load_tools\n"
+        "from mcp_codegen.runtime.server import build_server\n"
         "server = build_server(load_tools('generated'))\n"
         "async def main():\n"
         "    async with Client(server) as client:\n"

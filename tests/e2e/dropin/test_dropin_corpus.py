@@ -129,7 +129,7 @@ def test_boxed_results_are_recorded_for_the_runtime(builds: dict[str, dict[str, 
 def test_registered_functions_are_reachable_the_way_the_runtime_reaches_them(
     builds: dict[str, dict[str, Any]],
 ) -> None:
-    from codegen.registration.registrar import capture
+    from mcp_codegen.registration.registrar import capture
 
     for build in builds.values():
         for tool in build["generated"].values():
@@ -150,8 +150,8 @@ def test_the_runtime_serves_each_flavor_as_the_framework_does(
 ) -> None:
     """End to end: the codegen runtime serving the generated modules, listed by the SDK's client,
     against the framework's own server listed by its own client."""
-    from codegen.runtime import load_tools
-    from codegen.runtime.server import build_server
+    from mcp_codegen.runtime import load_tools
+    from mcp_codegen.runtime.server import build_server
 
     target, list_tools = SERVERS[package]
     theirs = list_tools(_server(target))

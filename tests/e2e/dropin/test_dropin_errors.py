@@ -116,7 +116,7 @@ def test_a_framework_refusal_is_reported_at_the_tool(project: Project) -> None:
     project.write(
         "pkg/tools.py",
         """
-        from codegen.decorators import tool
+        from mcp_codegen.decorators import tool
 
 
         @tool(tags=["search"])

@@ -16,10 +16,10 @@ from typing import Any
 import anyio
 import pytest
 
-from codegen.generator.config import load_config
-from codegen.registration.factory_calls import parse_factory_call
-from codegen.shared.diagnostics import CodegenError
-from codegen.shared.reader import read_tree
+from mcp_codegen.generator.config import load_config
+from mcp_codegen.registration.factory_calls import parse_factory_call
+from mcp_codegen.shared.diagnostics import CodegenError
+from mcp_codegen.shared.reader import read_tree
 from tests.helpers.corpus import (
     PUBLISHED,
     build_flavor,
@@ -157,7 +157,7 @@ def test_factory_tools_record_the_call(patterns: dict[str, dict[str, Any]], pack
 def test_verify_passes_against_the_server_and_the_same_factory_call(
     patterns: dict[str, dict[str, Any]], package: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from codegen.generator.verify import run
+    from mcp_codegen.generator.verify import run
 
     fixtures = PUBLISHED.parent
     for target, output in [
@@ -171,12 +171,12 @@ def test_verify_passes_against_the_server_and_the_same_factory_call(
 def test_the_runtime_reaches_tools_of_a_registrar_on_the_global_server(
     patterns: dict[str, dict[str, Any]],
 ) -> None:
-    """``codegen.registration.registrar.capture`` swaps the module's server for the call; a tool whose
+    """``mcp_codegen.registration.registrar.capture`` swaps the module's server for the call; a tool whose
     registrar needs state (stand-ins at build time) is refused by name when called."""
     from mcp.client import Client
 
-    from codegen.runtime import load_tools
-    from codegen.runtime.server import build_server
+    from mcp_codegen.runtime import load_tools
+    from mcp_codegen.runtime.server import build_server
 
     server = build_server(load_tools(patterns["patterns_sdk2"]["main_output"]))
 
@@ -208,7 +208,7 @@ def test_the_runtime_reaches_tools_of_a_registrar_on_the_global_server(
         "generator listed the tool with stand-ins for them), so this server cannot call it. "
         "Serve your own server with its framework and these generated schemas instead: "
         f"`mcp-codegen run --generated {output} MODULE:SERVER`, or "
-        f"`codegen.runtime.use_generated('{output}')` at the top of your server module (README, "
+        f"`mcp_codegen.runtime.use_generated('{output}')` at the top of your server module (README, "
         '"Keep your server"); or give those parameters defaults'
     )
 

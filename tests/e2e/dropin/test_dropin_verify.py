@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from codegen.generator.verify import ABSENT, Mismatch, compare_tools
+from mcp_codegen.generator.verify import ABSENT, Mismatch, compare_tools
 from tests.helpers.corpus import PUBLISHED, build_flavor
 from tests.helpers.project import run_codegen
 
@@ -102,8 +102,8 @@ def test_verify_accepts_a_low_level_server_such_as_the_codegen_runtime(
 ) -> None:
     build = corpus["fastmcp_style"]
     (build["root"] / "serve_generated.py").write_text(
-        "from codegen.runtime import load_tools\n"
-        "from codegen.runtime.server import build_server\n"
+        "from mcp_codegen.runtime import load_tools\n"
+        "from mcp_codegen.runtime.server import build_server\n"
         "server = build_server(load_tools('generated'))\n",
         encoding="utf-8",
     )

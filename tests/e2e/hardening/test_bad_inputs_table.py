@@ -22,13 +22,13 @@ from pathlib import Path
 import pytest
 
 import tests.generator.test_bad_input as core_cases
-from codegen.generator.write import output as write
+from mcp_codegen.generator.write import output as write
 from tests.helpers.project import REPO, Project, codegen_env
 
 TABLE = REPO / "docs" / "bad-inputs.md"
 
 GOOD = '''
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 @tool
@@ -56,12 +56,12 @@ def tool_file(*lines: str) -> dict[str, str | bytes]:
     return {"pkg/bad.py": "\n".join(lines) + "\n"}
 
 
-IMPORT_TOOL = "from codegen.decorators import tool"
+IMPORT_TOOL = "from mcp_codegen.decorators import tool"
 CYCLE = (
     "importing pkg.bad imports generated, the generator's own output: a cycle (its schemas "
     "would come from the previous output, and a fresh checkout could not generate them); "
     "import generated modules inside the functions that use them, or serve them with "
-    "codegen.runtime"
+    "mcp_codegen.runtime"
 )
 SURROGATE = (
     "contains a lone surrogate (U+D800-U+DFFF), which is not text and has no UTF-8 or JSON form"
@@ -489,7 +489,7 @@ def test_stdout_noise_at_import_never_reaches_export_output(
         import os
         import sys
 
-        from codegen.decorators import tool
+        from mcp_codegen.decorators import tool
 
         print("noise from print")
         sys.stdout.write("noise from sys.stdout\\n")
@@ -521,7 +521,7 @@ def test_reading_stdin_at_import_gets_end_of_file_not_a_hang(
         """
         import sys
 
-        from codegen.decorators import tool
+        from mcp_codegen.decorators import tool
 
         FIRST_LINE = sys.stdin.readline()
 
@@ -534,7 +534,7 @@ def test_reading_stdin_at_import_gets_end_of_file_not_a_hang(
     # The generator's stdin stays open, like a terminal nobody types into: the module must read
     # end-of-file from its own stdin rather than wait on this one (or eat the worker protocol).
     with subprocess.Popen(
-        [sys.executable, "-m", "codegen", "generate"],
+        [sys.executable, "-m", "mcp_codegen", "generate"],
         cwd=project.root,
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,

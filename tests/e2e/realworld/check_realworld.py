@@ -97,7 +97,7 @@ def codegen(
     if hash_seed is not None:
         env["PYTHONHASHSEED"] = hash_seed
     return subprocess.run(
-        [sys.executable, "-m", "codegen", *args],
+        [sys.executable, "-m", "mcp_codegen", *args],
         cwd=project,
         env=env,
         capture_output=True,
@@ -139,7 +139,7 @@ def errors_of(stderr: str, package: Path) -> list[tuple[str, int, str]]:
 
 def served_tools(run: dict[str, Any], project: Path) -> tuple[str, list[str]]:
     """The framework and tool names the real server serves (imported in a child process)."""
-    from codegen.generator.verify import their_tools
+    from mcp_codegen.generator.verify import their_tools
 
     framework, tools = their_tools(run["against"], project, (), 180.0)
     return framework, sorted(tool["name"] for tool in tools)
@@ -205,7 +205,7 @@ def check_exact(
 
 def check_factory_record(run: dict[str, Any], project: Path, out: Outcome) -> None:
     """Each generated tool of a factory-built server records the call that built it."""
-    from codegen.shared.reader import read_tree
+    from mcp_codegen.shared.reader import read_tree
 
     _, modules = read_tree(project / "generated")
     calls = set(run["factories"])
@@ -222,10 +222,10 @@ def check_factory_record(run: dict[str, Any], project: Path, out: Outcome) -> No
 _LISTING = """
 import importlib, json, sys
 if sys.argv[1] == "hooked":
-    from codegen.runtime.hook import use_generated
+    from mcp_codegen.runtime.hook import use_generated
     use_generated("generated", strict=True)
-from codegen.registration.factory_calls import parse_factory_call
-from codegen.registration.served import list_served_tools
+from mcp_codegen.registration.factory_calls import parse_factory_call
+from mcp_codegen.registration.served import list_served_tools
 target = sys.argv[2]
 if "(" in target:
     server = parse_factory_call(target).call()
@@ -248,7 +248,7 @@ def check_strict_hook(run: dict[str, Any], project: Path, out: Outcome) -> None:
     For a ``composed`` run (``verify`` compares the generated tree, keyed per server and
     unprefixed, with the composed listing, so it cannot judge it) this is the exactness check:
     ``out.exact`` counts the tools the hooked composed server lists as the plain one does."""
-    from codegen.generator.workers.prestart import worker_environment
+    from mcp_codegen.generator.workers.prestart import worker_environment
 
     listings = {}
     for mode in ("plain", "hooked"):

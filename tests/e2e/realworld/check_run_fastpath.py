@@ -105,7 +105,7 @@ def check(ident: str, workdir: Path) -> tuple[bool, str]:
     with (project / "pyproject.toml").open("a", encoding="utf-8") as config:
         config.write(f"run_targets = {json.dumps([target])}\n")
     done = subprocess.run(
-        [sys.executable, "-m", "codegen", "generate"],
+        [sys.executable, "-m", "mcp_codegen", "generate"],
         cwd=project,
         capture_output=True,
         text=True,
@@ -117,7 +117,7 @@ def check(ident: str, workdir: Path) -> tuple[bool, str]:
     recorded = _recorded(project / "generated", target)
     if recorded != "initialize+tools":
         return False, f"| {ident} | | | | | | {target}: {recorded} |"
-    from codegen.runtime.hook import fast_path_serves
+    from mcp_codegen.runtime.hook import fast_path_serves
 
     if not fast_path_serves(str(project / "generated"), target):
         from importlib.metadata import version
@@ -130,7 +130,7 @@ def check(ident: str, workdir: Path) -> tuple[bool, str]:
     # factory call, building it (wall ms, less an empty interpreter's start)
     import_ms = _wall_ms([sys.executable, "-c", f"import {module} as m; m.{attribute}"], project)
     import_ms -= _wall_ms([sys.executable, "-c", "pass"], project)
-    command = [sys.executable, "-m", "codegen", "run", "--generated", "generated"]
+    command = [sys.executable, "-m", "mcp_codegen", "run", "--generated", "generated"]
     plain, plain_ms = session(  # the attribute may be a factory call
         [sys.executable, "-c", f"import {module} as m; m.{attribute}.run()"], project
     )
@@ -160,9 +160,9 @@ def _wall_ms(command: list[str], cwd: Path) -> float:
 def _recorded(generated: Path, target: str) -> str:
     """What the tree records for ``target``: "initialize+tools" when the fast path answers
     initialize and tools/list itself."""
-    from codegen.registration.factory_calls import is_factory_call, parse_factory_call
-    from codegen.shared.format import SERVERS_FILE, check_servers
-    from codegen.shared.reader import parse_literal_module
+    from mcp_codegen.registration.factory_calls import is_factory_call, parse_factory_call
+    from mcp_codegen.shared.format import SERVERS_FILE, check_servers
+    from mcp_codegen.shared.reader import parse_literal_module
 
     path = generated / SERVERS_FILE
     if not path.is_file():

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from codegen.generator.cache.store import BuildCache
-from codegen.generator.config import load_config
-from codegen.generator.discover import discover_sources, load_source, read_sources
-from codegen.generator.model import RenderedFile
-from codegen.generator.pipeline import build
-from codegen.shared.format import MANIFEST
+from mcp_codegen.generator.cache.store import BuildCache
+from mcp_codegen.generator.config import load_config
+from mcp_codegen.generator.discover import discover_sources, load_source, read_sources
+from mcp_codegen.generator.model import RenderedFile
+from mcp_codegen.generator.pipeline import build
+from mcp_codegen.shared.format import MANIFEST
 from tests.generator.cache.test_manifest_entry import TOOL
 from tests.generator.cache.test_manifest_entry import _project as _two_modules
 from tests.helpers.project import Project

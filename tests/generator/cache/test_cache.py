@@ -19,7 +19,7 @@ class Result(BaseModel):
 TOOLS = """
 from pathlib import Path
 
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 from pkg.models import Result
 
 Path(__file__).with_name("imported.marker").write_text("imported")

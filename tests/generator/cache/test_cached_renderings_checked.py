@@ -7,12 +7,12 @@ from dataclasses import replace
 
 import pytest
 
-from codegen.generator.cache.stored_entries import EntryStore
-from codegen.generator.model import RenderedFile
+from mcp_codegen.generator.cache.stored_entries import EntryStore
+from mcp_codegen.generator.model import RenderedFile
 from tests.helpers.project import Project
 
 TOOLS = """
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 @tool

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codegen.generator.config import load_config
-from codegen.generator.pipeline import build
+from mcp_codegen.generator.config import load_config
+from mcp_codegen.generator.pipeline import build
 from tests.helpers.project import Project, codegen_env
 
 TYPES = ("int", "str", "list[int]", "Shared", "dict[str, float]", "Optional[str]", "list[Shared]")
@@ -65,7 +65,7 @@ def _render_module(tools: list[tuple[str, str]]) -> str:
     lines = [
         "from typing import Optional",
         "",
-        "from codegen.decorators import tool",
+        "from mcp_codegen.decorators import tool",
         "from pkg.models import Shared",
         "",
     ]
@@ -189,7 +189,7 @@ MODELS = "from pydantic import BaseModel\n\n\nclass Shared(BaseModel):\n    a: i
 MARKED = """
 from pathlib import Path
 
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 {imports}
 
 Path(__file__).with_suffix(".imported").write_text("")

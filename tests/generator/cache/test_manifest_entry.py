@@ -10,18 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from codegen.generator.cache.store import BuildCache
-from codegen.generator.config import load_config
-from codegen.generator.discover import discover_sources, read_sources
-from codegen.generator.pipeline import build
-from codegen.generator.render import modules
-from codegen.shared.format import MANIFEST, module_path
+from mcp_codegen.generator.cache.store import BuildCache
+from mcp_codegen.generator.config import load_config
+from mcp_codegen.generator.discover import discover_sources, read_sources
+from mcp_codegen.generator.pipeline import build
+from mcp_codegen.generator.render import modules
+from mcp_codegen.shared.format import MANIFEST, module_path
 from tests.helpers.project import Project
 
 pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
 
 TOOL = '''
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 @tool

@@ -7,7 +7,7 @@ import ast
 
 import pytest
 
-from codegen.generator.constants.module_scope import _statements
+from mcp_codegen.generator.constants.module_scope import _statements
 from tests.helpers.project import REPO
 
 NESTED = """
@@ -52,7 +52,7 @@ def _globals(nodes: object) -> list[tuple[int, tuple[str, ...]]]:
 
 @pytest.mark.parametrize(
     "path",
-    [None, *sorted((REPO / "codegen").rglob("*.py"))[:400]],
+    [None, *sorted((REPO / "mcp_codegen").rglob("*.py"))[:400]],
     ids=lambda p: "nested" if p is None else str(p.relative_to(REPO)),
 )
 def test_the_same_globals_in_the_same_order_as_ast_walk(path: object) -> None:

@@ -1,5 +1,5 @@
 """Tools defined inside methods, on servers that objects hold: generated from what the server
-registered at import, found again by the hook (strict), refused by ``codegen.runtime`` with the
+registered at import, found again by the hook (strict), refused by ``mcp_codegen.runtime`` with the
 pointer to ``mcp-codegen run``. The oracle is the SDK's own listing of the same server."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from codegen.shared.reader import read_tree
+from mcp_codegen.shared.reader import read_tree
 from tests.helpers.project import REPO, Project
 
 SERVER = '''
@@ -45,7 +45,7 @@ LIST = """
 import asyncio, json, sys
 sys.path.insert(0, sys.argv[1])
 if sys.argv[2] == "hooked":
-    from codegen.runtime.hook import use_generated
+    from mcp_codegen.runtime.hook import use_generated
     use_generated(sys.argv[3], strict=True)
 from cpkg.server import server
 tools = asyncio.run(server.list_tools())
@@ -79,8 +79,8 @@ def test_tools_of_a_server_held_by_an_object(tmp_path: Path) -> None:
 
     from mcp.client import Client
 
-    from codegen.runtime import load_tools
-    from codegen.runtime.server import build_server
+    from mcp_codegen.runtime import load_tools
+    from mcp_codegen.runtime.server import build_server
 
     server = build_server(load_tools(output))
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.generator.inspection.model_sources import SourceIndex
-from codegen.generator.model import SourceFile
-from codegen.generator.workers import child
-from codegen.shared.format import source_digest
+from mcp_codegen.generator.inspection.model_sources import SourceIndex
+from mcp_codegen.generator.model import SourceFile
+from mcp_codegen.generator.workers import child
+from mcp_codegen.shared.format import source_digest
 
 TEXT = b"from pydantic import BaseModel\n\n\nclass Order(BaseModel):\n    total: float\n"
 
@@ -55,7 +55,7 @@ def test_an_offer_for_another_file_is_not_used(tmp_path: Path) -> None:
 def test_the_worker_scan_offers_its_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = (
         TEXT
-        + b"\n\nfrom codegen.decorators import tool\n\n\n@tool\ndef pay(order: Order) -> None:\n    pass\n"
+        + b"\n\nfrom mcp_codegen.decorators import tool\n\n\n@tool\ndef pay(order: Order) -> None:\n    pass\n"
     )
     path = tmp_path / "shop.py"
     path.write_bytes(data)

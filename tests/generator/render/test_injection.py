@@ -1,6 +1,6 @@
 """Injection-proof rendering: hostile text in every rendered value still yields a literal module.
 
-Unit level (1,000 examples a property, fixed seed): ``codegen.generator.render.literal`` and the real templates via
+Unit level (1,000 examples a property, fixed seed): ``mcp_codegen.generator.render.literal`` and the real templates via
 ``render_module`` / ``render_manifest`` on definitions built in memory. End to end (fewer
 examples): tool sources with hostile docstrings, titles, descriptions, defaults, Literal and Enum
 values and ``Field(pattern=...)`` go through the real CLI.
@@ -24,19 +24,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codegen.generator.config import Config
-from codegen.generator.model import (
+from mcp_codegen.generator.config import Config
+from mcp_codegen.generator.model import (
     ModuleDefinition,
     Position,
     RenderedFile,
     ScannedModule,
     ToolDefinition,
 )
-from codegen.generator.render.literal import comment_text, python_literal, string_literal
-from codegen.generator.render.modules import render_manifest, render_module
-from codegen.generator.write.literal_text import encoding_problem, recognised
-from codegen.generator.write.output import builds_literals_only
-from codegen.shared.reader import parse_literal_module
+from mcp_codegen.generator.render.literal import comment_text, python_literal, string_literal
+from mcp_codegen.generator.render.modules import render_manifest, render_module
+from mcp_codegen.generator.write.literal_text import encoding_problem, recognised
+from mcp_codegen.generator.write.output import builds_literals_only
+from mcp_codegen.shared.reader import parse_literal_module
 from tests.helpers.json_text import same
 from tests.helpers.project import Project
 
@@ -318,7 +318,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 """
 
 
@@ -405,7 +405,7 @@ def test_generated_hostile_text_end_to_end(
 def test_a_hostile_tool_name_is_refused_not_rendered(project: Project) -> None:
     project.write(
         "pkg/named.py",
-        f"from codegen.decorators import tool\n\n\n@tool(name={EVERYTHING!a})\n"
+        f"from mcp_codegen.decorators import tool\n\n\n@tool(name={EVERYTHING!a})\n"
         "def named(x: int) -> int:\n    return x\n",
     )
     result = project.run("generate")
@@ -425,7 +425,7 @@ def test_a_hostile_printable_tool_name_is_rendered_as_a_literal(project: Project
     project.configure()
     project.write(
         "pkg/named.py",
-        f"from codegen.decorators import tool\n\n\n@tool(name={name!a})\n"
+        f"from mcp_codegen.decorators import tool\n\n\n@tool(name={name!a})\n"
         "def named(x: int) -> int:\n    return x\n",
     )
     values, exported = generate_and_read(project, "named")

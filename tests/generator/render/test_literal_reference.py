@@ -13,7 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codegen.generator.render.literal import INDENT, INLINE_WIDTH, python_literal, string_literal
+from mcp_codegen.generator.render.literal import (
+    INDENT,
+    INLINE_WIDTH,
+    python_literal,
+    string_literal,
+)
 
 
 def ref_scalar(value: Any) -> str | None:

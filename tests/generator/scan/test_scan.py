@@ -5,11 +5,11 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from codegen.generator.config import load_config
-from codegen.generator.scan.files import scan_file
+from mcp_codegen.generator.config import load_config
+from mcp_codegen.generator.scan.files import scan_file
 
 BLOCKS = """
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 try:
     @tool

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from codegen.shared.reader import read_tree
+from mcp_codegen.shared.reader import read_tree
 from tests.helpers.project import Project
 
 TOOLS = """
@@ -15,7 +15,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 class Colour(str, enum.Enum):

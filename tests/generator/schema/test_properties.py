@@ -23,11 +23,11 @@ from jsonschema import Draft202012Validator
 from pydantic import AnyUrl, BaseModel, EmailStr, HttpUrl, TypeAdapter
 from pydantic.fields import FieldInfo
 
-from codegen.generator.config import load_config
-from codegen.generator.discover import discover_sources
-from codegen.generator.scan.files import scan
-from codegen.generator.schema.describe import has_no_output_schema, is_injected
-from codegen.shared.reader import read_tree
+from mcp_codegen.generator.config import load_config
+from mcp_codegen.generator.discover import discover_sources
+from mcp_codegen.generator.scan.files import scan
+from mcp_codegen.generator.schema.describe import has_no_output_schema, is_injected
+from mcp_codegen.shared.reader import read_tree
 from tests.helpers.project import REPO
 
 _, MODULES = read_tree(REPO / "generated")

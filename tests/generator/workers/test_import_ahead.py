@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from codegen.generator.config import load_config
-from codegen.generator.pipeline import build
-from codegen.generator.workers import prestart
+from mcp_codegen.generator.config import load_config
+from mcp_codegen.generator.pipeline import build
+from mcp_codegen.generator.workers import prestart
 from tests.helpers.project import in_process_builds  # noqa: F401 - the fixture, used by name
 
 pytestmark = [
@@ -23,7 +23,7 @@ COUNTED = '''
 import inspect
 from pathlib import Path
 
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 _how = "ahead" if any(f.function == "import_ahead" for f in inspect.stack()) else "inspection"
 with open(Path(__file__).with_name("imports.log"), "a") as _log:
@@ -37,7 +37,7 @@ def counted(value: int = 1) -> int:
 '''
 
 OTHER = '''
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 @tool

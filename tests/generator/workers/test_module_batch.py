@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from codegen.generator.config import load_config
-from codegen.generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
-from codegen.generator.scan.files import scan_file
-from codegen.generator.schema import describe as schema
-from codegen.shared.schema_transforms import Memo, clean
+from mcp_codegen.generator.config import load_config
+from mcp_codegen.generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
+from mcp_codegen.generator.scan.files import scan_file
+from mcp_codegen.generator.schema import describe as schema
+from mcp_codegen.shared.schema_transforms import Memo, clean
 from tests.helpers.project import REPO, Project
 
 CONFIG = load_config(REPO / "pyproject.toml")
@@ -93,7 +93,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 class Node(BaseModel):
@@ -152,7 +152,7 @@ def test_two_types_with_one_short_name_keep_their_short_names(project: Project) 
 
 
 BROKEN_ONE = '''
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 class Opaque:

@@ -1,4 +1,4 @@
-"""Workers started with ``os.posix_spawn`` (``codegen.generator.workers.process``): pipes, stderr,
+"""Workers started with ``os.posix_spawn`` (``mcp_codegen.generator.workers.process``): pipes, stderr,
 exit codes, and the working directory they enter (``--cwd``) with nothing of the generator's own
 directory on their ``sys.path``."""
 
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.generator.config import load_config
-from codegen.generator.pipeline import build
-from codegen.generator.workers import prestart
-from codegen.generator.workers.process import WorkerProcess, scratch_file
+from mcp_codegen.generator.config import load_config
+from mcp_codegen.generator.pipeline import build
+from mcp_codegen.generator.workers import prestart
+from mcp_codegen.generator.workers.process import WorkerProcess, scratch_file
 from tests.helpers.project import codegen_env
 
 pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
@@ -56,7 +56,7 @@ def test_a_generator_started_without_stdin_and_stdout(tmp_path: Path) -> None:
         import os, sys
         os.close(0)
         os.close(1)
-        from codegen.generator.workers.process import WorkerProcess, scratch_file
+        from mcp_codegen.generator.workers.process import WorkerProcess, scratch_file
         process = WorkerProcess([sys.executable, "-c", {ECHO!r}], dict(os.environ), scratch_file())
         process.stdin.write(b"xyz")
         process.stdin.close()
@@ -73,7 +73,7 @@ PROBE = '''
 import os
 import sys
 
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
@@ -92,15 +92,17 @@ def test_a_worker_enters_the_project_whatever_the_generator_s_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The worker's working directory and ``sys.path[0]`` are the project root, as ``python -m``
-    started there; a ``codegen`` package in the generator's own directory is never imported."""
+    started there; a ``mcp_codegen`` package in the generator's own directory is never imported."""
     root = tmp_path / "project"
     (root / "pkg").mkdir(parents=True)
     (root / "pyproject.toml").write_text('[tool.mcp-codegen]\nsources = ["pkg"]\n')
     (root / "pkg" / "__init__.py").write_text("")
     (root / "pkg" / "probe.py").write_text(PROBE)
     elsewhere = tmp_path / "elsewhere"
-    (elsewhere / "codegen").mkdir(parents=True)
-    (elsewhere / "codegen" / "__init__.py").write_text("raise SystemExit('the wrong codegen')\n")
+    (elsewhere / "mcp_codegen").mkdir(parents=True)
+    (elsewhere / "mcp_codegen" / "__init__.py").write_text(
+        "raise SystemExit('the wrong codegen')\n"
+    )
     for name, value in codegen_env(PYTHONDONTWRITEBYTECODE="1").items():
         monkeypatch.setenv(name, value)
     monkeypatch.chdir(elsewhere)
@@ -118,7 +120,7 @@ def test_descriptors_the_generator_inherited_are_not_passed_on(tmp_path: Path) -
     script = textwrap.dedent(
         """
         import os, sys
-        from codegen.generator.workers.process import WorkerProcess, scratch_file
+        from mcp_codegen.generator.workers.process import WorkerProcess, scratch_file
         read_end, write_end = os.pipe()
         os.set_inheritable(write_end, True)  # as if inherited from the generator's caller
         probe = "import json, os; print(json.dumps([int(n) for n in os.listdir('/proc/self/fd')]))"

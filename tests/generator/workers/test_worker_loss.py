@@ -14,7 +14,7 @@ from tests.helpers.project import Project
 pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
 
 GOOD = '''
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 @tool
@@ -25,7 +25,7 @@ def {name}(count: int = 1) -> int:
 
 # A problem only inspection can find: proof that the module was inspected after the loss.
 LATE_PROBLEM = '''
-from codegen.decorators import tool
+from mcp_codegen.decorators import tool
 
 
 @tool

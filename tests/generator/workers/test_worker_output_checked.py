@@ -17,9 +17,9 @@ from tests.helpers.project import run_codegen
 pytestmark = pytest.mark.slow  # starts real worker processes
 
 PATCHING = '''\
-import codegen.generator.render.modules as modules
-import codegen.generator.write.output as output
-from codegen.generator.model import RenderedFile
+import mcp_codegen.generator.render.modules as modules
+import mcp_codegen.generator.write.output as output
+from mcp_codegen.generator.model import RenderedFile
 
 _render = modules.render_module
 
@@ -54,7 +54,7 @@ def test_a_worker_rendered_module_is_checked_by_the_generator(tmp_path: Path) ->
     package = tmp_path / "app"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    header = "from codegen.decorators import tool\n\n\n"
+    header = "from mcp_codegen.decorators import tool\n\n\n"
     (package / "a_patched.py").write_text(header + PATCHING)
     for index in range(2):  # several modules miss the cache, so the workers render them
         (package / f"b_plain_{index}.py").write_text(header + PLAIN.format(index=index))

@@ -1,6 +1,6 @@
-"""All-or-nothing replacement of the output directory (codegen/generator/write/output.py), kill -9 included.
+"""All-or-nothing replacement of the output directory (mcp_codegen/generator/write/output.py), kill -9 included.
 
-The kill loops run ``write_driver.py``, a child process that calls ``codegen.generator.write.output.apply`` (what
+The kill loops run ``write_driver.py``, a child process that calls ``mcp_codegen.generator.write.output.apply`` (what
 ``generate`` calls once the build succeeded) on a wide tree, and SIGKILL it at random moments.
 After every kill the output directory must equal the complete previous tree or the complete new
 one, byte for byte; the real CLI then regenerates, and ``check`` is clean.
@@ -23,10 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.generator.model import RenderedFile
-from codegen.generator.write import output as write
-from codegen.shared.diagnostics import CodegenError
-from codegen.shared.format import HEADER_PREFIX
+from mcp_codegen.generator.model import RenderedFile
+from mcp_codegen.generator.write import output as write
+from mcp_codegen.shared.diagnostics import CodegenError
+from mcp_codegen.shared.format import HEADER_PREFIX
 from tests.helpers.project import Project, codegen_env
 
 DRIVER = Path(__file__).with_name("write_driver.py")
@@ -213,7 +213,7 @@ def _make_wide_project(project: Project) -> None:
         project.write(
             f"pkg/m{index:03d}.py",
             f'''
-            from codegen.decorators import tool
+            from mcp_codegen.decorators import tool
 
 
             @tool
@@ -312,7 +312,7 @@ def _run_kill_loop(
 
 
 def _kill_the_cli(project: Project, trees: dict[str, Tree], kills: int, window: float) -> list[str]:
-    """SIGKILL ``python -m codegen generate`` itself at random moments of a whole run."""
+    """SIGKILL ``python -m mcp_codegen generate`` itself at random moments of a whole run."""
     rng = random.Random(9_2024)
     output = project.root / "generated"
     current = "A" if snapshot(output) == trees["A"] else "B"
@@ -321,7 +321,7 @@ def _kill_the_cli(project: Project, trees: dict[str, Tree], kills: int, window: 
         target = "B" if current == "A" else "A"
         project.configure(f'sources = ["pkg"]\nregenerate_command = "regen-{target}"\n')
         process = subprocess.Popen(
-            [sys.executable, "-m", "codegen", "generate"],
+            [sys.executable, "-m", "mcp_codegen", "generate"],
             cwd=project.root,
             env=codegen_env(),
             stdout=subprocess.DEVNULL,

@@ -32,7 +32,7 @@ DEEP = b"[" * 10_000 + b"]" * 10_000
 
 def server_args(*extra: str) -> list[str]:
     """Arguments after the interpreter that serve the abuse fixtures."""
-    return ["-m", "codegen.runtime", "--generated", str(GENERATED), *extra]
+    return ["-m", "mcp_codegen.runtime", "--generated", str(GENERATED), *extra]
 
 
 def request_line(request_id: int | str, method: str, params: dict[str, Any] | None = None) -> bytes:

@@ -11,10 +11,10 @@ import anyio
 import pytest
 from mcp import types
 
-from codegen.runtime import load_tools
-from codegen.runtime._call.failures import MAX_QUOTED_INPUT, MAX_TOOL_MESSAGE
-from codegen.runtime._call.invoke import ToolCaller
-from codegen.runtime._call.runs import abandoned_calls
+from mcp_codegen.runtime import load_tools
+from mcp_codegen.runtime._call.failures import MAX_QUOTED_INPUT, MAX_TOOL_MESSAGE
+from mcp_codegen.runtime._call.invoke import ToolCaller
+from mcp_codegen.runtime._call.runs import abandoned_calls
 from tests.helpers.servers import server_env
 from tests.runtime.abuse.abuse_support import FIXTURES, GENERATED, REPO_ROOT
 
@@ -33,7 +33,7 @@ def test_the_fixture_schemas_are_what_the_generator_makes_of_the_fixture_tools()
         [
             sys.executable,
             "-m",
-            "codegen.cli",
+            "mcp_codegen.cli",
             "--config",
             str(FIXTURES / "mcp-codegen.toml"),
             "check",

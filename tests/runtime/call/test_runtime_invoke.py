@@ -10,13 +10,13 @@ from typing import Any
 import anyio
 import pytest
 
-from codegen.runtime import ToolRegistry, load_tools
+from mcp_codegen.runtime import ToolRegistry, load_tools
 from tests.runtime.runtime_support import FIXTURE_GENERATED, FIXTURES, REPO_ROOT
 
 sys.path.insert(0, str(FIXTURES))  # the tool functions' package
 from runtime_fixture_tools.edge import Clock  # type: ignore[import-not-found]
 
-from codegen.runtime._call.invoke import ToolCaller
+from mcp_codegen.runtime._call.invoke import ToolCaller
 
 OBJECT = {"type": "object"}
 
@@ -175,12 +175,12 @@ def test_server_defers_jsonschema_until_the_first_call() -> None:
     script = f"""
 import sys, anyio
 from mcp import types
-from codegen.runtime import load_tools
-from codegen.runtime.server import build_server
+from mcp_codegen.runtime import load_tools
+from mcp_codegen.runtime.server import build_server
 server = build_server(load_tools({str(FIXTURE_GENERATED)!r}))
 listed = anyio.run(server.get_request_handler("tools/list").handler, None, None)
 assert len(listed["tools"]) == 14
-assert "jsonschema" not in sys.modules and "codegen.runtime._call.invoke" not in sys.modules
+assert "jsonschema" not in sys.modules and "mcp_codegen.runtime._call.invoke" not in sys.modules
 sys.path.insert(0, {str(FIXTURES)!r})
 params = types.CallToolRequestParams(name="add", arguments={{"a": 1}})
 result = anyio.run(server.get_request_handler("tools/call").handler, None, params)

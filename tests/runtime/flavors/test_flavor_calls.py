@@ -4,7 +4,7 @@ Each corpus package (tests/fixtures/published: SDK 2.x and SDK 1.x style under f
 fastmcp under "fastmcp") and each extras module (tests/runtime/flavors/fixtures) is generated in
 its framework's flavor. Every tool is then called with the same arguments, in the same order and
 from the same tool-module state, on the package's real server object through the framework's own
-client, and on ``codegen.runtime`` serving the generated modules; the answers must be equal as
+client, and on ``mcp_codegen.runtime`` serving the generated modules; the answers must be equal as
 JSON, key order included: content, structuredContent, isError and _meta (minus the server's
 identity, see flavor_support), or the same JSON-RPC error.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from codegen.runtime import load_tools
+from mcp_codegen.runtime import load_tools
 from tests.helpers.framework_calls import PACKAGES, Answers, answer_differences, stdio_runtime_calls
 from tests.helpers.json_text import exact_json
 
@@ -38,7 +38,7 @@ def test_every_tool_answers_as_its_framework_does(
 
 @pytest.mark.parametrize("package", list(PACKAGES))
 def test_over_stdio_too(outputs: dict[str, Path], answers: Answers, package: str) -> None:
-    """``python -m codegen.runtime`` in its own process (fresh state), the SDK's ClientSession
+    """``python -m mcp_codegen.runtime`` in its own process (fresh state), the SDK's ClientSession
     over stdio, against the framework's in-process answers."""
     made = answers[package]
     ours = stdio_runtime_calls(outputs[package], made["calls"])

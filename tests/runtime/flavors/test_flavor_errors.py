@@ -16,8 +16,8 @@ import anyio
 import pytest
 from mcp.client import Client
 
-from codegen.runtime import load_tools
-from codegen.runtime.server import build_server
+from mcp_codegen.runtime import load_tools
+from mcp_codegen.runtime.server import build_server
 from tests.helpers.framework_calls import (
     PACKAGES,
     call_in_order,

@@ -2,7 +2,7 @@
 
 Loading and listing stay standard-library only in every flavor; the registration function of a
 tool runs on the first call of one of its tools, once, with the recording stand-in the generator
-used (``codegen.registration.registrar.capture``).
+used (``mcp_codegen.registration.registrar.capture``).
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from typing import Any
 import anyio
 import pytest
 
-from codegen.runtime import GeneratedModuleError, load_tools
-from codegen.runtime._call.invoke import ToolCaller
+from mcp_codegen.runtime import GeneratedModuleError, load_tools
+from mcp_codegen.runtime._call.invoke import ToolCaller
 from tests.helpers.project import REPO
 
 pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
 
-#: Never imported to load or list tools (codegen.generator.flavors belongs to the first call too).
+#: Never imported to load or list tools (mcp_codegen.generator.flavors belongs to the first call too).
 HEAVY = ("pydantic", "pydantic_core", "jsonschema", "mcp", "mcp_types", "fastmcp", "anyio")
 
 
@@ -36,7 +36,7 @@ def test_loading_and_listing_flavored_outputs_imports_only_the_standard_library(
     script = textwrap.dedent(
         f"""
         import sys
-        from codegen.runtime import load_tools
+        from mcp_codegen.runtime import load_tools
         for output in {[str(outputs["sdk2"]), str(outputs["fastmcp_style"])]!r}:
             registry = load_tools(output)
             assert registry.list_tools() and registry.flavor in ("mcp", "fastmcp")
@@ -56,7 +56,7 @@ def test_loading_and_listing_flavored_outputs_imports_only_the_standard_library(
     loaded = ast.literal_eval(completed.stdout)
     assert [name for name in loaded if name.split(".")[0] in HEAVY] == []
     assert [
-        name for name in loaded if name.startswith(("published", "codegen.generator.flavors"))
+        name for name in loaded if name.startswith(("published", "mcp_codegen.generator.flavors"))
     ] == []
 
 
@@ -256,7 +256,7 @@ def test_a_registration_function_runs_once_for_all_of_its_tools(
             "which only your own server passes it (the generator listed the tool with stand-ins "
             "for them), so this server cannot call it. Serve your own server with its framework "
             "and these generated schemas instead: `mcp-codegen run --generated {output} "
-            "MODULE:SERVER`, or `codegen.runtime.use_generated('{output}')` at the top of your "
+            "MODULE:SERVER`, or `mcp_codegen.runtime.use_generated('{output}')` at the top of your "
             'server module (README, "Keep your server"); or give those parameters defaults',
         ),
         (

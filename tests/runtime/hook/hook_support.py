@@ -41,7 +41,16 @@ def plain_command(target: str) -> list[str]:
 
 
 def hooked_command(target: str, generated: Path, *options: str) -> list[str]:
-    return [sys.executable, "-m", "codegen", "run", "--generated", str(generated), *options, target]
+    return [
+        sys.executable,
+        "-m",
+        "mcp_codegen",
+        "run",
+        "--generated",
+        str(generated),
+        *options,
+        target,
+    ]
 
 
 def invalid_calls(tools: list[dict[str, Any]]) -> list[Call]:
@@ -65,7 +74,7 @@ def invalid_calls(tools: list[dict[str, Any]]) -> list[Call]:
 
 
 def all_calls(output: Path, table: dict[str, list[dict[str, Any]]]) -> list[Call]:
-    from codegen.runtime import load_tools
+    from mcp_codegen.runtime import load_tools
 
     return planned_calls(output, table) + invalid_calls(load_tools(output).list_tools())
 

@@ -1,7 +1,7 @@
 """Drives fastmcp's registration bookkeeping through random operations; prints the trace as JSON.
 
 ``python probe_fastmcp_index.py indexed|plain SEED COUNT``: ``indexed`` installs
-``codegen.runtime._hook.fastmcp_index`` first (as ``use_generated`` does), ``plain`` is fastmcp
+``mcp_codegen.runtime._hook.fastmcp_index`` first (as ``use_generated`` does), ``plain`` is fastmcp
 alone. The trace (each result or exception, ``_components`` order and the wire-schema cache
 after every step) must be the same in both modes.
 """
@@ -33,7 +33,7 @@ def three(items: list[int]) -> int:
 def main() -> None:
     mode, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     if mode == "indexed":
-        from codegen.runtime._hook.fastmcp_index import install
+        from mcp_codegen.runtime._hook.fastmcp_index import install
 
         install(LocalProvider, Tool, fastmcp_server._SchemaCacheLocalProvider)
     rng = random.Random(seed)

@@ -22,7 +22,7 @@ def main() -> None:
     generated, target, framework, *rest = sys.argv[1:]
     strict = "--strict" in rest
     call = rest[rest.index("--call") + 1 : rest.index("--call") + 3] if "--call" in rest else None
-    from codegen.runtime import use_generated
+    from mcp_codegen.runtime import use_generated
 
     warnings.simplefilter("always")
     with warnings.catch_warnings(record=True) as caught:

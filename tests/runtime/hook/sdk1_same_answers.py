@@ -40,7 +40,7 @@ def test_sdk1_fastmcp_is_patched_not_mcpserver() -> None:
 
 
 def test_same_answers_on_the_real_sdk1(tmp_path: Path) -> None:
-    from codegen.runtime import load_tools
+    from mcp_codegen.runtime import load_tools
 
     flavor, sources, target = PACKAGES["sdk1"]
     output = build(tmp_path, flavor, sources)
@@ -63,7 +63,7 @@ def test_same_answers_on_the_real_sdk1(tmp_path: Path) -> None:
 #: in a fresh process: install the hook, import the 1.x server, count what was inferred
 _PROBE = """
 import importlib, json, sys
-from codegen.runtime import use_generated
+from mcp_codegen.runtime import use_generated
 use_generated(sys.argv[1])
 from mcp.server.fastmcp.tools import base
 calls = []

@@ -1,6 +1,6 @@
 """Tools a fastmcp app builds itself (``mcp.add_tool(FunctionTool.from_function(fn, ...))``, its
 own ``FunctionTool`` subclass included) take their schemas from the generated entries under
-``use_generated`` (``codegen.runtime._hook.fastmcp_call_form``), and answer as fastmcp's own.
+``use_generated`` (``mcp_codegen.runtime._hook.fastmcp_call_form``), and answer as fastmcp's own.
 
 Oracles: the same app started plainly (fastmcp's own tools/list and tools/call answers over
 stdio, through the official client), and fastmcp's inference itself, counted where
@@ -81,7 +81,7 @@ mcp.add_tool(Tool.from_function(store.count, name="count_names"))
 
 PROBE = """
 import asyncio, json, sys
-from codegen.runtime import use_generated
+from mcp_codegen.runtime import use_generated
 
 use_generated("generated")
 from fastmcp.tools import function_parsing

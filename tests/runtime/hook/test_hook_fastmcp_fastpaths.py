@@ -26,8 +26,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp.types import Icon, ToolAnnotations
 
-from codegen.runtime._hook import fastmcp_decorator as decorator_cut
-from codegen.runtime._hook.fastmcp_tool import (
+from mcp_codegen.runtime._hook import fastmcp_decorator as decorator_cut
+from mcp_codegen.runtime._hook.fastmcp_tool import (
     GeneratedFunctionTool,
     copies_are_exact,
     takes_defaults_only,
@@ -233,11 +233,11 @@ REFUSAL = """
 import sys
 hooked = sys.argv[1] == "hooked"
 if hooked:
-    from codegen.runtime import use_generated
+    from mcp_codegen.runtime import use_generated
     use_generated("generated")
 import pkg.fast as app
 import fastmcp.server.providers.local_provider.decorators.tools as decorators
-from codegen.runtime._hook.fastmcp_decorator import NamesOnlyInspect
+from mcp_codegen.runtime._hook.fastmcp_decorator import NamesOnlyInspect
 assert isinstance(decorators.inspect, NamesOnlyInspect) == hooked
 class Holder:
     def method(self, x: int) -> int:
@@ -315,7 +315,7 @@ SEEDING = """
 import json, os, sys
 hooked = sys.argv[1] == "hooked"
 if hooked:
-    from codegen.runtime import use_generated
+    from mcp_codegen.runtime import use_generated
     use_generated("generated")
 from fastmcp.server.server import _SchemaCacheLocalProvider
 calls = []
@@ -366,7 +366,7 @@ def test_the_seeding_short_cut_turns_itself_off_when_fastmcp_disagrees() -> None
     from fastmcp import FastMCP
     from fastmcp.server.server import Visibility
 
-    from codegen.runtime._hook.fastmcp_index import CopySeeding
+    from mcp_codegen.runtime._hook.fastmcp_index import CopySeeding
 
     provider = FastMCP("seeding").local_provider
     tools = {

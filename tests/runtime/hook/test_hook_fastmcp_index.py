@@ -1,6 +1,6 @@
 """fastmcp's registration bookkeeping under ``use_generated`` answers as fastmcp's own walk does.
 
-``codegen.runtime._hook.fastmcp_index`` replaces two walks over every component per
+``mcp_codegen.runtime._hook.fastmcp_index`` replaces two walks over every component per
 ``add_tool`` with an index. The oracle is fastmcp itself: tests/runtime/hook/probe_fastmcp_index.py
 runs the same random sequence of registrations (versioned and not, every ``on_duplicate``
 policy), removals, resources and writes behind fastmcp's back in two fresh processes, one

@@ -98,7 +98,7 @@ def _probe(root: Path, generated: str, target: str, framework: str, *extra: str)
 
 
 def _generated(root: Path, generated: str) -> list[dict[str, Any]]:
-    from codegen.runtime import load_tools
+    from mcp_codegen.runtime import load_tools
 
     return load_tools(root / generated).list_tools()
 
@@ -186,8 +186,8 @@ def test_clean_flavor_is_refused_with_a_clear_message() -> None:
 def test_the_manifest_is_checked_at_once_and_the_modules_at_the_first_lookup(
     project: Path, tmp_path: Path
 ) -> None:
-    from codegen.runtime import GeneratedModuleError
-    from codegen.runtime._hook.entries import GeneratedIndex
+    from mcp_codegen.runtime import GeneratedModuleError
+    from mcp_codegen.runtime._hook.entries import GeneratedIndex
 
     with pytest.raises(GeneratedModuleError, match="no such directory"):
         GeneratedIndex(tmp_path / "missing", strict=False)

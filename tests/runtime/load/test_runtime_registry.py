@@ -1,4 +1,4 @@
-"""codegen.runtime loading: generated files in, read-only copies of the wire dicts out."""
+"""mcp_codegen.runtime loading: generated files in, read-only copies of the wire dicts out."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from codegen.runtime import GeneratedModuleError, ToolBinding, load_tools
+from mcp_codegen.runtime import GeneratedModuleError, ToolBinding, load_tools
 from tests.runtime.runtime_support import FIXTURE_GENERATED, REPO_ROOT
 
 HEAVY_MODULES = ("pydantic", "pydantic_core", "libcst", "jinja2", "jsonschema", "mcp")
@@ -228,7 +228,7 @@ def test_loading_1000_tools_imports_no_heavy_dependency(tmp_path: Path) -> None:
     _write_synthetic_output(tmp_path / "out", tool_count=1000, per_module=20)
     script = (
         "import sys\n"
-        "from codegen.runtime import load_tools\n"
+        "from mcp_codegen.runtime import load_tools\n"
         f"tools = load_tools({str(tmp_path / 'out')!r}).list_tools()\n"
         "assert len(tools) == 1000 and tools[999]['name'] == 'tool_999', len(tools)\n"
         "print(repr(sorted(sys.modules)))\n"
@@ -244,16 +244,16 @@ def test_loading_1000_tools_imports_no_heavy_dependency(tmp_path: Path) -> None:
     assert completed.returncode == 0, completed.stderr
     loaded = ast.literal_eval(completed.stdout)
     heavy = [name for name in loaded if name.split(".")[0] in HEAVY_MODULES]
-    assert "codegen.runtime" in loaded
+    assert "mcp_codegen.runtime" in loaded
     assert heavy == []
 
 
 @pytest.mark.slow
 def test_tool_decorator_is_reexported_lazily() -> None:
     script = (
-        "import sys\nimport codegen.runtime\n"
-        "assert 'codegen.decorators' not in sys.modules\n"
-        "from codegen.runtime import tool\nfrom codegen.decorators import tool as original\n"
+        "import sys\nimport mcp_codegen.runtime\n"
+        "assert 'mcp_codegen.decorators' not in sys.modules\n"
+        "from mcp_codegen.runtime import tool\nfrom mcp_codegen.decorators import tool as original\n"
         "assert tool is original\nprint('ok')\n"
     )
     completed = subprocess.run(

@@ -101,7 +101,7 @@ def run_command(generated: str, target: str, *options: str) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "codegen",
+        "mcp_codegen",
         "run",
         *options,
         "--generated",
@@ -116,7 +116,7 @@ def assert_same_answers(target: str, *, cwd: Path, env: dict[str, str]) -> None:
     tools/list, a tools/call of every listed tool with no arguments (invalid for most, valid or
     raising for the rest), an unknown tool, resources/list, prompts/list and an unknown method.
     Every answer and notification must be byte-identical (the oracle is ``--no-fast-path``)."""
-    command = [sys.executable, "-m", "codegen", "run", "--generated", "generated", target]
+    command = [sys.executable, "-m", "mcp_codegen", "run", "--generated", "generated", target]
     opening = [initialize(), INITIALIZED, request(2, "ping"), request(3, "tools/list")]
     listed, _, err = exchange(command, opening, {1, 2, 3}, cwd=cwd, env=env)
     assert set(listed) == {1, 2, 3}, err

@@ -46,7 +46,7 @@ def _build(root: Path, package: str, flavor: str) -> str:
     import subprocess
 
     done = subprocess.run(
-        [sys.executable, "-m", "codegen", "generate"],
+        [sys.executable, "-m", "mcp_codegen", "generate"],
         cwd=root,
         env=env,
         capture_output=True,

@@ -32,7 +32,7 @@ def create_server(namespace: str = "") -> FastMCP:
     return server
 '''
 CALL = "pkg.server:create_server(namespace='team_')"
-RUN = [sys.executable, "-X", "importtime", "-m", "codegen", "run"]
+RUN = [sys.executable, "-X", "importtime", "-m", "mcp_codegen", "run"]
 HEAVY = {"mcp", "fastmcp", "pydantic", "typing", "argparse", "ast", "inspect"}
 
 
@@ -71,10 +71,10 @@ def test_a_recorded_factory_call_is_answered_without_the_parser(built: Path) -> 
             for entry in done.stderr.decode().splitlines()
             if entry.startswith("import time:")
         }
-        assert "codegen.runtime._stdio.front" in modules  # the control
+        assert "mcp_codegen.runtime._stdio.front" in modules  # the control
         assert HEAVY & modules == set(), attempt
         if attempt == "stored":  # the registry is not even loaded
-            assert "codegen.runtime._load.registry" not in modules
+            assert "mcp_codegen.runtime._load.registry" not in modules
 
 
 @pytest.mark.parametrize("options", [(), ("--no-fast-path",)])

@@ -27,7 +27,7 @@ def add(a: int, b: int) -> int:
     """Add two numbers."""
     return a + b
 '''
-COMMAND = ["-m", "codegen", "run", "--generated", "generated", "pkg.server:mcp"]
+COMMAND = ["-m", "mcp_codegen", "run", "--generated", "generated", "pkg.server:mcp"]
 HEAVY = {"mcp", "mcp_types", "fastmcp", "pydantic", "anyio", "asyncio", "typing", "argparse"}
 
 
@@ -67,7 +67,7 @@ def test_the_front_answers_without_heavy_imports(tmp_path: Path) -> None:
     ids, modules = _opening(tmp_path)
     assert ids == [1, 2, 3]  # answered by the front: nothing of the framework was imported
     assert HEAVY & modules == set()
-    assert "codegen.runtime._stdio.front" in modules  # the control: importtime saw the front
+    assert "mcp_codegen.runtime._stdio.front" in modules  # the control: importtime saw the front
 
 
 #: What a stored listing's opening does not need either: ``json`` and ``re`` (the front reads and
@@ -77,9 +77,9 @@ STORED_HEAVY = HEAVY | {
     "re",
     "json",
     "enum",
-    "codegen.runtime._hook.entries",
-    "codegen.registration.import_patch",
-    "codegen.runtime._load.registry",
+    "mcp_codegen.runtime._hook.entries",
+    "mcp_codegen.registration.import_patch",
+    "mcp_codegen.runtime._load.registry",
 }
 
 
@@ -88,6 +88,6 @@ def test_a_stored_listing_is_answered_without_json_re_or_the_hook(tmp_path: Path
     first_ids, first = _opening(tmp_path)  # shapes the listing and stores it
     ids, modules = _opening(tmp_path)
     assert first_ids == ids == [1, 2, 3]
-    assert "codegen.runtime._load.registry" in first  # the control: the first one shaped
+    assert "mcp_codegen.runtime._load.registry" in first  # the control: the first one shaped
     assert STORED_HEAVY & modules == set()
-    assert "codegen.runtime._stdio.front" in modules
+    assert "mcp_codegen.runtime._stdio.front" in modules

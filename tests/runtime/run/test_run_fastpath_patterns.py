@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.shared.format import SERVERS_FILE, check_servers
-from codegen.shared.reader import parse_literal_module
+from mcp_codegen.shared.format import SERVERS_FILE, check_servers
+from mcp_codegen.shared.reader import parse_literal_module
 from tests.helpers.project import codegen_env
 from tests.runtime.run.run_support import REPO, assert_same_answers
 
@@ -66,7 +66,7 @@ def built(
         encoding="utf-8",
     )
     done = subprocess.run(
-        [sys.executable, "-m", "codegen", "generate"],
+        [sys.executable, "-m", "mcp_codegen", "generate"],
         cwd=root,
         env=codegen_env(PYTHONPATH=f"{REPO}:{FIXTURES}"),
         capture_output=True,

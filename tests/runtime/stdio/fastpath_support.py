@@ -1,4 +1,4 @@
-"""Drive ``python -m codegen.runtime`` over stdio with a scripted session, through either door.
+"""Drive ``python -m mcp_codegen.runtime`` over stdio with a scripted session, through either door.
 
 A script is a list of steps: a message (a dict, or raw bytes for what is not JSON) and how many
 answers it gets (0 or 1). The driver sends one step, reads its answer if one is due, then sends
@@ -98,7 +98,7 @@ def initialize(
 
 
 def server_command(generated: Path = FIXTURE_GENERATED, *paths: Path) -> list[str]:
-    command = [sys.executable, "-m", "codegen.runtime", "--generated", str(generated)]
+    command = [sys.executable, "-m", "mcp_codegen.runtime", "--generated", str(generated)]
     for path in paths or (FIXTURES,):
         command += ["--path", str(path)]
     return command

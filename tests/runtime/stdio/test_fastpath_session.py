@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from mcp_types.methods import serialize_server_result
 
-from codegen.runtime import load_tools
-from codegen.runtime._stdio import wire_shapes as committed
-from codegen.runtime._stdio.fastpath import ReplayReader, Session, sdk_matches
-from codegen.runtime._stdio.shapes import Doubt, dump
+from mcp_codegen.runtime import load_tools
+from mcp_codegen.runtime._stdio import wire_shapes as committed
+from mcp_codegen.runtime._stdio.fastpath import ReplayReader, Session, sdk_matches
+from mcp_codegen.runtime._stdio.shapes import Doubt, dump
 from tests.runtime.stdio.fastpath_support import (
     FIXTURE_GENERATED,
     MALFORMED,

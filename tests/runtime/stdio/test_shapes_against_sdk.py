@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from mcp_types.methods import serialize_server_result
 
-from codegen.runtime._stdio import wire_shapes
-from codegen.runtime._stdio.shapes import Doubt, dump
+from mcp_codegen.runtime._stdio import wire_shapes
+from mcp_codegen.runtime._stdio.shapes import Doubt, dump
 
 
 class _Text(str):

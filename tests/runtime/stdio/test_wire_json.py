@@ -12,7 +12,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from codegen.runtime._stdio import wire_json
+from mcp_codegen.runtime._stdio import wire_json
 from tests.helpers.project import REPO, codegen_env
 
 
@@ -106,7 +106,7 @@ def test_reads_what_json_reads(text: str) -> None:
 def test_neither_imports_re() -> None:
     code = (
         "import sys\n"
-        "from codegen.runtime._stdio import wire_json\n"
+        "from mcp_codegen.runtime._stdio import wire_json\n"
         "loads = wire_json.loader(float, dict)\n"
         "dumps = wire_json.compact_dumper()\n"
         'assert dumps(loads(\'{"a": [1, 2.5, "\\u00e9", null]}\')) == '
@@ -127,7 +127,7 @@ def test_neither_imports_re() -> None:
 #: ``json`` not imported, then one malformed document read: how it was refused.
 _FRESH_REFUSAL = (
     "import sys\n"
-    "from codegen.runtime._stdio import wire_json\n"
+    "from mcp_codegen.runtime._stdio import wire_json\n"
     "assert 'json.decoder' not in sys.modules\n"
     "loads = wire_json.loader(float, dict)\n"
     "try:\n"

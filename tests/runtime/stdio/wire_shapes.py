@@ -1,6 +1,6 @@
 """Extract, from the installed SDK's per-revision wire models, the shapes the fast path needs.
 
-``codegen/runtime/_stdio/wire_shapes.py`` is this module's output, committed: the fast path reads it
+``mcp_codegen/runtime/_stdio/wire_shapes.py`` is this module's output, committed: the fast path reads it
 with the standard library only. ``test_fastpath_session.py`` fails when the installed SDK's models
 no longer match it. Regenerate with ``python tests/runtime/stdio/wire_shapes.py`` (then ruff format).
 """
@@ -17,7 +17,9 @@ from mcp_types.methods import CLIENT_NOTIFICATIONS, CLIENT_REQUESTS, SERVER_RESU
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 from pydantic import BaseModel
 
-TARGET = Path(__file__).resolve().parents[3] / "codegen" / "runtime" / "_stdio" / "wire_shapes.py"
+TARGET = (
+    Path(__file__).resolve().parents[3] / "mcp_codegen" / "runtime" / "_stdio" / "wire_shapes.py"
+)
 #: What the fast path answers (requests) or accepts (notifications).
 REQUESTS = ("initialize", "ping", "tools/list")
 NOTIFICATIONS = ("notifications/initialized",)

@@ -1,7 +1,0 @@
-"""``python -m codegen.diff`` runs ``mcp-codegen diff``."""
-
-import sys
-
-from codegen.cli.diff_options import main
-
-sys.exit(main())

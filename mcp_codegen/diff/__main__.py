@@ -1,0 +1,7 @@
+"""``python -m mcp_codegen.diff`` runs ``mcp-codegen diff``."""
+
+import sys
+
+from mcp_codegen.cli.diff_options import main
+
+sys.exit(main())

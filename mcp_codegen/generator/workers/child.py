@@ -1,0 +1,463 @@
+"""The child process that scans sources and imports user code: ``mcp_codegen.generator.workers.child.run``.
+
+Each source is scanned (libcst; no user code) and then, when it defines tools, imported,
+inspected, and its generated module assembled and rendered (when the settings carry the
+``Config``). Scanning here rather than in the generator spreads the parse over the workers, and
+every source is scanned before its own module is imported. A split session (a build with a
+cache, ``mcp_codegen.generator.workers.pool``) gives the scan to a ``scan`` worker
+(``mcp_codegen.generator.workers.scanning``) and the rest to ``inspect`` workers (``main``).
+
+Protocol (``mcp_codegen.generator.workers.messages``), keyed by the source's relative path:
+- in, on stdin: a settings dict, then one ``SourceFile`` per message (an ``inspect`` worker:
+  ``(SourceFile, ScannedModule | None)``, scanned by a ``scan`` worker, and before it maybe an
+  ``ImportAhead``, ``mcp_codegen.generator.workers.ahead``), then ``None``;
+- out, on the original stdout: ``("ready",)``, then per source ``("start", path)``,
+  ``("scanned", path, ScannedModule | None)``, ``("progress", path)`` while it works and
+  ``("done", path, tools, diagnostics, imported, output)`` (``imported``: the ``(module, file)``
+  pairs the source depends on, see ``mcp_codegen.generator.workers.imports``; ``output``: the module
+  assembled and rendered, see ``_output`` (the generator checks it); ``tools`` is empty when the
+  settings say ``inspections: False``, a build without a cache); at the end
+  ``("registered", registrations)`` (``mcp_codegen.generator.inspection.registrations``) and
+  ``("finished",)``.
+
+The original stdout and stdin are moved out of reach first (``messages.take_channels``).
+
+Runs in: worker.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from mcp_codegen.generator.collector import collect_rarely
+from mcp_codegen.generator.model import InspectedTool, ScannedModule, ScannedTool, SourceFile
+from mcp_codegen.generator.workers.messages import read_message, take_channels, write_message
+from mcp_codegen.generator.workers.scanning import factory_keys, scan_main, scan_reporting
+from mcp_codegen.shared.diagnostics import Diagnostic
+
+
+def _inspect_module(
+    module: ScannedModule,
+    injected: frozenset[str],
+    permissive_fallback: bool,
+    events: BinaryIO,
+    flavor: str = "clean",
+    root: str | None = None,
+    places: tuple[Path, Path] | None = None,
+    failure: Any = None,
+) -> tuple[list[InspectedTool], list[Diagnostic]]:
+    """Import and inspect one module; ``places``: the project root and the output directory
+    (where server objects are looked for, to key each framework tool by its server);
+    ``failure``: the ``ResolveFailure`` its import raised when it was imported ahead."""
+    from mcp_codegen.generator.inspection.registrations import recording
+    from mcp_codegen.generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
+    from mcp_codegen.generator.schema.describe import describe_module, inspect_tool
+
+    try:
+        if failure is not None:  # raised when it was imported ahead (``workers.ahead``)
+            raise failure
+        with recording():
+            loaded = import_module(module)
+    except ResolveFailure as failed:
+        return [], failed.diagnostics
+    tools, diagnostics = [], []
+    resolved_tools = []
+    made = [tool for tool in module.tools if tool.factory is not None]
+    if made:  # defined inside a configured factory: as the factory's server lists them
+        from mcp_codegen.generator.flavors.factories import build_factory_tools
+
+        tools, diagnostics = build_factory_tools(flavor, module, made)
+    for tool in module.tools:
+        if tool.factory is not None:
+            continue
+        _progress(events, module.relative_path)
+        try:
+            resolved_tools.append((tool, resolve_tool(module, loaded, tool)))
+        except ResolveFailure as failure:
+            diagnostics.extend(failure.diagnostics)
+        except Exception as exc:
+            diagnostics.append(_cannot_build(module, tool, exc))
+    if flavor != "clean":  # flavors "mcp"/"fastmcp": the framework describes them, all at once
+        framework_tools = [resolved for _, resolved in resolved_tools]
+        if framework_tools:
+            tools.extend(_framework_module(module, framework_tools, injected, flavor, diagnostics))
+        if places is not None:
+            _key_by_server(module, loaded, places, tools)
+        tools = _with_models(tools, resolved_tools, root)
+        return _with_registered_functions(module, tools, resolved_tools), diagnostics
+    try:
+        batch = describe_module(module, [resolved for _, resolved in resolved_tools], injected)
+    except Exception:  # each tool is then described on its own, with its own diagnostics
+        batch = None
+    for tool, resolved in resolved_tools:
+        _progress(events, module.relative_path)
+        try:
+            tools.append(inspect_tool(module, resolved, injected, permissive_fallback, batch))
+        except ResolveFailure as failure:
+            diagnostics.extend(failure.diagnostics)
+        except Exception as exc:
+            diagnostics.append(_cannot_build(module, tool, exc))
+    tools = _with_models(tools, resolved_tools, root)
+    return _with_registered_functions(module, tools, resolved_tools), diagnostics
+
+
+def _with_registered_functions(
+    module: ScannedModule, tools: list[InspectedTool], resolved_tools: list[tuple[Any, Any]]
+) -> list[InspectedTool]:
+    """Each registered tool (``ScannedTool.registered_at``) with the ``module:qualname`` of the
+    function its server received, where the hook looks it up, and the digest of the file that
+    defines it when that is another file (the hook's freshness check)."""
+    from dataclasses import replace
+
+    from mcp_codegen.shared.format import source_digest
+
+    found: dict[str, tuple[str, str | None]] = {}
+    for tool, resolved in resolved_tools:
+        if tool.registered_at is None:
+            continue
+        received = resolved.received if resolved.received is not None else resolved.function
+        owner = getattr(received, "__module__", None) or ""
+        digest = None
+        defining = getattr(sys.modules.get(owner), "__file__", None)
+        if isinstance(defining, str) and Path(defining).resolve() != Path(module.path).resolve():
+            try:
+                digest = source_digest(Path(defining).read_bytes())
+            except OSError:
+                digest = None
+        found[tool.name] = (f"{owner}:{getattr(received, '__qualname__', '')}", digest)
+    if not found:
+        return tools
+    return [
+        replace(t, function=found[t.name][0], function_sha256=found[t.name][1])
+        if t.name in found
+        else t
+        for t in tools
+    ]
+
+
+_source_index: Any = None  # one SourceIndex per worker: each models file parsed once
+
+
+def _sources(root: str) -> Any:
+    """This worker's ``SourceIndex`` for the project at ``root``."""
+    from mcp_codegen.generator.inspection.model_sources import SourceIndex
+
+    global _source_index
+    if (
+        _source_index is None
+        or _source_index.root != os.path.realpath(root).rstrip(os.sep) + os.sep
+    ):
+        _source_index = SourceIndex(root)
+    return _source_index
+
+
+def _with_models(
+    tools: list[InspectedTool], resolved_tools: list[tuple[ScannedTool, Any]], root: str | None
+) -> list[InspectedTool]:
+    """Each tool with where the models of its schemas are written (its field lines for ``diff``)."""
+    if root is None:
+        return tools
+    from dataclasses import replace
+
+    from mcp_codegen.generator.inspection.model_sources import tool_models
+
+    index = _sources(root)
+    by_name = {tool.name: resolved for tool, resolved in resolved_tools}
+    found = []
+    for tool in tools:
+        resolved = by_name.get(tool.name)
+        if resolved is not None:
+            annotations = [p.annotation for p in resolved.parameters]
+            annotations.append(resolved.return_annotation)
+            try:
+                models = tool_models(annotations, resolved.return_annotation, index)
+            except Exception:  # a class that cannot be read: the tool keeps its own lines
+                models = None
+            if models is not None and models.models:
+                tool = replace(tool, models=models)
+        found.append(tool)
+    return found
+
+
+def _key_by_server(
+    module: ScannedModule, loaded: Any, places: tuple[Path, Path], tools: list[InspectedTool]
+) -> None:
+    """Name each framework tool's server in its ``x-codegen`` keys (``flavors.server_keys``)."""
+    from mcp_codegen.generator.flavors.server_keys import server_keys
+    from mcp_codegen.shared.format import PRIVATE_KEY, SERVER_KEY
+
+    keys = server_keys(module, loaded, *places)
+    for tool in tools:
+        server = keys.get(tool.name)
+        if server is not None and tool.flavored is not None:
+            tool.flavored[PRIVATE_KEY][SERVER_KEY] = server
+
+
+_PROGRESS_EVERY_S = 0.1
+_last_progress = 0.0
+
+
+def _progress(events: BinaryIO, key: str) -> None:
+    """Tell the generator this worker is alive (what ``import_timeout`` measures), at most every
+    ``_PROGRESS_EVERY_S``: a message per tool would cost more than some tools do."""
+    global _last_progress
+    now = time.monotonic()
+    if now - _last_progress >= _PROGRESS_EVERY_S:
+        _last_progress = now
+        write_message(events, ("progress", key))
+
+
+def _cannot_build(module: ScannedModule, tool: ScannedTool, exc: Exception) -> Diagnostic:
+    if isinstance(exc, RecursionError):
+        message = f"the types of {tool.name!r} nest too deeply to describe"
+    else:
+        message = f"cannot build the schema of {tool.name!r}: {type(exc).__name__}: {exc}"
+    return Diagnostic(module.relative_path, tool.position.line, tool.position.column, message)
+
+
+def _framework_module(
+    module: ScannedModule,
+    resolved: list[Any],
+    injected: frozenset[str],
+    flavor: str,
+    diagnostics: list[Diagnostic],
+) -> list[InspectedTool]:
+    """Flavors "mcp"/"fastmcp": the framework's own tools/list entry for each tool."""
+    from mcp_codegen.generator.flavors import build_module_tools
+
+    try:
+        built, problems = build_module_tools(flavor, module, resolved, injected)
+    except ImportError as exc:
+        diagnostics.append(Diagnostic(module.relative_path, 1, 1, str(exc)))
+        return []
+    except Exception as exc:
+        diagnostics.append(
+            Diagnostic(
+                module.relative_path,
+                1,
+                1,
+                f"flavor {flavor!r} could not list the tools of {module.module}: "
+                f"{type(exc).__name__}: {exc}",
+            )
+        )
+        return []
+    diagnostics.extend(problems)
+    return [
+        InspectedTool(
+            name=name,
+            input_schema=None,
+            output_schema=None,
+            description=None,
+            parameter_descriptions={},
+            flavored=flavored,
+        )
+        for name, flavored in built.items()
+    ]
+
+
+_REGISTERS = re.compile(rb"\.(?:add_)?tool\b")
+
+
+def _registers(data: bytes) -> bool:
+    """A module without tools the scanner could read, that may still register some at import
+    (``register = mcp.tool()``, ``adder = mcp.add_tool``): it is imported so the tools its
+    servers register are checked (``mcp_codegen.generator.inspection.omissions``)."""
+    return _REGISTERS.search(data) is not None
+
+
+def _preload(flavor: str) -> None:
+    """Import the flavor's framework while the parent is still scanning (it costs ~1 s)."""
+    if flavor == "clean":
+        return
+    try:
+        from mcp_codegen.generator.flavors import build_module_tools  # noqa: F401
+
+        if flavor == "mcp":
+            from mcp_codegen.generator.flavors.mcp import new_server
+        else:
+            from mcp_codegen.generator.flavors.fastmcp import new_server
+        new_server()
+    except Exception:  # reported per module, with a position, when the module is built
+        pass
+
+
+def _scan(
+    source: SourceFile,
+    decorators: list[str],
+    factories: dict[str, dict[str, str]],
+    root: str,
+) -> ScannedModule | None:
+    """``scan_reporting``, the source's ``ast`` tree offered to this worker's ``SourceIndex``."""
+
+    def offer(tree: Any) -> None:
+        _sources(root).offer(source.path, source.data, tree)
+
+    return scan_reporting(source, decorators, factories, on_tree=offer)
+
+
+def _output(
+    module: ScannedModule, tools: list[InspectedTool], diagnostics: list[Diagnostic], config: Any
+) -> tuple[tuple[Any, ...], Any, tuple[Diagnostic, ...]] | None:
+    """The module assembled and rendered here (``mcp_codegen.generator.render.module_output``), as
+    ``(tool definitions, rendered file, problems)``; the generator checks the text it writes
+    itself (this process ran user code, which could have patched the check). The module's own
+    ``ScannedModule`` is left out (the generator has it). None when the generator sent no
+    configuration, or when this failed: the generator then does it itself, and reports it."""
+    if config is None:
+        return None
+    from mcp_codegen.generator.model import InspectedModule
+    from mcp_codegen.generator.render.module_output import module_output
+
+    try:
+        done = module_output(
+            InspectedModule(module, tuple(tools), tuple(diagnostics)), config, check=False
+        )
+    except Exception:
+        return None
+    return done.definition.tools, done.rendered, done.problems
+
+
+def _settle_heap() -> None:
+    """Collect what the last source left behind, then freeze what survived (``gc.freeze``).
+
+    A worker's heap is mostly libraries and user modules that live until it exits, and every
+    source builds thousands of short-lived objects (a libcst tree, pydantic's schema passes).
+    With CPython's default thresholds the automatic collections walked that growing heap over
+    and over: ~25% of a worker's CPU on the synthetic 10,000-tool project. Instead, young
+    collections are rare (``mcp_codegen.generator.collector``, so code that makes cyclic garbage in
+    a loop is still collected) and after each source one full collection walks only the
+    objects made since the last freeze. Frozen objects are still freed by reference counting;
+    only a cycle among them that becomes garbage later stays until the worker exits.
+    Collection never changes what a worker computes, only when memory comes back.
+    """
+    gc.collect()
+    gc.freeze()
+
+
+def main(role: str = "both") -> None:
+    """``role``: ``both`` scans and inspects each source; ``scan`` only scans (libcst, no user
+    code: ``scan_main``); ``inspect`` is sent each source with its scan made by a ``scan``
+    worker, and never imports libcst (``mcp_codegen.generator.workers.pool``, split sessions)."""
+    collect_rarely()  # before the libraries' imports: a scan worker's libcst too
+    if role == "scan":
+        scan_main()
+        return
+    requests, events = take_channels()
+    # The libraries first, before the settings arrive: a worker started early (mcp_codegen.generator.workers.prestart)
+    # imports them while the generator is still reading its configuration. Installed libraries
+    # load before the project's directories go on sys.path.
+    if role == "both":
+        import mcp_codegen.generator.scan.files
+    import mcp_codegen.generator.schema.describe  # noqa: F401
+    from mcp_codegen.generator.inspection.output_guard import guard_output_package
+    from mcp_codegen.generator.inspection.registrations import forget_since, recorded, watch
+    from mcp_codegen.generator.workers.ahead import ImportAhead, ImportedAhead, import_ahead
+
+    watch()  # before any framework is imported (the flavor's preload, user modules)
+
+    settings = read_message(requests)
+    for entry in reversed(settings["sys_path"]):
+        if entry not in sys.path:
+            sys.path.insert(0, entry)
+    injected = frozenset(settings["injected"])
+    if settings.get("output"):
+        guard_output_package(Path(settings["output"]))
+    _preload(settings.get("flavor", "clean"))
+    factories = factory_keys(settings.get("factories", [])) if role == "both" else {}
+    places = (
+        (Path(settings["sys_path"][0]).resolve(), Path(settings["output"]).resolve())
+        if settings.get("output") and settings.get("sys_path")
+        else None
+    )
+    config = settings.get("config")  # a Config: this worker also renders what it inspects
+    from mcp_codegen.generator.workers.imports import ImportGraph
+
+    graph = ImportGraph(settings["sys_path"])  # after the libraries: only user code is recorded
+    write_message(events, ("ready",))
+    ahead: dict[str, ImportedAhead] = {}
+    unsettled = False  # the last source's garbage is collected only if more work follows
+    while (request := read_message(requests)) is not None:
+        if unsettled:
+            _settle_heap()
+            unsettled = False
+        if isinstance(request, ImportAhead):
+            ahead[request.source.relative_path] = import_ahead(request.source)
+            continue
+        source, scan = request if isinstance(request, tuple) else (request, None)
+        key = source.relative_path
+        imported_ahead = ahead.pop(key, None)
+        write_message(events, ("start", key))
+        if isinstance(request, tuple):  # scanned by a ``scan`` worker (the pool checked it)
+            module = scan
+        else:
+            module = _scan(source, settings["decorators"], factories, settings["sys_path"][0])
+            write_message(events, ("scanned", key, module))
+        tools: list[InspectedTool] = []
+        diagnostics: list[Diagnostic] = []
+        before = set(imported_ahead.modules_before if imported_ahead else sys.modules)
+        if module is not None and module.inspectable:
+            tools, diagnostics = _inspect_module(
+                module,
+                injected,
+                settings["permissive_fallback"],
+                events,
+                settings.get("flavor", "clean"),
+                settings["sys_path"][0],
+                places,
+                imported_ahead.failure if imported_ahead else None,
+            )
+        elif module is None and _registers(source.data):
+            if imported_ahead is None:  # else imported already, registrations recorded
+                import_ahead(source)  # as the inspection would; a failure registers nothing
+        elif imported_ahead is not None:  # imported, but a build without the split would not
+            forget_since(imported_ahead.registrations)
+        imported: list[tuple[str, str | None]] = []
+        output = None
+        if module is not None and module.inspectable:
+            imported = graph.reached([source.module, *(set(sys.modules) - before)])
+            output = _output(module, tools, diagnostics, config)
+            if output is not None and not settings.get("inspections", True):
+                tools = []  # the generator keeps no cache: only the output is sent
+        write_message(events, ("done", key, tools, diagnostics, imported, output))
+        del module, tools, diagnostics, imported, output  # garbage now, not frozen
+        # Settled when the next request arrives: after the last source the generator waits
+        # for "finished", and a collection then would only delay it.
+        unsettled = True
+    # Every tool a real server registered while user modules were imported (no silent omission).
+    write_message(events, ("registered", recorded()))
+    write_message(events, ("finished",))
+    events.close()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Skip interpreter teardown: user modules' atexit hooks and threads must not delay or alter us.
+    os._exit(0)
+
+
+def _argument(name: str) -> str | None:
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else None
+
+
+def enter(directory: str) -> None:
+    """Work in ``directory`` as ``python -m`` started there would: the working directory, and it
+    first on ``sys.path``. (``mcp_codegen.generator.workers.process`` cannot set the directory, and
+    starts the interpreter with ``-P``, so the generator's own directory is never searched.)"""
+    os.chdir(directory)
+    sys.path.insert(0, os.getcwd())
+
+
+def run() -> None:
+    """The worker process: ``python -P -c "<import this module and call run()>" --role ROLE
+    --cwd DIR`` (``mcp_codegen.generator.workers.prestart.spawn_worker``)."""
+    if (directory := _argument("--cwd")) is not None:
+        enter(directory)
+    main(_argument("--role") or "both")
+
+
+if __name__ == "__main__":  # ``python -m mcp_codegen.generator.workers.child``, by hand
+    run()

@@ -1,0 +1,5 @@
+"""``python -m mcp_codegen.runtime``: serve generated tools over stdio or streamable HTTP."""
+
+from mcp_codegen.runtime.server import main
+
+raise SystemExit(main())

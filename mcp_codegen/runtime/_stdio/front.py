@@ -1,0 +1,404 @@
+"""The stdio fast path in front of your own server (``mcp-codegen run``).
+
+Standard library only until the handover. The build recorded, per server object, what it answers
+at ``initialize`` for each handshake revision and which generated tools its ``tools/list`` holds
+(``SERVERS_FILE``). With a record for the run target, this module answers ``initialize``,
+``notifications/initialized``, ``ping`` and ``tools/list`` from those literals (the session logic
+of ``_stdio.fastpath``), imports your server on a background thread from the first tools/list
+answer on (or at the handover when that comes first), and hands the
+session over, with the replay, to your framework's own stdio transport (``mcp.server.stdio.
+stdio_server``, which SDK 2.x and fastmcp both run) at the first message it does not answer.
+
+When the server has loaded, its listed tools are checked again: a tool the hook found stale or
+missing, or one the server does not register, ends the fast path's listing. If tools/list was
+already answered, the client gets ``notifications/tools/list_changed`` when the server declared
+``tools.listChanged``; otherwise an error on stderr names the tool and the regenerate command.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from mcp_codegen.runtime._stdio import listing_cache
+from mcp_codegen.runtime._stdio.fastpath import (
+    PRELOAD_ENV,
+    Handover,
+    ReplayReader,
+    Session,
+    answer_opening,
+    sdk_matches,
+)
+from mcp_codegen.runtime._stdio.shapes import Doubt
+from mcp_codegen.runtime._stdio.wire_shapes import REVISIONS
+from mcp_codegen.shared.format import (
+    MANIFEST,
+    SERVERS_FILE,
+    check_servers,
+    is_generated_file,
+    recorded_digest,
+    regenerate_command,
+    source_digest,
+)
+from mcp_codegen.shared.reader import exec_generated
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from mcp_codegen.runtime._load.registry import ToolRegistry
+
+#: The handover the patched ``stdio_server`` takes (one per process).
+_pending: list[Handover] = []
+#: What one readline takes before the fast path gives the line to the framework unanswered.
+_MAX_MESSAGE_BYTES = 1 << 26
+#: The GIL switch interval while the opening is answered beside the import (default 5 ms).
+_OPENING_SWITCH = 0.0005
+_LIST_CHANGED = b'{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n'
+
+
+class FrontRefused(Exception):
+    """``--strict``: a generated module is stale; the server must not start."""
+
+
+def server_record(directory: str, target: str) -> dict[str, Any] | None:
+    """The record of ``target`` in the tree at ``directory``, when the fast path can serve it."""
+    path = os.path.join(directory, SERVERS_FILE)
+    if not is_generated_file(path) or not sdk_matches():
+        return None
+    records = check_servers(exec_generated(path), path)
+    for record in records:
+        if record["object"] == target and record["initialize"]:
+            return record
+    if "(" in target.partition(":")[2]:  # a factory call, recorded with normalised spacing
+        from mcp_codegen.registration.factory_calls import FactoryCallError, parse_factory_call
+
+        try:
+            normalised = parse_factory_call(target).target
+        except FactoryCallError:
+            return None
+        for record in records:
+            if record["object"] == normalised and record["initialize"]:
+                return record
+    return None
+
+
+def check_sources(directory: str) -> None:
+    """``--strict``: every generated module's source must hash as recorded (found on
+    ``sys.path`` by its module name, nothing imported); raises ``FrontRefused``."""
+    manifest = exec_generated(os.path.join(directory, MANIFEST))
+    with open(os.path.join(directory, MANIFEST), "rb") as handle:
+        command = regenerate_command(handle.read(1024))
+    for relative in manifest.get("MODULES", ()):
+        generated = os.path.join(directory, *relative.split("/"))
+        with open(generated, "rb") as handle:
+            head = handle.read(2048)
+        module = exec_generated(generated).get("SOURCE_MODULE", "")
+        source = _module_file(module)
+        data = None
+        if source is not None:
+            with open(source, "rb") as handle:
+                data = handle.read()
+        if data is None or source_digest(data) != recorded_digest(head):
+            raise FrontRefused(
+                f"refusing to start (strict): {source or module} changed since {generated} was "
+                f"generated; run `{command}`"
+            )
+
+
+def _module_file(module: str) -> str | None:
+    parts = module.split(".")
+    for entry in sys.path:
+        base = os.path.join(entry or os.curdir, *parts)
+        for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+            if os.path.isfile(candidate):
+                return candidate
+    return None
+
+
+class Listings:
+    """The stored tools/list answers of one target (``listing_cache``): read at the start, so
+    that a hit needs no registry; on a miss, stored after the first answer."""
+
+    def __init__(self, directory: str, record: dict[str, Any]) -> None:
+        self.revisions = tuple(sorted(set(record["initialize"]) & set(REVISIONS)))
+        self.stored: dict[str, str | None] | None = None
+        self.path: str | None = None
+        if record["tools"] is None:
+            return  # the framework lists: nothing to store
+        manifest = exec_generated(os.path.join(directory, MANIFEST))
+        try:
+            self.path = listing_cache.entry_path(
+                directory, record["object"], manifest.get("MODULES", ()), SERVERS_FILE
+            )
+        except (OSError, TypeError, ValueError):
+            return  # a listed module is missing, MODULES is malformed: the registry load says so
+        self.stored = listing_cache.read(self.path, self.revisions)
+
+
+class ServerSession(Session):
+    """``Session`` answering with a recorded server's own ``initialize`` and tool order: from
+    the stored listings when there are (``registry`` is then ``None``), or shaped."""
+
+    def __init__(
+        self, registry: ToolRegistry | None, record: dict[str, Any], listings: Listings
+    ) -> None:
+        super().__init__(registry, name="")  # type: ignore[arg-type]
+        self._record = record
+        self._names: tuple[str, ...] | None = (
+            tuple(record["tools"]) if record["tools"] is not None else None
+        )
+        self._listings = listings
+        self._shaped: dict[str, str | None] = {}
+        self.stale = False  # set by the loader: the framework answers tools/list from now on
+
+    def listing(self, revision: str) -> str | None:
+        if self._names is None or self.stale:
+            raise Doubt("tools/list")  # the framework lists (run-time tools, stale entries)
+        stored = self._listings.stored
+        if stored is not None:
+            if revision not in stored:
+                raise Doubt(revision)
+            return stored[revision]
+        if revision not in self._shaped:
+            self._shaped[revision] = super().listing(revision)
+        return self._shaped[revision]
+
+    def store(self) -> None:
+        """On a miss: shape every recorded revision's listing (once) and store them."""
+        if self._listings.stored is not None or self._listings.path is None:
+            return
+        listings = {revision: self.listing(revision) for revision in self._listings.revisions}
+        listing_cache.write(self._listings.path, listings)
+        self._listings.stored = listings
+
+    def _initialize(self, negotiated: str) -> Any:
+        recorded = self._record["initialize"].get(negotiated)
+        if recorded is None:
+            raise Doubt(negotiated)
+        return recorded
+
+    def _tools(self, revision: str) -> dict[str, Any]:
+        # a composed package's servers may share names: this server's own entry wins
+        own = self._record["object"]
+        by_name: dict[str, Any] = {}
+        for tool, server in zip(
+            self._registry.wire_tools(revision), self._registry.servers(), strict=True
+        ):
+            if server == own or tool["name"] not in by_name:
+                by_name[tool["name"]] = tool
+        return {"tools": [by_name[name] for name in self._names]}
+
+    @property
+    def list_changed(self) -> bool:
+        answers = self._record["initialize"].values()
+        return any(
+            ((answer.get("capabilities") or {}).get("tools") or {}).get("listChanged") is True
+            for answer in answers
+        )
+
+
+def serve(
+    registry: ToolRegistry | None,
+    record: dict[str, Any],
+    listings: Listings,
+    *,
+    load: Callable[[], tuple[Callable[[], int], list[str]]],
+    regenerate: str,
+) -> int:
+    """Answer what the fast path can while ``load()`` imports the server on a thread; then run.
+
+    ``load`` returns ``(run, stale)``: the function that runs the server (its stdio transport
+    takes the handover) and the listed tools found stale or missing once it is loaded.
+    ``registry`` is ``None`` when ``listings`` has the stored answers (it is needed for nothing
+    else). When the input ends while the server is still importing, the process exits at once
+    (``os._exit``): nobody is left to serve, and a client that closes stdin expects the exit.
+    """
+    import _thread
+    import gc
+
+    from mcp_codegen.runtime._stdio.claim import claim_stdio
+
+    # As in ``fastpath.serve``: the registry's literals (~100,000 objects at 1,000 tools) live
+    # as long as the process and hold no cycles; frozen, the first collection pass does not
+    # walk them all while the listing is shaped (docs/decisions/0360-fast-path-at-1000-tools.md).
+    gc.freeze()
+    wire_in, wire_out, restore = claim_stdio()
+    session = ServerSession(registry, record, listings)
+    loaded: list[Any] = []
+    failed: list[BaseException] = []
+    done = _thread.allocate_lock()
+    done.acquire()
+
+    def loader() -> None:
+        try:
+            run, stale = load()
+            if stale:
+                session.stale = True
+                _stale_listing(session, stale, wire_out, regenerate)
+            loaded.append(run)
+        except BaseException as exc:  # re-raised in the main thread
+            failed.append(exc)
+        finally:
+            done.release()
+
+    # When the import starts. By default: at once when the listing is stored (the opening is
+    # then a few reads and writes; the switch interval is shortened meanwhile, so that the
+    # import gives the GIL back within 0.5 ms whenever this thread returns from I/O), else once
+    # the first tools/list is answered (shaping competed with the import for the GIL: 1.4x ->
+    # 2.3x the floor in bench/run_fastpath.py). "listed": after the first tools/list answer
+    # always; "initialize": after initialize; "0": at the handover.
+    when = os.environ.get(PRELOAD_ENV, "1")
+    started = False
+    switch = sys.getswitchinterval()
+    if when == "1" and listings.stored is not None and record["tools"] is not None:
+        started = True
+        sys.setswitchinterval(_OPENING_SWITCH)
+        _thread.start_new_thread(loader, ())
+    stored: list[bool] = []
+
+    def answered() -> None:
+        nonlocal started
+        if session.listed and not stored:  # on a miss: the next run answers from stored bytes
+            stored.append(True)
+            try:  # noqa: SIM105 (contextlib: an import before the answer)
+                session.store()
+            except (Doubt, RecursionError, ValueError, TypeError, KeyError):
+                pass  # a revision the fast path cannot shape: shaped again each run
+        if session.listed and sys.getswitchinterval() != switch:
+            sys.setswitchinterval(switch)
+        if (
+            not started
+            and when != "0"
+            and (session.listed or (when == "initialize" and session.protocol_version))
+        ):
+            started = True
+            _thread.start_new_thread(loader, ())
+
+    line = answer_opening(session, wire_in, wire_out, _MAX_MESSAGE_BYTES, answered)
+    sys.setswitchinterval(switch)
+    if line is None:  # the client closed our stdout
+        restore()
+        return 0
+    if not line and not done.acquire(False):  # end of input before the server was needed
+        restore()
+        if started:  # still importing: do not wait for it (6-15 s on published servers)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
+        return 0  # nothing was imported
+    if not started:
+        _thread.start_new_thread(loader, ())
+    if line:
+        done.acquire()
+    if failed:
+        restore()
+        raise failed[0]
+    if not line:  # end of input before the server was needed
+        restore()
+        return 0
+    _pending.append(
+        Handover(
+            ReplayReader(b"".join(session.replay) + line, wire_in),
+            wire_out,
+            restore,
+            frozenset(session.answered),
+            session.protocol_version,
+        )
+    )
+    return loaded[0]()
+
+
+def _stale_listing(
+    session: ServerSession, stale: list[str], wire_out: Any, regenerate: str
+) -> None:
+    if not session.listed:
+        return  # nothing wrong was listed: the framework lists from now on
+    names = ", ".join(repr(name) for name in stale)
+    if session.list_changed:
+        wire_out.write(_LIST_CHANGED)
+        wire_out.flush()
+        return
+    print(
+        f"mcp-codegen run: error: the fast path listed {names} from a generated entry that is "
+        f"stale or missing, and the server does not declare tools.listChanged, so the client "
+        f"keeps that list; run `{regenerate}` and restart",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def install_handover() -> None:
+    """Patch ``mcp.server.stdio.stdio_server`` so the first stdio run takes the handover
+    (call before the framework imports it by name)."""
+    import mcp.server.stdio as stdio
+
+    original = stdio.stdio_server
+    if getattr(original, "_codegen_front", False):
+        return
+    from contextlib import asynccontextmanager
+
+    @asynccontextmanager
+    async def stdio_server(stdin: Any = None, stdout: Any = None) -> Any:
+        if stdin is not None or stdout is not None or not _pending:
+            async with original(stdin, stdout) as streams:
+                yield streams
+            return
+        handover = _pending.pop()
+        try:
+            async with original(
+                _Lines(handover.wire_in), _Sink(handover.wire_out, set(handover.answered))
+            ) as streams:
+                yield streams
+        finally:
+            handover.restore()
+
+    stdio_server._codegen_front = True  # type: ignore[attr-defined]
+    # Modules that took the name before (``mcp.server`` imports the SDK's servers) get it too.
+    for module in list(sys.modules.values()):
+        if getattr(module, "stdio_server", None) is original:
+            module.stdio_server = stdio_server  # type: ignore[attr-defined]
+
+
+class _Lines:
+    """The SDK transport's ``async for line in stdin`` over the replay, then the wire."""
+
+    def __init__(self, reader: ReplayReader) -> None:
+        self._reader = reader
+
+    def __aiter__(self) -> _Lines:
+        return self
+
+    async def __anext__(self) -> str:
+        import anyio.to_thread
+
+        line = await anyio.to_thread.run_sync(self._reader.readline, abandon_on_cancel=True)
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", "replace")
+
+
+class _Sink:
+    """The SDK transport's stdout: drops its answers to requests the fast path answered."""
+
+    def __init__(self, wire: Any, answered: set[int | str]) -> None:
+        self._wire = wire
+        self._answered = answered
+
+    async def write(self, text: str) -> None:
+        import anyio.to_thread
+
+        if self._answered:
+            import json
+
+            message = json.loads(text)
+            if ("result" in message or "error" in message) and message.get("id") in self._answered:
+                self._answered.discard(message["id"])
+                return
+        await anyio.to_thread.run_sync(self._wire.write, text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        import anyio.to_thread
+
+        await anyio.to_thread.run_sync(self._wire.flush)

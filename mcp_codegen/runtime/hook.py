@@ -1,0 +1,190 @@
+"""``use_generated``: keep your MCPServer / FastMCP server, list its tools from generated modules.
+
+Importing this module imports the standard library only. ``use_generated`` patches each
+framework when that framework's module is imported (a ``sys.meta_path`` finder wraps the
+loader of the module that defines the class) or at once when it is already imported, so a
+framework the application does not use is never imported. See docs/hook.md.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Callable
+    from types import ModuleType
+    from typing import Any
+
+    from mcp_codegen.runtime._hook.entries import (
+        GeneratedIndex,
+        GeneratedSchemaError,
+        StaleSchemaWarning,
+    )
+
+__all__ = [
+    "GeneratedSchemaError",
+    "StaleSchemaWarning",
+    "active",
+    "fast_path_serves",
+    "serve_in_front",
+    "use_generated",
+]
+
+_ACTIVE: GeneratedIndex | None = None
+#: Imported at first use: ``mcp-codegen run``'s front imports this module before its first
+#: answer, and the index (with the reader and the import patcher) is needed only when the
+#: server loads, on its background thread (~3 ms of imports; docs/fastpath-run.md).
+_LAZY = frozenset({"GeneratedIndex", "GeneratedSchemaError", "StaleSchemaWarning"})
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        from mcp_codegen.runtime._hook import entries
+
+        return getattr(entries, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def use_generated(
+    path: str | os.PathLike[str] = "generated", *, strict: bool = False
+) -> GeneratedIndex:
+    """Register tools of the official SDK 1.x ``FastMCP``, SDK 2.x ``MCPServer`` and
+    ``fastmcp.FastMCP`` from the generated modules in ``path``, in this whole process.
+
+    Call it before the tool decorators run. A function with a current generated entry is
+    listed from it with no inference; its framework objects are built on its first call. A
+    function without one (missing, or its source changed since generation) gets one
+    ``StaleSchemaWarning`` and is inferred as usual; with ``strict=True`` it raises
+    ``GeneratedSchemaError`` instead. Generated modules of flavor ``"clean"`` are refused. The
+    manifest is checked here; the modules are loaded at the first registration.
+    """
+    from mcp_codegen.registration.import_patch import patch_now_or_on_import
+    from mcp_codegen.runtime._hook.entries import GeneratedIndex
+
+    global _ACTIVE
+    index = GeneratedIndex(path, strict=strict)
+    _ACTIVE = index
+    patch_now_or_on_import(_PATCHES)
+    return index
+
+
+def serve_in_front(
+    path: str,
+    target: str,
+    *,
+    strict: bool,
+    resolve: Callable[[], Any],
+    start: Callable[[Any], int],
+) -> int | None:
+    """Serve stdio with the fast path in front of the server ``target`` names (``mcp-codegen
+    run``); ``None`` when the tree has no usable record for it (run it the usual way).
+
+    ``resolve()`` imports the target (on a background thread, after ``use_generated``) and
+    ``start(obj)`` runs it (in this thread, once the fast path hands over). With ``strict``, a
+    generated module whose source changed refuses the start before anything is answered
+    (``GeneratedSchemaError``).
+    """
+    import os
+
+    from mcp_codegen.runtime._stdio import front
+
+    directory = os.path.abspath(path)
+    record = front.server_record(directory, target)
+    if record is None:
+        return None
+    if strict:
+        try:
+            front.check_sources(directory)
+        except front.FrontRefused as exc:
+            from mcp_codegen.runtime._hook.entries import GeneratedSchemaError
+
+            raise GeneratedSchemaError(str(exc)) from None
+    listings = front.Listings(directory, record)
+    # Stored answers need no registry (docs/fastpath-run.md: "How the listing is stored").
+    registry = None
+    if listings.stored is None:
+        from mcp_codegen.runtime._load.registry import load_composed
+
+        registry = load_composed(directory)
+    listed = frozenset(record["tools"] or ())
+    regenerate = _regenerate_command(directory)
+
+    def load() -> tuple[Callable[[], int], list[str]]:
+        front.install_handover()
+        index = use_generated(directory, strict=strict)
+        obj = resolve()
+        stale = listed & (index.warned | _unregistered(obj, listed))
+        return (lambda: start(obj)), sorted(stale)
+
+    return front.serve(registry, record, listings, load=load, regenerate=regenerate)
+
+
+def fast_path_serves(path: str, target: str) -> bool:
+    """Whether ``mcp-codegen run --generated PATH TARGET`` answers the opening of a stdio session
+    from the records (the tree records ``target``'s initialize answer, and the installed
+    ``mcp_types`` is the release the fast path's wire shapes came from), in this interpreter."""
+    import os
+
+    from mcp_codegen.runtime._stdio import front
+
+    return front.server_record(os.path.abspath(path), target) is not None
+
+
+def _unregistered(obj: Any, names: frozenset[str]) -> frozenset[str]:
+    """Listed names an SDK 2.x ``MCPServer`` does not register (others: not checked here)."""
+    manager = getattr(obj, "_tool_manager", None)
+    if manager is None or not hasattr(manager, "list_tools"):
+        return frozenset()
+    return names - {tool.name for tool in manager.list_tools()}
+
+
+def _regenerate_command(directory: str) -> str:
+    import os
+
+    from mcp_codegen.shared.format import MANIFEST, regenerate_command
+
+    with open(os.path.join(directory, MANIFEST), "rb") as handle:
+        return regenerate_command(handle.read(1024))
+
+
+def active() -> GeneratedIndex | None:
+    """The index ``use_generated`` installed in this process, if any."""
+    return _ACTIVE
+
+
+def _patch_mcpserver(module: ModuleType) -> None:
+    from mcp.server.mcpserver.tools.base import Tool
+
+    from mcp_codegen.runtime._hook.frameworks import patch_sdk
+
+    patch_sdk(module.MCPServer, Tool, active)
+
+
+def _patch_sdk1(module: ModuleType) -> None:
+    from mcp.server.fastmcp.tools.base import Tool
+
+    from mcp_codegen.runtime._hook.frameworks import patch_sdk
+
+    patch_sdk(module.FastMCP, Tool, active)
+
+
+def _patch_fastmcp(module: ModuleType) -> None:
+    from mcp_codegen.runtime._hook.frameworks import patch_fastmcp
+
+    patch_fastmcp(module.ToolDecoratorMixin, active)
+
+
+#: the module that defines the class whose add_tool is patched -> the patch
+_FRAMEWORK_PATCHES: dict[str, Callable[[ModuleType], None]] = {
+    "mcp.server.mcpserver.server": _patch_mcpserver,
+    "mcp.server.fastmcp.server": _patch_sdk1,
+    "fastmcp.server.providers.local_provider.decorators.tools": _patch_fastmcp,
+}
+
+
+def _apply(name: str, module: ModuleType) -> None:
+    if _ACTIVE is not None:
+        _FRAMEWORK_PATCHES[name](module)
+
+
+_PATCHES = dict.fromkeys(_FRAMEWORK_PATCHES, _apply)

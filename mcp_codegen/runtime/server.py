@@ -1,0 +1,439 @@
+"""An MCP server, on the official SDK's low-level ``Server``, for generated tool schemas.
+
+``tools/list`` serves the generated dicts as they are: nothing is inferred at runtime. The first
+``tools/call`` imports the call machinery (jsonschema, pydantic converters) lazily.
+
+Run it with ``python -m mcp_codegen.runtime --generated generated`` (stdio) or add
+``--transport http --port 8000`` for streamable HTTP at ``http://127.0.0.1:8000/mcp``.
+
+Both transports refuse a message larger than ``--max-message-bytes`` (default 4 MiB, the SDK's
+HTTP limit) and answer malformed input with a JSON-RPC error; ``--call-timeout`` bounds a tool.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from mcp_codegen.runtime._load.registry import GeneratedModuleError, ToolRegistry, load_tools
+from mcp_codegen.shared.profile_names import PROFILES  # not mcp_codegen.profiles: see profile_names
+
+# Only os and sys at import time: the stdio fast path answers before anything else is needed
+# (argparse, logging, typing and contextlib cost milliseconds there; see bench/startup.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import Any
+
+    from mcp import types
+    from mcp.server import Server, ServerRequestContext
+
+    from mcp_codegen.runtime._call.invoke import Dependencies, ToolCaller
+    from mcp_codegen.runtime._stdio.fastpath import Handover
+
+DEFAULT_NAME = "mcp-codegen"
+#: The SDK's default limit on a streamable HTTP request body, used for stdio lines too.
+DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
+def build_server(
+    registry: ToolRegistry,
+    *,
+    name: str = DEFAULT_NAME,
+    strict_output: bool = False,
+    call_timeout: float | None = None,
+    dependencies: Dependencies | None = None,
+) -> Server[Any]:
+    """A low-level SDK ``Server`` serving ``registry``'s tools.
+
+    ``strict_output`` validates structured output against each tool's ``outputSchema``;
+    ``call_timeout`` (seconds) turns a tool that runs longer into an ``isError`` result;
+    ``dependencies`` maps a class to a factory for parameters that are not in the input schema.
+    """
+    from mcp import types
+    from mcp.server import Server
+    from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+
+    caller: ToolCaller | None = None
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> dict[str, Any]:
+        # A fresh copy per request: nothing downstream can alter the registry's data. The
+        # 2026-07-28 cache fields are dropped by the SDK on older protocol versions; the output
+        # schemas are those of the negotiated revision (natural from 2026-07-28, else boxed).
+        _refuse_missing_variant(registry, _negotiated(ctx))
+        return {
+            "tools": registry.list_tools(_negotiated(ctx)),
+            "ttlMs": 0,
+            "cacheScope": "private",
+            "resultType": "complete",
+        }
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        nonlocal caller
+        _refuse_missing_variant(registry, _negotiated(ctx))
+        if params.name not in registry:
+            unknown = _unknown_tool_text(registry.flavor, params.name)
+            if unknown is not None:  # what the flavor's framework answers: a tool result
+                return types.CallToolResult(
+                    content=[types.TextContent(type="text", text=unknown)], is_error=True
+                )
+            # The spec reports an unknown tool as a protocol error, not as a tool result.
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+        if caller is None:
+            from mcp_codegen.runtime._call.invoke import ToolCaller
+
+            caller = ToolCaller(
+                registry,
+                strict_output=strict_output,
+                call_timeout=call_timeout,
+                dependencies=dependencies,
+            )
+        return await caller.call(params.name, params.arguments, request=ctx, params=params)
+
+    def input_schema(tool_name: str) -> Mapping[str, Any] | None:
+        return registry.get_tool(tool_name)["inputSchema"] if tool_name in registry else None
+
+    async def set_logging_level(
+        ctx: ServerRequestContext[Any], params: types.SetLevelRequestParams
+    ) -> types.EmptyResult:
+        # Accepted, as MCP clients send it before calls (the conformance suite does); tools log
+        # through their Context, which sends every level: the client filters what it shows.
+        return types.EmptyResult()
+
+    import warnings
+
+    with warnings.catch_warnings():
+        # SDK 2.x warns that 2026-07-28 drops logging/setLevel; handshake clients still send it.
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        return Server(
+            name,
+            version=registry.schema_set_version,
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+            on_set_logging_level=set_logging_level,
+            get_tool_input_schema=input_schema,
+        )
+
+
+def _negotiated(ctx: ServerRequestContext[Any] | None) -> str | None:
+    """The protocol version the request's connection (or, from 2026-07-28, the request) uses;
+    ``None`` when called without one (in-process), which means the newest revision."""
+    return getattr(ctx, "protocol_version", None)
+
+
+def _refuse_missing_variant(registry: ToolRegistry, protocol_version: str | None) -> None:
+    """A JSON-RPC error when the schemas were generated without this revision's variant."""
+    from mcp_codegen.shared.protocols import missing_variant
+
+    problem = missing_variant(registry.protocols, protocol_version)
+    if problem is not None:
+        from mcp import types
+        from mcp.shared.exceptions import MCPError
+
+        raise MCPError(code=types.INVALID_REQUEST, message=problem)
+
+
+def _unknown_tool_text(flavor: str, name: str) -> str | None:
+    """The ``isError`` text the flavor's framework sends for an unknown tool; ``None`` in flavor
+    ``"clean"``, which answers with the JSON-RPC error the MCP specification describes."""
+    if flavor == "mcp":
+        return f"Unknown tool: {name}"  # MCPServer: ToolError(f"Unknown tool: {name}")
+    if flavor == "fastmcp":
+        return f"Unknown tool: {name!r}"
+    return None
+
+
+async def serve_stdio(
+    server: Server[Any],
+    *,
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+    handover: Handover | None = None,
+) -> None:
+    """Serve one client over this process's stdin/stdout until it closes stdin.
+
+    ``handover``: the fast path's session, which this door continues (``_stdio.fastpath``).
+    """
+    from mcp_codegen.runtime._stdio.transport import stdio_transport
+
+    async with stdio_transport(
+        max_message_bytes=max_message_bytes,
+        claimed=None if handover is None else handover.claimed,
+        answered=() if handover is None else handover.answered,
+    ) as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+async def serve_http(
+    server: Server[Any],
+    *,
+    host: str,
+    port: int,
+    path: str = "/mcp",
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+) -> None:
+    """Serve streamable HTTP at ``http://host:port/path`` until interrupted."""
+    import uvicorn
+
+    app = server.streamable_http_app(
+        streamable_http_path=path, host=host, max_request_body_size=max_message_bytes
+    )
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    print(f"serving MCP over streamable HTTP at http://{host}:{port}{path}", file=sys.stderr)
+    await uvicorn.Server(config).serve()
+
+
+#: The command line, as (flag, argparse keyword arguments): argparse builds the parser from it,
+#: and ``_quick_options`` reads a plain command line with it, without importing argparse.
+OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
+    (
+        "--generated",
+        {
+            "default": "generated",
+            "help": "generated output directory, or its importable package name "
+            "(default: generated)",
+        },
+    ),
+    (
+        "--path",
+        {
+            "action": "append",
+            "default": None,
+            "metavar": "DIR",
+            "help": "directory to put on sys.path so tool modules import "
+            "(repeatable; default: cwd)",
+        },
+    ),
+    ("--transport", {"choices": ("stdio", "http"), "default": "stdio"}),
+    ("--host", {"default": "127.0.0.1", "help": "HTTP host (default: 127.0.0.1)"}),
+    ("--port", {"type": int, "default": 8000, "help": "HTTP port (default: 8000)"}),
+    ("--http-path", {"default": "/mcp", "help": "HTTP endpoint path (default: /mcp)"}),
+    ("--name", {"default": DEFAULT_NAME, "help": "server name sent to clients"}),
+    (
+        "--profile",
+        {
+            "choices": tuple(PROFILES),
+            "default": None,
+            "help": "serve tools/list through a client profile (arguments are still validated "
+            "against the generated schemas; see `mcp-codegen lint`)",
+        },
+    ),
+    (
+        "--strict-output",
+        {
+            "action": "store_true",
+            "help": "validate structured output against outputSchema; a mismatch is an "
+            "isError result",
+        },
+    ),
+    (
+        "--call-timeout",
+        {
+            "type": float,
+            "default": None,
+            "metavar": "SECONDS",
+            "help": "a tool call running longer gives an isError result (default: no limit)",
+        },
+    ),
+    (
+        "--max-message-bytes",
+        {
+            "type": int,
+            "default": DEFAULT_MAX_MESSAGE_BYTES,
+            "metavar": "BYTES",
+            "help": "refuse larger requests, a stdio line or an HTTP body "
+            f"(default: {DEFAULT_MAX_MESSAGE_BYTES} = 4 MiB)",
+        },
+    ),
+    (
+        "--no-fast-path",
+        {
+            "action": "store_true",
+            "help": "stdio: let the SDK answer from the first message, as before the fast path "
+            "(also MCP_CODEGEN_NO_FAST_PATH=1)",
+        },
+    ),
+    (
+        "--log-level",
+        {
+            "default": "WARNING",
+            "choices": ("DEBUG", "INFO", "WARNING", "ERROR"),
+            "help": "stderr log level (default: WARNING)",
+        },
+    ),
+)
+
+
+def _parser(prog: str) -> argparse.ArgumentParser:
+    import argparse
+
+    class HelpFormatter(argparse.HelpFormatter):
+        """argparse's formatter without a terminal query: add_argument builds a formatter each
+        time, and the default one imports shutil to ask for the width (milliseconds)."""
+
+        def __init__(self, prog: str) -> None:
+            try:
+                width = int(os.environ.get("COLUMNS", "")) - 2
+            except ValueError:
+                width = 78
+            super().__init__(prog, width=max(width, 40))
+
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Serve generated MCP tool schemas with the official MCP SDK.",
+        formatter_class=HelpFormatter,
+    )
+    for flag, keywords in OPTIONS:
+        parser.add_argument(flag, **keywords)
+    return parser
+
+
+def _quick_options(argv: Sequence[str]) -> Any:
+    """The options of a plain command line (only ``--flag value`` / ``--flag=value`` of known
+    flags, values that need no guessing) without importing argparse, which costs milliseconds
+    before the fast path's first answer; ``None`` for anything else (argparse then decides)."""
+    from types import SimpleNamespace
+
+    values: dict[str, Any] = {}
+    specs: dict[str, dict[str, Any]] = {}
+    for flag, keywords in OPTIONS:
+        dest = flag[2:].replace("-", "_")
+        values[dest] = False if keywords.get("action") == "store_true" else keywords["default"]
+        specs[flag] = {**keywords, "dest": dest}
+    index = 0
+    while index < len(argv):
+        name, equals, inline = argv[index].partition("=")
+        spec = specs.get(name)
+        if spec is None:
+            return None  # -h, abbreviations, unknown flags, positionals: argparse's to judge
+        if spec.get("action") == "store_true":
+            if equals:
+                return None
+            values[spec["dest"]] = True
+            index += 1
+            continue
+        if equals:
+            value, index = inline, index + 1
+        elif index + 1 < len(argv) and not argv[index + 1].startswith("-"):
+            value, index = argv[index + 1], index + 2
+        else:
+            return None
+        if "type" in spec:
+            try:
+                value = spec["type"](value)
+            except ValueError:
+                return None
+        if "choices" in spec and value not in spec["choices"]:
+            return None
+        if spec.get("action") == "append":
+            values[spec["dest"]] = [*(values[spec["dest"]] or []), value]
+        else:
+            values[spec["dest"]] = value
+    return SimpleNamespace(**values)
+
+
+def main(argv: Sequence[str] | None = None, *, prog: str = "python -m mcp_codegen.runtime") -> int:
+    """Command-line entry point; returns the process exit code (2: no usable generated output)."""
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    options = _quick_options(arguments) or _parser(prog).parse_args(arguments)
+    if options.call_timeout is not None and not 0 < options.call_timeout < float("inf"):
+        print("error: --call-timeout must be a positive number of seconds", file=sys.stderr)
+        return EXIT_USAGE
+    if options.max_message_bytes <= 0:
+        print("error: --max-message-bytes must be a positive number of bytes", file=sys.stderr)
+        return EXIT_USAGE
+    for directory in reversed(options.path or [os.curdir]):
+        sys.path.insert(0, os.path.abspath(directory))
+    try:
+        registry = load_tools(options.generated, profile=options.profile)
+    except GeneratedModuleError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+    def prepare() -> Callable[[Handover | None], int]:
+        """Import and build the SDK door; the returned function serves with it."""
+        import contextlib
+        import logging
+
+        import anyio
+
+        logging.basicConfig(
+            level=options.log_level, stream=sys.stderr, format="%(name)s: %(message)s"
+        )
+
+        server = build_server(
+            registry,
+            name=options.name,
+            strict_output=options.strict_output,
+            call_timeout=options.call_timeout,
+        )
+
+        async def serve(handover: Handover | None) -> None:
+            if options.transport == "stdio":
+                await serve_stdio(
+                    server, max_message_bytes=options.max_message_bytes, handover=handover
+                )
+            else:
+                await serve_http(
+                    server,
+                    host=options.host,
+                    port=options.port,
+                    path=options.http_path,
+                    max_message_bytes=options.max_message_bytes,
+                )
+            _exit_now_if_tools_still_run()
+
+        def run(handover: Handover | None) -> int:
+            with contextlib.suppress(KeyboardInterrupt):
+                anyio.run(serve, handover)
+            _exit_now_if_tools_still_run()  # after an interrupt too: shutdown would wait on them
+            return EXIT_OK
+
+        return run
+
+    if options.transport == "stdio" and not _fast_path_disabled(options):
+        from mcp_codegen.runtime._stdio import fastpath
+
+        try:
+            return fastpath.serve(
+                registry,
+                name=options.name,
+                max_message_bytes=options.max_message_bytes,
+                prepare=prepare,
+            )
+        except KeyboardInterrupt:
+            return EXIT_OK
+    return prepare()(None)
+
+
+def _fast_path_disabled(options: Any) -> bool:
+    return bool(options.no_fast_path) or os.environ.get(
+        "MCP_CODEGEN_NO_FAST_PATH", ""
+    ).strip() not in ("", "0")
+
+
+def _exit_now_if_tools_still_run() -> None:
+    """Exit at once when timed-out tool calls still run: waiting for them could take forever.
+
+    A thread cannot be stopped and a task may ignore cancellation; interpreter shutdown would
+    wait for both. Serving is over and every answer has been written, so nothing is lost.
+    """
+    calls = sys.modules.get("mcp_codegen.runtime._call.runs")  # never imported: no tool was called
+    if calls is None:
+        return
+    running = calls.abandoned_calls()
+    if running:
+        import logging
+
+        logging.getLogger("mcp_codegen.runtime").warning(
+            "exiting with %d timed-out tool call(s) still running", running
+        )
+        logging.shutdown()
+        sys.stderr.flush()
+        os._exit(EXIT_OK)
