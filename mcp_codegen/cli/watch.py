@@ -28,6 +28,7 @@ from mcp_codegen.generator.pipeline import BuildResult, generate
 from mcp_codegen.generator.project import CACHE_DIR
 from mcp_codegen.generator.workers import prestart
 from mcp_codegen.shared.diagnostics import CodegenError, ExitCode
+from mcp_codegen.shared.extras import missing_extra
 from mcp_codegen.shared.format import module_path
 from mcp_codegen.shared.reader import GeneratedModuleError, parse_literal_module
 
@@ -191,10 +192,7 @@ def main(config_file: Path | None) -> int:
     try:
         import watchfiles  # noqa: F401
     except ImportError:
-        print(
-            "mcp-codegen watch needs watchfiles: pip install 'mcp-schema-codegen[watch]'",
-            file=sys.stderr,
-        )
+        print(missing_extra("mcp-codegen watch", "watchfiles", "watch"), file=sys.stderr)
         return ExitCode.USAGE
     watcher = Watcher(config_file)
     terminated = threading.Event()

@@ -12,6 +12,7 @@ import json
 from functools import lru_cache
 
 from mcp_codegen.profiles import Finding
+from mcp_codegen.shared.extras import missing_extra
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,8 +43,8 @@ def token_counter(tokenizer: str = BYTES_PER_TOKEN) -> Callable[[Any], int]:
         import bpe_openai  # type: ignore[import-not-found]
     except ImportError:
         raise ValueError(
-            f"tokenizer {tokenizer!r} needs the bpe-openai package: "
-            "pip install 'mcp-codegen[tokens]', or use tokenizer = \"bytes/4\""
+            missing_extra(f"tokenizer {tokenizer!r}", "the bpe-openai package", "tokens")
+            + ', or use tokenizer = "bytes/4"'
         ) from None
     if tokenizer not in bpe_openai.list_encoding_names():
         known = ", ".join([BYTES_PER_TOKEN, *bpe_openai.list_encoding_names()])

@@ -350,11 +350,51 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m mcp_codege
         return EXIT_USAGE
     for directory in reversed(options.path or [os.curdir]):
         sys.path.insert(0, os.path.abspath(directory))
+    if not _sdk_installed():
+        return _sdk_missing(prog)
     try:
         registry = load_tools(options.generated, profile=options.profile)
     except GeneratedModuleError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    try:
+        return _serve(options, registry)
+    except ModuleNotFoundError as exc:  # found on sys.path but not importable (an import hook)
+        if exc.name is None or exc.name.partition(".")[0] not in _SDK_PACKAGES:
+            raise
+        return _sdk_missing(prog)
+
+
+#: The top-level packages of the official SDK (2.x ships its types as ``mcp_types``).
+_SDK_PACKAGES = ("mcp", "mcp_types")
+
+
+def _sdk_installed() -> bool:
+    """Whether ``import mcp`` can work: a package directory on ``sys.path`` (two ``stat`` calls
+    per entry, nothing imported: the fast path's first answer waits on this), else what
+    ``importlib`` finds (zips, import hooks; only when the quick look found nothing)."""
+    for entry in sys.path:
+        if isinstance(entry, str) and os.path.isfile(
+            os.path.join(entry or os.curdir, "mcp", "__init__.py")
+        ):
+            return True
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("mcp") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _sdk_missing(prog: str) -> int:
+    from mcp_codegen.shared.extras import missing_extra
+
+    print(missing_extra(prog, "the official MCP SDK (mcp)", "server"), file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _serve(options: Any, registry: ToolRegistry) -> int:
+    """Serve ``registry`` as ``options`` say until the client leaves; the exit code."""
 
     def prepare() -> Callable[[Handover | None], int]:
         """Import and build the SDK door; the returned function serves with it."""
