@@ -29,7 +29,7 @@ from mcp_codegen.generator.project import CACHE_DIR
 from mcp_codegen.generator.workers import prestart
 from mcp_codegen.shared.diagnostics import CodegenError, ExitCode
 from mcp_codegen.shared.extras import missing_extra
-from mcp_codegen.shared.format import module_path
+from mcp_codegen.shared.format import PRIVATE_KEY, module_path
 from mcp_codegen.shared.reader import GeneratedModuleError, parse_literal_module
 
 #: watchfiles' settings: group the events of one save (editors write a file in several steps),
@@ -54,6 +54,17 @@ def _tools(files: dict[str, str]) -> dict[str, dict[str, object]]:
     return found
 
 
+def _texts(output: Path) -> dict[str, str]:
+    """``{generated file: its text}`` of the modules under ``output`` (none when it is absent)."""
+    found = {}
+    for path in sorted(output.rglob("*.py")) if output.is_dir() else ():
+        try:
+            found[path.relative_to(output).as_posix()] = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+    return found
+
+
 def _rebuilt_tools(result: BuildResult) -> dict[str, dict[str, object]]:
     """The same for the modules the build assembled, without parsing their texts: each entry as
     the template renders it (``tool_entry``), which reads back equal."""
@@ -68,8 +79,25 @@ def _rebuilt_tools(result: BuildResult) -> dict[str, dict[str, object]]:
     }
 
 
+#: The keys of a tool's ``x-codegen`` entry that only say where its source is: lines move when
+#: another tool of the module is edited, which does not change this one.
+LOCATION_KEYS = frozenset({"line", "column", "parameters", "fields"})
+
+
+def _located_nowhere(entry: object) -> object:
+    """``entry`` without its source location (``None`` stays ``None``: the tool is absent)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get(PRIVATE_KEY), dict):
+        return entry
+    private = {k: v for k, v in entry[PRIVATE_KEY].items() if k not in LOCATION_KEYS}
+    return {**entry, PRIVATE_KEY: private}
+
+
 def changed_tools(before: dict[str, object], after: dict[str, object]) -> int:
-    return sum(before.get(name) != after.get(name) for name in before.keys() | after.keys())
+    """How many tools were added, removed or changed (a moved source line is not a change)."""
+    return sum(
+        _located_nowhere(before.get(name)) != _located_nowhere(after.get(name))
+        for name in before.keys() | after.keys()
+    )
 
 
 class Watcher:
@@ -79,6 +107,9 @@ class Watcher:
         self.config: Config = load_config(config_file)
         self.inputs: set[Path] = set()
         self.tools: dict[str, dict[str, object]] = {}  # generated file -> tool name -> entry
+        # The generated tree's texts before the first rebuild: what a file the watcher has not
+        # seen yet held, so a rebuild counts only its tools that changed.
+        self.found: dict[str, str] | None = None
 
     def _say(self, text: str) -> None:
         print(text, file=self.stream, flush=True)
@@ -101,6 +132,9 @@ class Watcher:
                 print(diagnostic, file=sys.stderr, flush=True)
             self._say(f"mcp-codegen watch: {len(exc.diagnostics)} error(s) in the configuration")
             return None
+        if self.found is None:
+            self.found = _texts(self.config.output)
+        found = self.found
         result, report = generate(self.config)
         elapsed = time.perf_counter() - start
         for diagnostic in result.diagnostics:
@@ -117,7 +151,10 @@ class Watcher:
         files = {f.relative_path: f.content for f in result.files}
         changed = 0
         for name in {*report.written, *report.removed}:  # only what was written is compared
-            before = self.tools.pop(name, {})
+            before = self.tools.pop(name, None)
+            if before is None:  # a file as it was when watching started
+                text = found.get(name)
+                before = _tools({name: text}).get(name, {}) if text is not None else {}
             if name in rebuilt:
                 after = rebuilt[name]
             else:  # taken from the cache: read back from its text

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from tests.helpers.processes import children, start_as_a_terminal, still_alive
-from tests.helpers.project import Project, codegen_env
+from tests.helpers.project import Project, codegen_env, in_process_builds  # noqa: F401 - fixture
 
 TOOL = """
 from mcp_codegen.decorators import tool
@@ -123,3 +123,40 @@ def test_sigterm_stops_watch_and_leaves_no_worker(project: Project) -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+THREE_TOOLS = "\n".join(TOOL.format(name=name, kind="int") for name in ("alpha", "beta", "gamma"))
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("in_process_builds")
+def test_watch_counts_the_tools_that_changed_not_the_tools_of_the_module(project: Project) -> None:
+    """One tool of a three-tool module edited: one tool changed, whether the watcher built the
+    module before the edit or found it generated when it started, and however many lines the
+    other tools moved by."""
+    import io
+
+    from mcp_codegen.cli.watch import Watcher
+
+    source = project.root / "pkg" / "three.py"
+    source.write_text(THREE_TOOLS)
+    lines = io.StringIO()
+    watcher = Watcher(project.root / "pyproject.toml", stream=lines)
+    watcher.rebuild()
+    # beta's type changes and it grows a line: gamma moves down but is the same tool
+    beta = THREE_TOOLS.replace(
+        "def beta(value: int) -> int:", "def beta(value: str) -> str:\n    # now text"
+    )
+    source.write_text(beta)
+    watcher.rebuild()
+    # a new watch, generated/ as the last rebuild left it: only gamma changes
+    source.write_text(
+        beta.replace("def gamma(value: int) -> int", "def gamma(value: bytes) -> bytes")
+    )
+    Watcher(project.root / "pyproject.toml", stream=lines).rebuild()
+    said = [line.split(" (")[0] for line in lines.getvalue().splitlines()]
+    assert said == [
+        "mcp-codegen watch: 3 tool(s) changed, 2 file(s) written, 0 removed",  # + __init__.py
+        "mcp-codegen watch: 1 tool(s) changed, 1 file(s) written, 0 removed",
+        "mcp-codegen watch: 1 tool(s) changed, 1 file(s) written, 0 removed",
+    ]
