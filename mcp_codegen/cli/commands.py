@@ -394,6 +394,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cache.set_defaults(handler=cmd_cache)
     _add_optional_commands(commands)
+    for listed in commands._choices_actions:  # `COMMAND --help` opens with its one-line summary
+        described = commands.choices[listed.dest]
+        if described.description is None and listed.help:
+            described.description = listed.help[0].upper() + listed.help[1:] + "."
     return parser
 
 
