@@ -13,7 +13,7 @@ from mcp_codegen.generator.workers.prestart import command_index, start_early
 from mcp_codegen.generator.workers.prestart import discard as discard_early
 from mcp_codegen.profiles import PROFILES
 from mcp_codegen.shared.diagnostics import CodegenError, Diagnostic, ExitCode
-from mcp_codegen.shared.protocols import KNOWN_REVISIONS
+from mcp_codegen.shared.protocols import REVISIONS
 
 if TYPE_CHECKING:
     from mcp_codegen.generator.config import Config
@@ -323,7 +323,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--indent", type=int, default=2, help="JSON indent (default 2)")
     export.add_argument(
         "--protocol",
-        choices=KNOWN_REVISIONS,
+        choices=REVISIONS,  # what the `protocol` config key takes: the tree holds no other
         default=None,
         help="the tools/list a client of this protocol revision gets (default: the newest)",
     )
