@@ -111,7 +111,7 @@ class GeneratedIndex:
         tool_name = name or getattr(function, "__name__", "")
         entry, why = self._lookup(function, tool_name, framework_flavor)
         if why is not None:
-            self._stale(tool_name, why)
+            self._stale(tool_name, why, function)
         return entry
 
     def current_entry(
@@ -175,7 +175,7 @@ class GeneratedIndex:
         file = getattr(module, "__file__", None)
         return file if isinstance(file, str) and file.endswith(".py") else None
 
-    def _stale(self, tool_name: str, why: str) -> None:
+    def _stale(self, tool_name: str, why: str, function: Callable[..., Any]) -> None:
         message = f"tool {tool_name!r}: {why}; run `{self.regenerate_command}`" + (
             "" if self.strict else " (inferring it the framework's way meanwhile)"
         )
@@ -183,7 +183,7 @@ class GeneratedIndex:
             raise GeneratedSchemaError(f"refusing to start (strict): {message}")
         if tool_name not in self._warned:
             self._warned.add(tool_name)
-            warnings.warn(message, StaleSchemaWarning, stacklevel=4)
+            _warn_at(function, StaleSchemaWarning(message))
 
     def _generated_digest(self, module_path: str) -> str | None:
         if module_path not in self._generated_sha:
@@ -223,6 +223,37 @@ def kept_with_framework(function: Callable[..., Any]) -> bool:
         if FRAMEWORK_MARKER in text:
             return True
     return False
+
+
+def _warn_at(function: Callable[..., Any], warning: Warning) -> None:
+    """Warn at ``function``'s definition (its file and first line: the user's tool, not the
+    framework's registration code that asked), or at the caller when it has no code object."""
+    inner = _unwrap(function)
+    code = getattr(inner, "__code__", None)
+    if code is None:
+        warnings.warn(warning, stacklevel=5)
+        return
+    globals_ = getattr(inner, "__globals__", None)
+    warnings.warn_explicit(
+        warning,
+        type(warning),
+        code.co_filename,
+        code.co_firstlineno,
+        module_globals=globals_ if isinstance(globals_, dict) else None,
+    )
+
+
+def _unwrap(function: Callable[..., Any]) -> Any:
+    """The function under ``functools.wraps`` layers and bound methods (standard library only,
+    without importing ``inspect``)."""
+    seen = set()
+    while id(function) not in seen:
+        seen.add(id(function))
+        inner = getattr(function, "__wrapped__", None) or getattr(function, "__func__", None)
+        if inner is None:
+            break
+        function = inner
+    return function
 
 
 def _function_path(function: Callable[..., Any]) -> str:

@@ -50,6 +50,7 @@ def main() -> None:
                 "tools": listed,
                 "answer": answer,
                 "warnings": [f"{w.category.__name__}: {w.message}" for w in caught],
+                "warned_at": [[w.filename, w.lineno] for w in caught],
             }
         )
     )

@@ -137,6 +137,16 @@ def test_changed_source_warns_once_per_tool_and_infers(project: Path, tmp_path: 
     assert len(stale) == 2, report["warnings"]  # one per tool of the changed file, no more
     assert all("nox -s codegen" in w and "changed since generation" in w for w in stale)
     assert {"'add'", "'shout'"} == {w.split("tool ")[1].split(":")[0] for w in stale}
+    # each at its tool's `@mcp.tool` line in the user's file, not in the SDK that registered it
+    lines = tools.read_text().splitlines()
+    decorators = {n + 1 for n, line in enumerate(lines) if line.startswith("@mcp.tool(")}
+    assert len(decorators) == 2
+    at = {
+        tuple(w)
+        for w, text in zip(report["warned_at"], report["warnings"], strict=True)
+        if text in stale
+    }
+    assert at == {(str(tools), line) for line in decorators}, report["warned_at"]
     assert report["inferred_at_start"] == 2  # both inferred the framework's way
     assert report["tools"] == _generated(project, "generated")  # which still agrees
 
