@@ -55,7 +55,9 @@ CASES = {
         "pkg/broken.py",
         "import socket\nfrom mcp_codegen.decorators import tool\n\n@tool\n"
         "def f(sock: socket.socket) -> int:\n    return 1\n",
-        r"pkg/broken\.py:5:1: pydantic cannot describe the parameters of 'f'",
+        r"pkg/broken\.py:5:7: parameter 'sock' of tool 'f' is annotated socket\.socket, which "
+        r"pydantic cannot make a JSON Schema of \(Unable to generate pydantic-core schema for "
+        r"<class 'socket\.socket'>",
     ),
     "undescribable_return_type": (
         "pkg/broken.py",

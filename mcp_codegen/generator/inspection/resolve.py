@@ -71,6 +71,27 @@ def _walk_tb(tb: types.TracebackType | None):  # type: ignore[no-untyped-def]
         tb = tb.tb_next
 
 
+def _unsupported_at_registration(module: ScannedModule, exc: BaseException) -> Diagnostic | None:
+    """A framework that infers at registration (``MCPServer``, fastmcp) could not describe a
+    tool's parameter: the error at that parameter, not an import failure of the module."""
+    from mcp_codegen.generator.inspection import unsupported
+
+    if not isinstance(exc, unsupported.schema_errors()) or isinstance(exc, TypeError):
+        return None
+    frames = [frame for frame, _ in _walk_tb(exc.__traceback__)]
+    found = unsupported.registered_function(frames, module.path, module.tools)
+    if found is None:
+        return None
+    tool, function = found
+    return unsupported.unsupported_parameter(
+        tool,
+        unsupported.resolved_annotations(function),
+        module.relative_path,
+        "the server infers its schema when the tool is registered, so give the parameter a "
+        "type pydantic can describe (a JSON value: str, int, a list, a BaseModel, ...)",
+    )
+
+
 def _import_failure(module: ScannedModule, exc: BaseException) -> str:
     """What went wrong while importing ``module``, and how to fix it."""
     if isinstance(exc, SystemExit):
@@ -98,6 +119,9 @@ def import_module(module: ScannedModule) -> types.ModuleType:
     try:
         loaded = importlib.import_module(module.module)
     except BaseException as exc:  # user code may raise anything, even SystemExit
+        at_parameter = _unsupported_at_registration(module, exc)
+        if at_parameter is not None:
+            raise ResolveFailure([at_parameter]) from None
         line, col = _error_position(module, exc)
         raise _located_error(module, line, col, _import_failure(module, exc)) from None
     loaded_file = getattr(loaded, "__file__", None)

@@ -15,6 +15,7 @@ import pydantic
 from pydantic import TypeAdapter
 
 from mcp_codegen.generator.inspection.resolve import ResolvedTool, ResolveFailure
+from mcp_codegen.generator.inspection.unsupported import unsupported_parameter
 from mcp_codegen.generator.model import JSON, InspectedTool, ScannedModule
 from mcp_codegen.generator.schema.batch import ModuleSchemas, describe_module
 from mcp_codegen.generator.schema.defaults import input_defaults
@@ -46,6 +47,17 @@ PERMISSIVE_INPUT: dict[str, JSON] = {"type": "object", "additionalProperties": T
 def _describe_failure(exc: Exception) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return text.split("For further information")[0].strip()
+
+
+def _at_parameter(tool: ResolvedTool, injected: frozenset[str], path: str) -> Diagnostic | None:
+    """The parameter pydantic could not describe, as an error at that parameter."""
+    return unsupported_parameter(
+        tool.scanned,
+        plan_input(tool, injected, path).annotations,
+        path,
+        "give it a type pydantic can describe (a JSON value: str, int, a list, a BaseModel, ...) "
+        "or pass input_schema= in the decorator",
+    )
 
 
 def parse_docstring(doc: str | None) -> tuple[str | None, dict[str, str]]:
@@ -132,7 +144,8 @@ def inspect_tool(
             if not permissive_fallback:
                 raise ResolveFailure(
                     [
-                        Diagnostic(
+                        _at_parameter(tool, injected, path)
+                        or Diagnostic(
                             path,
                             scanned.position.line,
                             scanned.position.column,

@@ -134,6 +134,42 @@ CASES = [
         "AttributeError: module 'os' has no attribute 'Missing'",
     ),
     Case(
+        "callable_parameter",
+        tool_file(
+            "from collections.abc import Callable",
+            IMPORT_TOOL,
+            "@tool",
+            "def f(x: int, fn: Callable[[int], int]) -> int:",
+            "    return fn(x)",
+        ),
+        "pkg/bad.py:4:15: parameter 'fn' of tool 'f' is annotated Callable[[int], int], which "
+        "pydantic cannot make a JSON Schema of (Cannot generate a JsonSchema for "
+        "core_schema.CallableSchema: a function cannot be passed as JSON); give it a type "
+        "pydantic can describe (a JSON value: str, int, a list, a BaseModel, ...) or pass "
+        "input_schema= in the decorator",
+    ),
+    Case(
+        # MCPServer infers when the decorator runs: pydantic's error comes out of the import
+        "callable_parameter_inferred_at_registration",
+        tool_file(
+            "from collections.abc import Callable",
+            "from mcp.server.mcpserver import MCPServer",
+            'mcp = MCPServer("bad")',
+            "@mcp.tool()",
+            "def f(",
+            "    x: int,",
+            "    fn: Callable[[int], int],",
+            ") -> int:",
+            "    return fn(x)",
+        ),
+        "pkg/bad.py:7:5: parameter 'fn' of tool 'f' is annotated Callable[[int], int], which "
+        "pydantic cannot make a JSON Schema of (Cannot generate a JsonSchema for "
+        "core_schema.CallableSchema: a function cannot be passed as JSON); the server infers its "
+        "schema when the tool is registered, so give the parameter a type pydantic can describe "
+        "(a JSON value: str, int, a list, a BaseModel, ...)",
+        config='sources = ["pkg"]\nflavor = "mcp"\n',
+    ),
+    Case(
         "sys_exit_at_import",
         tool_file(IMPORT_TOOL, "import sys", "sys.exit(3)", "@tool", "def f(x: int) -> int: ..."),
         "pkg/bad.py:3:1: module pkg.bad called sys.exit(3) while being imported; guard side "
