@@ -16,7 +16,13 @@ from mcp_codegen.generator.flavors.common import (
     unsupported_options,
 )
 from mcp_codegen.generator.inspection.resolve import ResolvedTool
+from mcp_codegen.generator.inspection.unsupported import (
+    resolved_annotations,
+    schema_errors,
+    unsupported_parameter,
+)
 from mcp_codegen.generator.model import JSON, ScannedModule
+from mcp_codegen.generator.schema.anything import accept_anything_warnings
 from mcp_codegen.registration.served import list_served_tools
 from mcp_codegen.shared.diagnostics import Diagnostic
 
@@ -53,7 +59,8 @@ def build_with(
             server.tool(**framework_arguments(scanned.options, accepted))(function)
         except Exception as exc:  # the framework's own refusal, reported at the tool
             diagnostics.append(
-                at_tool(
+                _at_parameter(module, tool, exc, framework)
+                or at_tool(
                     module,
                     scanned,
                     f"{framework} refuses tool {scanned.name!r}: {type(exc).__name__}: {exc}; "
@@ -80,7 +87,23 @@ def build_with(
                 )
             )
             continue
+        diagnostics.extend(accept_anything_warnings(module, tool.scanned, entry, framework))
         box_field, private = shape(server, name, entry)
         flavored = FlavoredTool(entry, box_field, private)
         built[name] = apply_codegen_options(tool.scanned, flavored, accepted).as_message()
     return built, diagnostics
+
+
+def _at_parameter(
+    module: ScannedModule, tool: ResolvedTool, exc: Exception, framework: str
+) -> Diagnostic | None:
+    """The framework could not describe a parameter: the error at that parameter."""
+    if not isinstance(exc, schema_errors()) or isinstance(exc, TypeError):
+        return None
+    return unsupported_parameter(
+        tool.scanned,
+        resolved_annotations(tool.function),
+        module.relative_path,
+        f"{framework} infers its schema, so give the parameter a type pydantic can describe "
+        "(a JSON value: str, int, a list, a BaseModel, ...)",
+    )
