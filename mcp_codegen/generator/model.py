@@ -122,6 +122,9 @@ class ModelSource:
     size: int  # how many fields
     optional: int  # how many may be missing from a schema (excluded from serialization)
     fields: dict[str, tuple[str, int]] = field(default_factory=dict)  # property -> (path, line)
+    #: For an ``Enum`` class or a ``Literal`` alias (``Size = Literal[...]``): the values its
+    #: schema's ``enum`` lists, in order; ``None`` for a model.
+    values: tuple[Any, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -130,6 +130,8 @@ TOOLS = (
                 "limit": 36,
             },
             "fields": (
+                ("/inputSchema/properties/genres/anyOf/0/items/enum", "examples/bookshop/models.py", 26),
+                ("/inputSchema/properties/sort_by/enum", "examples/bookshop/catalog.py", 16),
                 ("/outputSchema/properties/result/items", "examples/bookshop/models.py", 68),
                 ("/outputSchema/properties/result/items/properties/authors", "examples/bookshop/models.py", 73),
                 ("/outputSchema/properties/result/items/properties/in_stock", "examples/bookshop/models.py", 75),
@@ -274,6 +276,7 @@ TOOLS = (
                 ("/outputSchema/properties/authors", "examples/bookshop/models.py", 59),
                 ("/outputSchema/properties/cover_url", "examples/bookshop/models.py", 64),
                 ("/outputSchema/properties/genre", "examples/bookshop/models.py", 60),
+                ("/outputSchema/properties/genre/enum", "examples/bookshop/models.py", 26),
                 ("/outputSchema/properties/isbn", "examples/bookshop/models.py", 57),
                 ("/outputSchema/properties/price", "examples/bookshop/models.py", 61),
                 ("/outputSchema/properties/published", "examples/bookshop/models.py", 62),
@@ -602,6 +605,7 @@ TOOLS = (
                 ("/inputSchema/properties/book/properties/authors", "examples/bookshop/models.py", 59),
                 ("/inputSchema/properties/book/properties/cover_url", "examples/bookshop/models.py", 64),
                 ("/inputSchema/properties/book/properties/genre", "examples/bookshop/models.py", 60),
+                ("/inputSchema/properties/book/properties/genre/enum", "examples/bookshop/models.py", 26),
                 ("/inputSchema/properties/book/properties/isbn", "examples/bookshop/models.py", 57),
                 ("/inputSchema/properties/book/properties/price", "examples/bookshop/models.py", 61),
                 ("/inputSchema/properties/book/properties/published", "examples/bookshop/models.py", 62),
@@ -751,6 +755,9 @@ TOOLS = (
             "parameters": {
                 "genre": 171,
             },
+            "fields": (
+                ("/inputSchema/properties/genre/enum", "examples/bookshop/models.py", 26),
+            ),
             "natural": {
                 "outputSchema": {
                     "type": "array",

@@ -112,12 +112,14 @@ TOOLS = (
                 "website": 26,
             },
             "fields": (
+                ("/inputSchema/properties/tier/enum", "examples/bookshop/models.py", 22),
                 ("/outputSchema", "examples/bookshop/models.py", 95),
                 ("/outputSchema/properties/email", "examples/bookshop/models.py", 100),
                 ("/outputSchema/properties/joined_on", "examples/bookshop/models.py", 102),
                 ("/outputSchema/properties/member_id", "examples/bookshop/models.py", 98),
                 ("/outputSchema/properties/name", "examples/bookshop/models.py", 99),
                 ("/outputSchema/properties/tier", "examples/bookshop/models.py", 101),
+                ("/outputSchema/properties/tier/enum", "examples/bookshop/models.py", 22),
                 ("/outputSchema/properties/website", "examples/bookshop/models.py", 103),
             ),
         },
@@ -220,6 +222,7 @@ TOOLS = (
                 ("/outputSchema/properties/result/anyOf/0/properties/member_id", "examples/bookshop/models.py", 98),
                 ("/outputSchema/properties/result/anyOf/0/properties/name", "examples/bookshop/models.py", 99),
                 ("/outputSchema/properties/result/anyOf/0/properties/tier", "examples/bookshop/models.py", 101),
+                ("/outputSchema/properties/result/anyOf/0/properties/tier/enum", "examples/bookshop/models.py", 22),
                 ("/outputSchema/properties/result/anyOf/0/properties/website", "examples/bookshop/models.py", 103),
             ),
             "natural": {
@@ -376,14 +379,18 @@ TOOLS = (
             "fields": (
                 ("/inputSchema/properties/preferences", "examples/bookshop/models.py", 86),
                 ("/inputSchema/properties/preferences/properties/favourite_genres", "examples/bookshop/models.py", 90),
+                ("/inputSchema/properties/preferences/properties/favourite_genres/items/enum", "examples/bookshop/models.py", 26),
                 ("/inputSchema/properties/preferences/properties/max_price", "examples/bookshop/models.py", 92),
                 ("/inputSchema/properties/preferences/properties/newsletter", "examples/bookshop/models.py", 89),
                 ("/inputSchema/properties/preferences/properties/preferred_format", "examples/bookshop/models.py", 91),
+                ("/inputSchema/properties/preferences/properties/preferred_format/enum", "examples/bookshop/models.py", 23),
                 ("/outputSchema", "examples/bookshop/models.py", 86),
                 ("/outputSchema/properties/favourite_genres", "examples/bookshop/models.py", 90),
+                ("/outputSchema/properties/favourite_genres/items/enum", "examples/bookshop/models.py", 26),
                 ("/outputSchema/properties/max_price", "examples/bookshop/models.py", 92),
                 ("/outputSchema/properties/newsletter", "examples/bookshop/models.py", 89),
                 ("/outputSchema/properties/preferred_format", "examples/bookshop/models.py", 91),
+                ("/outputSchema/properties/preferred_format/enum", "examples/bookshop/models.py", 23),
             ),
         },
     },
@@ -434,6 +441,9 @@ TOOLS = (
             "parameters": {
                 "tier": 82,
             },
+            "fields": (
+                ("/inputSchema/properties/tier/anyOf/0/enum", "examples/bookshop/models.py", 22),
+            ),
             "natural": {
                 "outputSchema": {
                     "type": "integer",

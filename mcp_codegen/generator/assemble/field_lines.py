@@ -8,7 +8,10 @@ are, so ``diff`` can point a change inside a model at its field:
 ``(("/inputSchema/properties/address/properties/city", "shop/models.py", 12), ...)``, sorted by
 pointer. A tuple of tuples of constants is one constant in the compiled module: loading a tool
 costs nothing more however many fields it records (a dict would be built entry by entry).
-The pointer of the object itself names the ``class`` line, where a removed field was.
+The pointer of the object itself names the ``class`` line, where a removed field was. An
+``enum`` whose values are those of one ``Enum`` class or ``Literal`` alias of the project gets
+``<pointer>/enum`` -> that class's (alias's) line: a change of its values points there, for every
+tool that uses it.
 An object that matches no class, or two classes equally well, is left out; so are the input
 root (its properties are parameters, ``x-codegen.parameters``), a boxed output's wrapper, and a
 schema written in the decorator (``input_schema=``/``output_schema=``).
@@ -31,7 +34,7 @@ def _match(
     whose ``$defs`` name is ``key``."""
     fitting = []
     for model in models:
-        if not all(name in model.properties for name in properties):
+        if model.values is not None or not all(name in model.properties for name in properties):
             continue
         covered = len({model.properties[name] for name in properties})
         if covered >= model.size - model.optional:
@@ -47,6 +50,18 @@ def _match(
             if key.removesuffix("-Input").removesuffix("-Output") in model.names
         ]
     return fitting[0] if len(fitting) == 1 else None
+
+
+def _enumerated(
+    values: list[JSON], models: tuple[ModelSource, ...], key: str | None
+) -> ModelSource | None:
+    """The one ``Enum`` class or ``Literal`` alias whose values ``values`` are, in order (its
+    ``$defs`` name ``key`` decides between equals); ``None`` when none or several are."""
+    fitting = [m for m in models if m.values is not None and list(m.values) == values]
+    if len(fitting) > 1 and key is not None:
+        fitting = [m for m in fitting if key in m.names]
+    places = {(m.path, m.line) for m in fitting}
+    return fitting[0] if len(places) == 1 else None
 
 
 def _record(
@@ -72,6 +87,11 @@ def _walk(
 ) -> None:
     if not isinstance(schema, dict):
         return
+    values = schema.get("enum")
+    if isinstance(values, list):
+        source = _enumerated(values, models, key)
+        if source is not None:  # an enum change points at the Enum class / Literal alias
+            found[child(pointer, "enum")] = (source.path, source.line)
     properties = schema.get("properties")
     if match and isinstance(properties, dict) and properties:
         model = _match(properties, models, key)

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import enum
 import inspect
 import linecache
 import os
 import re
+import sys
 import typing
 from collections.abc import Iterable
 from typing import Any
@@ -41,12 +43,13 @@ def _normalize(name: str) -> str:
 
 
 def _unwrap(annotation: Any) -> list[Any]:
-    """The types an annotation is made of (``Annotated`` metadata and ``Literal`` values dropped)."""
+    """The types an annotation is made of, and its ``Literal[...]`` objects (``Annotated``
+    metadata dropped)."""
     origin = typing.get_origin(annotation)
     if origin is typing.Annotated:
         return _unwrap(typing.get_args(annotation)[0])
     if origin is typing.Literal:
-        return []
+        return [annotation]  # its alias (``Size = Literal[...]``) is looked up by identity
     if origin is not None:
         found = [] if not isinstance(origin, type) else [origin]
         for argument in typing.get_args(annotation):
@@ -109,7 +112,8 @@ class SourceIndex:
     def __init__(self, root: str) -> None:
         self.root = os.path.realpath(root).rstrip(os.sep) + os.sep
         self.files: dict[str, tuple[tuple[int, int], dict[str, ast.ClassDef]]] = {}
-        self.models: dict[type, ModelSource | None] = {}
+        self.models: dict[Any, ModelSource | None] = {}
+        self.assigned: dict[str, dict[str, int]] = {}  # file -> module-level name -> line
         self._offered: tuple[str, bytes, ast.Module] | None = None
 
     def offer(self, file: str, data: bytes, tree: ast.Module) -> None:
@@ -134,8 +138,10 @@ class SourceIndex:
             file = inspect.getsourcefile(cls)
         except (TypeError, OSError):
             return None
-        if not file:
-            return None
+        return self.relative_file(file) if file else None
+
+    def relative_file(self, file: str) -> tuple[str, str] | None:
+        """``(file, relative)`` when ``file`` is a project file (not an installed package)."""
         real = os.path.realpath(file)
         if not real.startswith(self.root):
             return None
@@ -154,16 +160,72 @@ class SourceIndex:
         if known is None or known[0] != stamp:
             linecache.checkcache(file)
             try:
-                classes = _class_index(self._parse(file))
+                tree = self._parse(file)
             except (SyntaxError, ValueError):
-                classes = {}
-            known = self.files[file] = (stamp, classes)
+                tree = ast.Module(body=[], type_ignores=[])
+            known = self.files[file] = (stamp, _class_index(tree))
+            self.assigned[file] = _module_assignments(tree)
         return known[1]
+
+    def assignments(self, file: str) -> dict[str, int]:
+        """The line of each module-level ``name = ...`` / ``name: T = ...`` of ``file``."""
+        self._classes(file)  # parses it (again when it changed)
+        return self.assigned.get(file, {})
 
     def class_node(self, cls: type, file: str) -> ast.ClassDef | None:
         """The ``class`` statement of ``cls``, found by its qualified name."""
         qualname = getattr(cls, "__qualname__", None)
         return self._classes(file).get(qualname) if isinstance(qualname, str) else None
+
+
+def _module_assignments(tree: ast.Module) -> dict[str, int]:
+    """The first line each module-level name is assigned at (``if``/``try`` bodies included)."""
+    lines: dict[str, int] = {}
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        statement = pending.pop(0)
+        targets: list[ast.expr] = []
+        if isinstance(statement, ast.Assign):
+            targets = statement.targets
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            targets = [statement.target]
+        elif isinstance(statement, ast.If | ast.Try):
+            pending += [*statement.body, *statement.orelse, *getattr(statement, "finalbody", [])]
+        elif getattr(ast, "TypeAlias", None) and isinstance(statement, ast.TypeAlias):  # 3.12
+            targets = [statement.name]
+        for target in targets:
+            if isinstance(target, ast.Name):
+                lines.setdefault(target.id, statement.lineno)
+    return lines
+
+
+def _enum_source(cls: type, sources: SourceIndex) -> ModelSource | None:
+    """An ``Enum`` class of the project: its ``class`` line and the values its schema lists."""
+    where = sources.relative(cls)
+    node = sources.class_node(cls, where[0]) if where is not None else None
+    if where is None or node is None:
+        return None
+    module = getattr(cls, "__module__", "")
+    names = (_normalize(cls.__name__), _normalize(f"{module}.{cls.__qualname__}"))
+    values = tuple(member.value for member in cls)  # type: ignore[var-annotated]
+    return ModelSource(tuple(dict.fromkeys(names)), where[1], node.lineno, {}, 0, 0, values=values)
+
+
+def _alias_source(literal: Any, sources: SourceIndex) -> ModelSource | None:
+    """The project's module-level alias of a ``Literal[...]`` object (``Size = Literal[...]``):
+    the module that assigns a global to this very object, not one that imports it."""
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        where = sources.relative_file(file) if isinstance(file, str) else None
+        if where is None or not file.endswith(".py"):  # type: ignore[union-attr]
+            continue
+        named = [name for name, value in list(vars(module).items()) if value is literal]
+        assigned = sources.assignments(where[0]) if named else {}
+        for name in sorted(named, key=lambda n: assigned.get(n, 0)):
+            if name in assigned:
+                values = tuple(typing.get_args(literal))
+                return ModelSource((name,), where[1], assigned[name], {}, 0, 0, values=values)
+    return None
 
 
 def _body_lines(node: ast.ClassDef) -> dict[str, int]:
@@ -239,10 +301,22 @@ def _field_line(cls: type, name: str, sources: SourceIndex) -> tuple[str, int] |
 def tool_models(annotations: Iterable[Any], output: Any, sources: SourceIndex) -> ToolModels:
     """The project classes reachable from ``annotations`` (a tool's parameter and return
     annotations) and the record of ``output`` (the return annotation) when it is one of them."""
-    found: dict[type, ModelSource | None] = {}
+    found: dict[Any, ModelSource | None] = {}
     pending = [t for annotation in annotations for t in _unwrap(annotation)]
     while pending and len(found) < _MAX_CLASSES:
         candidate = pending.pop()
+        if typing.get_origin(candidate) is typing.Literal or (
+            isinstance(candidate, type) and issubclass(candidate, enum.Enum)
+        ):
+            if candidate not in found:
+                if candidate not in sources.models:
+                    sources.models[candidate] = (
+                        _enum_source(candidate, sources)
+                        if isinstance(candidate, type)
+                        else _alias_source(candidate, sources)
+                    )
+                found[candidate] = sources.models[candidate]
+            continue
         if not isinstance(candidate, type) or candidate in found:
             continue
         fields = _field_annotations(candidate)
@@ -260,4 +334,6 @@ def tool_models(annotations: Iterable[Any], output: Any, sources: SourceIndex) -
     )
     root_types = _unwrap(output)
     root_model = found.get(root_types[0]) if len(root_types) == 1 else None
+    if root_model is not None and root_model.values is not None:
+        root_model = None  # an enum or Literal root has no fields
     return ToolModels(tuple(models), root_model)

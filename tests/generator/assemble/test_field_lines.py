@@ -123,3 +123,28 @@ def test_a_schema_written_in_the_decorator_is_not_attributed_to_classes() -> Non
         "/inputSchema/properties/p/properties/x",
         "/inputSchema/properties/p/properties/y",
     }
+
+
+def _enum(name: str, line: int, *values: object) -> ModelSource:
+    return ModelSource((name,), "pkg/models.py", line, {}, 0, 0, values=values)
+
+
+def test_an_enum_points_at_the_one_definition_with_its_values() -> None:
+    color, shade = _enum("Color", 5, "red", "green"), _enum("Shade", 9, "green", "red")
+    size, twin = _enum("Size", 12, "s", "m"), _enum("Twin", 14, "s", "m")
+    wire = {
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "color": {"enum": ["red", "green"]},  # Shade has the values in another order
+                "size": {"enum": ["s", "m"]},  # Size and Twin alike: neither is recorded
+                "other": {"enum": ["red"]},
+            },
+            "$defs": {"Twin": {"enum": ["s", "m"]}},  # its $defs key decides
+        },
+    }
+    found = field_lines(ToolModels((color, shade, size, twin)), wire, boxed=False)
+    assert dict(_entries(found)) == {
+        "/inputSchema/$defs/Twin/enum": ("pkg/models.py", 14),
+        "/inputSchema/properties/color/enum": ("pkg/models.py", 5),
+    }
