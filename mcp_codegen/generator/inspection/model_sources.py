@@ -35,6 +35,8 @@ from mcp_codegen.generator.model import ModelSource, ToolModels
 _INSTALLED_PARTS = frozenset({"site-packages", "dist-packages"})
 #: How many classes one tool may reach before the walk stops (a guard, not a limit in practice).
 _MAX_CLASSES = 500
+#: How many ``from ... import`` statements a ``Literal`` alias is followed through.
+_MAX_IMPORT_HOPS = 8
 
 
 def _normalize(name: str) -> str:
@@ -113,7 +115,9 @@ class SourceIndex:
         self.root = os.path.realpath(root).rstrip(os.sep) + os.sep
         self.files: dict[str, tuple[tuple[int, int], dict[str, ast.ClassDef]]] = {}
         self.models: dict[Any, ModelSource | None] = {}
-        self.assigned: dict[str, dict[str, int]] = {}  # file -> module-level name -> line
+        #: file -> (module-level name -> line, imported name -> (level, module, name))
+        self.assigned: dict[str, tuple[dict[str, int], dict[str, tuple[int, str, str]]]] = {}
+        self._relative: dict[str, tuple[str, str] | None] = {}
         self._offered: tuple[str, bytes, ast.Module] | None = None
 
     def offer(self, file: str, data: bytes, tree: ast.Module) -> None:
@@ -142,6 +146,11 @@ class SourceIndex:
 
     def relative_file(self, file: str) -> tuple[str, str] | None:
         """``(file, relative)`` when ``file`` is a project file (not an installed package)."""
+        if file not in self._relative:
+            self._relative[file] = self._relative_file(file)
+        return self._relative[file]
+
+    def _relative_file(self, file: str) -> tuple[str, str] | None:
         real = os.path.realpath(file)
         if not real.startswith(self.root):
             return None
@@ -164,13 +173,13 @@ class SourceIndex:
             except (SyntaxError, ValueError):
                 tree = ast.Module(body=[], type_ignores=[])
             known = self.files[file] = (stamp, _class_index(tree))
-            self.assigned[file] = _module_assignments(tree)
+            self.assigned[file] = _module_names(tree)
         return known[1]
 
-    def assignments(self, file: str) -> dict[str, int]:
-        """The line of each module-level ``name = ...`` / ``name: T = ...`` of ``file``."""
+    def names(self, file: str) -> tuple[dict[str, int], dict[str, tuple[int, str, str]]]:
+        """``file``'s module-level assignments and ``from`` imports (``_module_names``)."""
         self._classes(file)  # parses it (again when it changed)
-        return self.assigned.get(file, {})
+        return self.assigned.get(file, ({}, {}))
 
     def class_node(self, cls: type, file: str) -> ast.ClassDef | None:
         """The ``class`` statement of ``cls``, found by its qualified name."""
@@ -178,9 +187,11 @@ class SourceIndex:
         return self._classes(file).get(qualname) if isinstance(qualname, str) else None
 
 
-def _module_assignments(tree: ast.Module) -> dict[str, int]:
-    """The first line each module-level name is assigned at (``if``/``try`` bodies included)."""
+def _module_names(tree: ast.Module) -> tuple[dict[str, int], dict[str, tuple[int, str, str]]]:
+    """The first line each module-level name is assigned at (``if``/``try`` bodies included),
+    and each name a ``from M import N [as name]`` binds: ``(level, M, N)``."""
     lines: dict[str, int] = {}
+    imported: dict[str, tuple[int, str, str]] = {}
     pending: list[ast.stmt] = list(tree.body)
     while pending:
         statement = pending.pop(0)
@@ -189,6 +200,12 @@ def _module_assignments(tree: ast.Module) -> dict[str, int]:
             targets = statement.targets
         elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
             targets = [statement.target]
+        elif isinstance(statement, ast.ImportFrom):
+            for alias in statement.names:
+                imported.setdefault(
+                    alias.asname or alias.name,
+                    (statement.level, statement.module or "", alias.name),
+                )
         elif isinstance(statement, ast.If | ast.Try):
             pending += [*statement.body, *statement.orelse, *getattr(statement, "finalbody", [])]
         elif getattr(ast, "TypeAlias", None) and isinstance(statement, ast.TypeAlias):  # 3.12
@@ -196,7 +213,7 @@ def _module_assignments(tree: ast.Module) -> dict[str, int]:
         for target in targets:
             if isinstance(target, ast.Name):
                 lines.setdefault(target.id, statement.lineno)
-    return lines
+    return lines, imported
 
 
 def _enum_source(cls: type, sources: SourceIndex) -> ModelSource | None:
@@ -211,20 +228,33 @@ def _enum_source(cls: type, sources: SourceIndex) -> ModelSource | None:
     return ModelSource(tuple(dict.fromkeys(names)), where[1], node.lineno, {}, 0, 0, values=values)
 
 
-def _alias_source(literal: Any, sources: SourceIndex) -> ModelSource | None:
-    """The project's module-level alias of a ``Literal[...]`` object (``Size = Literal[...]``):
-    the module that assigns a global to this very object, not one that imports it."""
-    for module in list(sys.modules.values()):
+def _alias_source(literal: Any, home: str | None, sources: SourceIndex) -> ModelSource | None:
+    """The project's module-level alias of a ``Literal[...]`` object (``Size = Literal[...]``),
+    found from the module whose annotation reached it (``home``), through its
+    ``from ... import`` statements: decided by source text alone, whatever else is imported."""
+    import importlib.util
+
+    module = sys.modules.get(home) if home else None
+    for _ in range(_MAX_IMPORT_HOPS):
         file = getattr(module, "__file__", None)
         where = sources.relative_file(file) if isinstance(file, str) else None
-        if where is None or not file.endswith(".py"):  # type: ignore[union-attr]
-            continue
-        named = [name for name, value in list(vars(module).items()) if value is literal]
-        assigned = sources.assignments(where[0]) if named else {}
-        for name in sorted(named, key=lambda n: assigned.get(n, 0)):
+        if where is None or not where[0].endswith(".py"):
+            return None
+        named = sorted(name for name, value in list(vars(module).items()) if value is literal)
+        assigned, imported = sources.names(where[0])
+        for name in named:
             if name in assigned:
                 values = tuple(typing.get_args(literal))
                 return ModelSource((name,), where[1], assigned[name], {}, 0, 0, values=values)
+        step = next((imported[name] for name in named if name in imported), None)
+        if step is None:
+            return None
+        level, source, _ = step
+        try:
+            target = importlib.util.resolve_name("." * level + source, module.__package__ or "")  # type: ignore[union-attr]
+        except (ImportError, ValueError):
+            return None
+        module = sys.modules.get(target)
     return None
 
 
@@ -298,26 +328,28 @@ def _field_line(cls: type, name: str, sources: SourceIndex) -> tuple[str, int] |
     return None
 
 
-def tool_models(annotations: Iterable[Any], output: Any, sources: SourceIndex) -> ToolModels:
-    """The project classes reachable from ``annotations`` (a tool's parameter and return
-    annotations) and the record of ``output`` (the return annotation) when it is one of them."""
+def tool_models(
+    annotations: Iterable[Any], output: Any, sources: SourceIndex, home: str | None = None
+) -> ToolModels:
+    """The project classes (models and ``Enum`` classes) and ``Literal`` aliases reachable from
+    ``annotations`` (a tool's parameter and return annotations, written in module ``home``) and
+    the record of ``output`` (the return annotation) when it is a model among them."""
     found: dict[Any, ModelSource | None] = {}
-    pending = [t for annotation in annotations for t in _unwrap(annotation)]
+    pending = [(t, home) for annotation in annotations for t in _unwrap(annotation)]
     while pending and len(found) < _MAX_CLASSES:
-        candidate = pending.pop()
-        if typing.get_origin(candidate) is typing.Literal or (
-            isinstance(candidate, type) and issubclass(candidate, enum.Enum)
-        ):
-            if candidate not in found:
-                if candidate not in sources.models:
-                    sources.models[candidate] = (
-                        _enum_source(candidate, sources)
-                        if isinstance(candidate, type)
-                        else _alias_source(candidate, sources)
-                    )
-                found[candidate] = sources.models[candidate]
+        candidate, written_in = pending.pop()
+        if typing.get_origin(candidate) is typing.Literal:
+            key = (candidate, written_in)  # the alias is looked up from where it is written
+            if key not in sources.models:
+                sources.models[key] = _alias_source(candidate, written_in, sources)
+            found[key] = sources.models[key]
             continue
         if not isinstance(candidate, type) or candidate in found:
+            continue
+        if issubclass(candidate, enum.Enum):
+            if candidate not in sources.models:
+                sources.models[candidate] = _enum_source(candidate, sources)
+            found[candidate] = sources.models[candidate]
             continue
         fields = _field_annotations(candidate)
         if fields is None:
@@ -326,8 +358,9 @@ def tool_models(annotations: Iterable[Any], output: Any, sources: SourceIndex) -
             if candidate not in sources.models:
                 sources.models[candidate] = _source(candidate, fields, sources)
             found[candidate] = sources.models[candidate]
-        for annotation in (fields or {}).values():
-            pending += _unwrap(annotation)
+        for name, annotation in (fields or {}).items():
+            declared = _declaring_module(candidate, name)
+            pending += [(t, declared) for t in _unwrap(annotation)]
     models = sorted(
         {source.names: source for source in found.values() if source is not None}.values(),
         key=lambda s: (s.path, s.line, s.names),
@@ -335,5 +368,13 @@ def tool_models(annotations: Iterable[Any], output: Any, sources: SourceIndex) -
     root_types = _unwrap(output)
     root_model = found.get(root_types[0]) if len(root_types) == 1 else None
     if root_model is not None and root_model.values is not None:
-        root_model = None  # an enum or Literal root has no fields
+        root_model = None  # an enum root has no fields
     return ToolModels(tuple(models), root_model)
+
+
+def _declaring_module(cls: type, name: str) -> str | None:
+    """The module of the class in ``cls``'s MRO that annotates field ``name``."""
+    for klass in cls.__mro__:
+        if name in vars(klass).get("__annotations__", {}):
+            return getattr(klass, "__module__", None)
+    return getattr(cls, "__module__", None)

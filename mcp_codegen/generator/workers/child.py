@@ -176,7 +176,8 @@ def _with_models(
             annotations = [p.annotation for p in resolved.parameters]
             annotations.append(resolved.return_annotation)
             try:
-                models = tool_models(annotations, resolved.return_annotation, index)
+                home = getattr(resolved.function, "__module__", None)
+                models = tool_models(annotations, resolved.return_annotation, index, home)
             except Exception:  # a class that cannot be read: the tool keeps its own lines
                 models = None
             if models is not None and models.models:

@@ -142,3 +142,57 @@ def test_classes_are_found_by_qualified_name_without_inspect() -> None:
         "make.<locals>.Local": _line(source, "class Local"),
         "Maybe": source.splitlines().index("    class Maybe:") + 1,  # the first of the two
     }
+
+
+ENUMS = """
+from enum import Enum
+from typing import Literal
+
+from pydantic import BaseModel
+
+
+class Color(str, Enum):
+    RED = "red"
+
+
+Size = Literal["s", "m"]
+
+
+class Shirt(BaseModel):
+    size: Size
+"""
+
+# another module of the project with an equal Literal: typing caches subscriptions, so it is the
+# very same object as Size
+OTHER = """
+from typing import Literal
+
+Cut = Literal["s", "m"]
+"""
+
+USER = """
+from {package}.enums import Color, Size as Sized
+"""
+
+
+def test_enums_and_literal_aliases_are_found_from_where_they_are_written(
+    package: str, tmp_path: Path
+) -> None:
+    root = tmp_path / package
+    (root / "enums.py").write_text(textwrap.dedent(ENUMS))
+    (root / "other.py").write_text(textwrap.dedent(OTHER))
+    (root / "user.py").write_text(USER.format(package=package))
+    other = importlib.import_module(f"{package}.other")  # imported first: first in sys.modules
+    enums = importlib.import_module(f"{package}.enums")
+    importlib.import_module(f"{package}.user")
+    assert other.Cut is enums.Size
+    sources = SourceIndex(str(tmp_path))
+    path = f"{package}/enums.py"
+    size = (path, _line(ENUMS, "Size ="))
+    # a parameter written in user.py (imported under another name), and a model's field
+    for written, home in (([enums.Size], f"{package}.user"), ([enums.Shirt], None)):
+        found = tool_models([*written, enums.Color], None, sources, home)
+        places = {(m.path, m.line): m.values for m in found.models if m.values is not None}
+        assert places == {(path, _line(ENUMS, "class Color(")): ("red",), size: ("s", "m")}
+    found = tool_models([other.Cut], None, sources, f"{package}.other")
+    assert [(m.path, m.line) for m in found.models] == [(f"{package}/other.py", 4)]
