@@ -7,18 +7,17 @@ from __future__ import annotations
 import ast
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from mcp_codegen.generator.scan.factory_entry import suggest_factory_entry
-from tests.helpers.project import REPO, Project, codegen_env
+from tests.helpers.client_config import framework_tools
+from tests.helpers.project import Project
 
 SERVERS = {
-    "mcp": ("from mcp.server.mcpserver import MCPServer as Server", "sdk_client_tools"),
-    "fastmcp": ("from fastmcp import FastMCP as Server", "fastmcp_client_tools"),
+    "mcp": "from mcp.server.mcpserver import MCPServer as Server",
+    "fastmcp": "from fastmcp import FastMCP as Server",
 }
 
 FACTORY = '''
@@ -50,15 +49,6 @@ def main() -> None:
     create_server(False, prefix="memo").run()
 """
 
-ORACLE = """
-import json, sys
-sys.path.insert(0, sys.argv[1])
-from mcp_codegen.registration.factory_calls import parse_factory_call
-from tests.helpers import corpus
-server = parse_factory_call(sys.argv[2]).call()
-print(json.dumps(getattr(corpus, sys.argv[3])(server)))
-"""
-
 
 def _entry(message: str) -> str:
     """The one ``factories = ["..."]`` entry a message prints."""
@@ -68,25 +58,11 @@ def _entry(message: str) -> str:
     return found[0]
 
 
-def _framework_tools(root: Path, entry: str, flavor: str) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, "-c", ORACLE, str(root), entry, SERVERS[flavor][1]],
-        capture_output=True,
-        text=True,
-        env=codegen_env(),
-        cwd=REPO,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("flavor", sorted(SERVERS))
 def test_the_printed_entry_works_as_printed(project: Project, flavor: str) -> None:
     project.write("pkg/__init__.py", "")
-    project.write("pkg/server.py", FACTORY.format(import_line=SERVERS[flavor][0]))
+    project.write("pkg/server.py", FACTORY.format(import_line=SERVERS[flavor]))
     project.write("pkg/main.py", MAIN)
     project.configure(f'sources = ["pkg"]\nflavor = "{flavor}"\n')
     first = project.run("generate")
@@ -104,7 +80,7 @@ def test_the_printed_entry_works_as_printed(project: Project, flavor: str) -> No
     exported = project.run("export")
     assert exported.returncode == 0, exported.stderr
     ours = {tool["name"]: tool for tool in json.loads(exported.stdout)["tools"]}
-    theirs = _framework_tools(project.root, entry, flavor)
+    theirs = framework_tools(entry, flavor, project.root)
     assert sorted(ours) == ["memo_get", "memo_put"]
     assert ours == theirs
 
