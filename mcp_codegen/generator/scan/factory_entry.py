@@ -70,19 +70,20 @@ def suggest_factory_entry(
 ) -> FactoryEntry:
     """The ``factories`` entry for ``module``'s top-level ``function``.
 
-    All parameters defaulted: ``module:function()``. Otherwise the first call of the function
-    with literal arguments only that binds every required parameter, searched in ``tree`` (the
-    defining module, at ``path``) then in the ``.py`` files under ``root`` in path order. Else
-    the call with ``...`` for each required parameter, and ``missing`` names them.
+    The first call of the function with literal arguments only that binds every required
+    parameter (the server the project really builds), searched in ``tree`` (the defining
+    module, at ``path``) then in the ``.py`` files under ``root`` in path order; else, with all
+    parameters defaulted, ``module:function()``; else the call with ``...`` for each required
+    parameter, and ``missing`` names them.
     """
     required = required_parameters(function)
-    if not required:
-        return FactoryEntry(f"{module}:{function.name}()")
     for site_path, call in call_sites(module, function.name, root, tree, path):
         text = f"{module}:{function.name}({_arguments(call)})"
         if _binds(call, function, required) and _parses(text):
             where = _shown(site_path, root) + f":{call.lineno}"
             return FactoryEntry(text, call_site=where)
+    if not required:
+        return FactoryEntry(f"{module}:{function.name}()")
     return FactoryEntry(f"{module}:{_placeholder_call(function)}", tuple(required))
 
 
