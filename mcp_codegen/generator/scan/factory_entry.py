@@ -34,6 +34,17 @@ class FactoryEntry:
         """The entry works as printed (no ``...`` left to fill in)."""
         return not self.missing
 
+    def hint(self, comma: str) -> str:
+        """``factories = ["entry"]`` for a message: as printed when the entry is complete (with
+        the call it was read from), else as an example with what to fill in."""
+        if self.complete:
+            where = f"{comma} as {self.call_site} calls it" if self.call_site else ""
+            return f'factories = ["{self.entry}"]{where}'
+        return (
+            f'e.g. factories = ["{self.entry}"]{comma} with literal arguments; replace each ... '
+            f"with a literal value for {', '.join(self.missing)}"
+        )
+
 
 def required_parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     """The parameters a call must pass: those without a default (``*args``/``**kwargs`` aside)."""
@@ -85,6 +96,32 @@ def suggest_factory_entry(
     if not required:
         return FactoryEntry(f"{module}:{function.name}()")
     return FactoryEntry(f"{module}:{_placeholder_call(function)}", tuple(required))
+
+
+def factory_hint(module: str, path: str, qualname: str, root: Path | None) -> str:
+    """`` (factories = [...])`` naming the call of the module-level function that encloses
+    ``qualname`` when that function returns a value (it may build the server); else ``""``."""
+    outer, nested, _ = qualname.partition(".<locals>.")
+    if not nested or "." in outer:
+        return ""
+    try:
+        tree = ast.parse(Path(path).read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return ""
+    function = next(
+        (
+            node
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == outer
+        ),
+        None,
+    )
+    if function is None or not any(
+        isinstance(node, ast.Return) and node.value is not None for node in ast.walk(function)
+    ):
+        return ""
+    entry = suggest_factory_entry(module, function, root, tree=tree, path=Path(path))
+    return f" ({entry.hint(',')})"
 
 
 def _arguments(call: ast.Call) -> str:

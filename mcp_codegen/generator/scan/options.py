@@ -151,7 +151,7 @@ def unresolved_message(
         function = problem.run_time_input
         entry = suggest(function) if suggest is not None else None
         if entry is not None:
-            hint = factories_hint(entry, "")
+            hint = entry.hint("")
         else:
             around = next((e for e in enclosing if e.name == function), None)
             example = around.example_call() if around else f"{function}(...)"
@@ -171,19 +171,6 @@ def unresolved_message(
     return (
         f"decorator argument {key}= cannot be known at build time: `{problem.part}` "
         f"{problem.why}; {instead}"
-    )
-
-
-def factories_hint(entry: FactoryEntry, comma: str) -> str:
-    """``factories = ["entry"]`` for a message: as printed when the entry is complete (with the
-    call it was read from), else as an example with what to fill in."""
-    if entry.complete:
-        where = f"{comma} as {entry.call_site} calls it" if entry.call_site else ""
-        return f'factories = ["{entry.entry}"]{where}'
-    names = ", ".join(entry.missing)
-    return (
-        f'e.g. factories = ["{entry.entry}"]{comma} with literal arguments; replace each ... '
-        f"with a literal value for {names}"
     )
 
 

@@ -29,7 +29,6 @@ from mcp_codegen.generator.scan.factory_entry import FactoryEntry, suggest_facto
 from mcp_codegen.generator.scan.options import (
     ANNOTATIONS_AS_WRITTEN,
     as_option,
-    factories_hint,
     normalise_annotations,
     unresolved_message,
 )
@@ -233,7 +232,7 @@ class ToolVisitor:
                     "arguments; replace ... with the class's literal arguments"
                 )
             else:
-                hint = factories_hint(self._suggest_entry(self.functions[0]), ",")
+                hint = self._suggest_entry(self.functions[0]).hint(",")
             self._error(
                 located,
                 f"tool {located.name!r} is registered on `{head}`, a server that "
