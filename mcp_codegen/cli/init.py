@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcp_codegen.generator.config import Config
+from mcp_codegen.generator.constants.module_scope import Enclosing
+from mcp_codegen.generator.flavors.servers import top_level_assignments
 from mcp_codegen.generator.model import ScannedModule
 from mcp_codegen.generator.scan.factory_entry import (
     FactoryEntry,
@@ -83,7 +85,32 @@ def find_servers(root: Path) -> Found:
         tree = ast.parse(Path(scanned.path).read_bytes())
         for tool in scanned.tools:
             _follow(found, root, scanned, tree, tool.qualname, tool.decorator)
+    found.run_targets = {_runner(root, target) for target in found.run_targets}
     return found
+
+
+def _runner(root: Path, target: str) -> str:
+    """The module that runs the server ``target`` names (``<name>.run(...)`` where the name
+    is the server, assigned there or imported from its module): it is the one that imports
+    every tool module. ``target`` itself when no module does."""
+    from mcp_codegen.generator.discover import module_name_for
+
+    module, _, name = target.partition(":")
+    for path in project_files(root):
+        data = path.read_bytes()
+        if f"{name}.run(".encode() not in data:
+            continue
+        here = module_name_for(path)[0]
+        tree = ast.parse(data)
+        imported = any(
+            isinstance(node, ast.ImportFrom)
+            and node.module == module
+            and any(a.name == name and (a.asname or a.name) == name for a in node.names)
+            for node in tree.body
+        )
+        if imported or (here == module and name in top_level_assignments(path)):
+            return f"{here}:{name}"
+    return target
 
 
 def _add_source(found: Found, root: Path, scanned: ScannedModule) -> None:
@@ -103,7 +130,7 @@ def _follow(
         return
     outer, nested, _ = qualname.partition(".<locals>.")
     if not nested:  # a module-level tool: its server is a module-level name
-        _add_target(found, scanned.module, tree, head)
+        _add_target(found, scanned.module, Path(scanned.path), tree, head)
         return
     function = next(
         (
@@ -122,17 +149,20 @@ def _follow(
         for site, call in call_sites(scanned.module, outer, root, tree, Path(scanned.path)):
             argument = _argument(call, index, head)
             if isinstance(argument, ast.Name):
-                site_tree = ast.parse(site.read_bytes()) if site is not None else tree
-                _add_target(found, _module_of(site, scanned), site_tree, argument.id)
+                site_path = site if site is not None else Path(scanned.path)
+                site_tree = ast.parse(site_path.read_bytes())
+                _add_target(found, _module_of(site, scanned), site_path, site_tree, argument.id)
         return
-    if head in {n.id for n in ast.walk(function) if isinstance(n, ast.Name)}:
+    if head in Enclosing.of(function).local_names:  # a factory: the server is its own local
         entry = suggest_factory_entry(
             scanned.module, function, root, tree=tree, path=Path(scanned.path)
         )
         found.factories.setdefault(f"{scanned.module}:{outer}", entry)
         _add_flavor(found, tree)
         return
-    _add_target(found, scanned.module, tree, head)  # a module-level server used in a function
+    _add_target(
+        found, scanned.module, Path(scanned.path), tree, head
+    )  # a module-level server used in a function
 
 
 def _argument(call: ast.Call, index: int, name: str) -> ast.expr | None:
@@ -149,25 +179,34 @@ def _module_of(site: Path | None, scanned: ScannedModule) -> str:
     return module_name_for(site)[0]
 
 
-def _add_target(found: Found, module: str, tree: ast.Module, name: str) -> None:
-    """``module:name`` when ``name`` is created at the module's top level, or where it is
+def _add_target(found: Found, module: str, path: Path, tree: ast.Module, name: str) -> None:
+    """``module:name`` when ``name`` is assigned at the module's top level, or where it is
     imported from."""
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             for alias in node.names:
                 if (alias.asname or alias.name) == name:
                     found.run_targets.add(f"{node.module}:{alias.name}")
+                    _add_imported_flavor(found, path, module, node.module)
                     return
-        targets = (
-            node.targets
-            if isinstance(node, ast.Assign)
-            else [node.target]
-            if isinstance(node, ast.AnnAssign) and node.value is not None
-            else []
-        )
-        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
-            found.run_targets.add(f"{module}:{name}")
-            _add_flavor(found, tree)
+    if name in top_level_assignments(path):
+        found.run_targets.add(f"{module}:{name}")
+        _add_flavor(found, tree)
+
+
+def _add_imported_flavor(found: Found, path: Path, module: str, imported: str) -> None:
+    """The flavor of ``imported`` (a module of the same project as ``module`` at ``path``)."""
+    base = (
+        path.parents[module.count(".")]
+        if path.name != "__init__.py"
+        else path.parents[module.count(".") + 1]
+    )
+    for candidate in (
+        base.joinpath(*imported.split(".")).with_suffix(".py"),
+        base.joinpath(*imported.split("."), "__init__.py"),
+    ):
+        if candidate.is_file():
+            _add_flavor(found, ast.parse(candidate.read_bytes()))
             return
 
 

@@ -164,3 +164,39 @@ def test_init_without_tools_writes_nothing(project: Project) -> None:
     assert "no tool found" in done.stderr
     assert not (project.root / "pyproject.toml").exists()
     assert not (project.root / "mcp-codegen.toml").exists()
+
+
+@pytest.mark.slow
+def test_the_run_target_is_the_module_that_runs_the_server(project: Project) -> None:
+    """The server is created in app.py, its tools are in tools.py, and server.py imports both
+    and runs it: `app:mcp` alone would list no tool."""
+    (project.root / "pyproject.toml").unlink()
+    project.write("pkg/app.py", 'from fastmcp import FastMCP\n\nmcp = FastMCP("split")\n')
+    project.write(
+        "pkg/tools.py",
+        '''
+        from pkg.app import mcp
+
+
+        @mcp.tool
+        def echo(text: str) -> str:
+            """Say it back."""
+            return text
+        ''',
+    )
+    project.write(
+        "pkg/server.py",
+        """
+        from pkg import tools  # noqa: F401
+        from pkg.app import mcp
+
+        if __name__ == "__main__":
+            mcp.run()
+        """,
+    )
+    done = project.run("init")
+    assert done.returncode == 0, done.stdout + done.stderr
+    table = tomllib.loads((project.root / "mcp-codegen.toml").read_text())["tool"]["mcp-codegen"]
+    assert table["run_targets"] == ["pkg.server:mcp"] and table["flavor"] == "fastmcp"
+    verified = project.run("--config", "mcp-codegen.toml", "verify", "--against", "pkg.server:mcp")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
