@@ -14,7 +14,17 @@ from pathlib import Path
 from mcp_codegen.registration.factory_calls import FactoryCallError, parse_factory_call
 
 #: Directories never searched for call sites (as ``discover``: environments, caches, VCS).
-_SKIPPED = {"__pycache__", "node_modules", ".git", ".nox", ".venv", "venv", ".tox"}
+_SKIPPED = {
+    "__pycache__",
+    "node_modules",
+    ".git",
+    ".nox",
+    ".venv",
+    "venv",
+    ".tox",
+    "site-packages",
+    "dist-packages",
+}
 #: Files larger than this are not searched for call sites (generated data, vendored bundles).
 _MAX_BYTES = 1_000_000
 
@@ -170,7 +180,9 @@ def call_sites(
     if root is None:
         return found
     own = path.resolve() if path is not None else None
-    for file in _project_files(root):
+    if root.name in _SKIPPED:  # an installed package: its own directory is the project
+        root = root / module.partition(".")[0]
+    for file in _project_files(root) if root.is_dir() else ():
         if file.resolve() == own:
             continue
         try:
