@@ -108,6 +108,13 @@ def suggest_factory_entry(
     return FactoryEntry(f"{module}:{_placeholder_call(function)}", tuple(required))
 
 
+def returns_a_value(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """``function`` has a ``return <value>`` (it may build and return a server)."""
+    return any(
+        isinstance(node, ast.Return) and node.value is not None for node in ast.walk(function)
+    )
+
+
 def factory_hint(module: str, path: str, qualname: str, root: Path | None) -> str:
     """`` (factories = [...])`` naming the call of the module-level function that encloses
     ``qualname`` when that function returns a value (it may build the server); else ``""``."""
@@ -126,9 +133,7 @@ def factory_hint(module: str, path: str, qualname: str, root: Path | None) -> st
         ),
         None,
     )
-    if function is None or not any(
-        isinstance(node, ast.Return) and node.value is not None for node in ast.walk(function)
-    ):
+    if function is None or not returns_a_value(function):
         return ""
     entry = suggest_factory_entry(module, function, root, tree=tree, path=Path(path))
     return f" ({entry.hint(',')})"
