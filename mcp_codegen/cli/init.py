@@ -25,27 +25,16 @@ from mcp_codegen.generator.model import ScannedModule
 from mcp_codegen.generator.scan.factory_entry import (
     FactoryEntry,
     call_sites,
+    project_files,
     suggest_factory_entry,
 )
 from mcp_codegen.generator.scan.files import scan_file
 from mcp_codegen.shared.diagnostics import CodegenError, Diagnostic
 
 TABLE = "[tool.mcp-codegen]"
-#: Directories init never reads tools from (environments, caches, tests, the generated tree).
-_SKIPPED = {
-    "__pycache__",
-    "node_modules",
-    ".git",
-    ".nox",
-    ".venv",
-    "venv",
-    ".tox",
-    "tests",
-    "test",
-    "generated",
-    "build",
-    "dist",
-}
+#: Directories init reads no tools from (besides environments and caches): tests, the
+#: generated tree, build output.
+_SKIPPED = frozenset({"tests", "test", "generated", "build", "dist"})
 #: The module prefixes a server's framework is read from (flavor).
 _FLAVORS = (("mcp.server.mcpserver", "mcp"), ("mcp.server.fastmcp", "mcp"), ("fastmcp", "fastmcp"))
 
@@ -62,21 +51,11 @@ class Found:
     tools: int = 0
 
 
-def project_files(root: Path) -> list[Path]:
-    """The project's ``.py`` files, in path order (environments, tests and caches left out)."""
-    files = [
-        path
-        for path in root.rglob("*.py")
-        if not any(p in _SKIPPED or p.startswith(".") for p in path.relative_to(root).parts[:-1])
-    ]
-    return sorted(files, key=lambda path: path.relative_to(root).as_posix())
-
-
 def find_servers(root: Path) -> Found:
     """Scan every project file and follow each tool to its server."""
     config = Config(root=root, config_file=root / "pyproject.toml", sources=(root,), output=root)
     found = Found()
-    for path in project_files(root):
+    for path in project_files(root, _SKIPPED):
         scanned = scan_file(path, config)
         if scanned is None or not scanned.tools:
             continue
@@ -96,7 +75,7 @@ def _runner(root: Path, target: str) -> str:
     from mcp_codegen.generator.discover import module_name_for
 
     module, _, name = target.partition(":")
-    for path in project_files(root):
+    for path in project_files(root, _SKIPPED):
         data = path.read_bytes()
         if f"{name}.run(".encode() not in data:
             continue

@@ -187,7 +187,7 @@ def call_sites(
     own = path.resolve() if path is not None else None
     if root.name in _SKIPPED:  # an installed package: its own directory is the project
         root = root / module.partition(".")[0]
-    for file in _project_files(root) if root.is_dir() else ():
+    for file in project_files(root) if root.is_dir() else ():
         if file.resolve() == own:
             continue
         try:
@@ -206,12 +206,15 @@ def call_sites(
     return found
 
 
-def _project_files(root: Path) -> list[Path]:
+def project_files(root: Path, skipped: frozenset[str] = frozenset()) -> list[Path]:
+    """The ``.py`` files under ``root`` in path order, outside environments, caches, hidden
+    directories and the directories named in ``skipped``."""
+    leave_out = _SKIPPED | skipped
     files = [
         file
         for file in root.rglob("*.py")
         if not any(
-            part in _SKIPPED or part.startswith(".") for part in file.relative_to(root).parts[:-1]
+            part in leave_out or part.startswith(".") for part in file.relative_to(root).parts[:-1]
         )
     ]
     return sorted(files, key=lambda file: file.relative_to(root).as_posix())
