@@ -419,6 +419,32 @@ def cmd_run(args: argparse.Namespace) -> int:
     return run(args.serve_args)
 
 
+def cmd_init(args: argparse.Namespace) -> int:
+    from mcp_codegen.cli import init
+    from mcp_codegen.generator.project import nearest_config
+
+    root = Path(args.directory).resolve()
+    found = init.find_servers(root)
+    if not found.sources:
+        print(
+            f"mcp-codegen init: no tool found under {root} (decorated with @<server>.tool or "
+            "@tool, or passed to <server>.add_tool); nothing was written",
+            file=sys.stderr,
+        )
+        return ExitCode.USAGE
+    path = init.write_table(root, init.render_table(found), force=args.force)
+    print(f"mcp-codegen init: wrote {init.TABLE} to {path}")
+    sys.stdout.write(init.render_table(found))
+    option = [] if nearest_config(root) == path else ["--config", str(path)]
+    if args.no_generate:
+        return ExitCode.OK
+    code = dispatch([*option, "generate"])
+    if code == ExitCode.OK:
+        config = _load(argparse.Namespace(config=path))
+        sys.stdout.write(init.client_config(found, root, config.output))
+    return code
+
+
 #: ``daemon start --idle-timeout``'s default: an hour without a command.
 DAEMON_IDLE_TIMEOUT_S = 3600.0
 
@@ -437,6 +463,17 @@ def _add_optional_commands(commands: argparse._SubParsersAction) -> None:  # typ
         add_help=False,
     )
     run.set_defaults(handler=cmd_run, serve_args=[])
+    init = commands.add_parser(
+        "init",
+        help="find the servers of a project, write its [tool.mcp-codegen], generate, and print "
+        "the client configuration that runs it",
+    )
+    init.add_argument("directory", nargs="?", default=".", help="project root (default: .)")
+    init.add_argument(
+        "--force", action="store_true", help="replace an existing [tool.mcp-codegen] table"
+    )
+    init.add_argument("--no-generate", action="store_true", help="write the table only")
+    init.set_defaults(handler=cmd_init)
     daemon = commands.add_parser(
         "daemon",
         help="start, stop or show the build daemon that makes generate and check of this "

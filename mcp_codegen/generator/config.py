@@ -14,7 +14,7 @@ from typing import Any
 from mcp_codegen.generator.project import nearest_config
 from mcp_codegen.profiles import PROFILES
 from mcp_codegen.shared.diagnostics import CodegenError, Diagnostic
-from mcp_codegen.shared.format import FLAVORS
+from mcp_codegen.shared.format import DEFAULT_REGENERATE, FLAVORS
 from mcp_codegen.shared.protocols import REVISIONS, sort_revisions
 
 #: Decorator patterns matched (with fnmatch) against a decorator's dotted name, with any call stripped:
@@ -47,7 +47,7 @@ class Config:
     permissive_fallback: bool = False
     version: str = "0.1.0"
     import_timeout: float = 60.0
-    regenerate_command: str = "nox -s codegen"
+    regenerate_command: str = DEFAULT_REGENERATE
     python_path: tuple[Path, ...] = field(default_factory=tuple)
     factories: tuple[
         str, ...
@@ -242,7 +242,7 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
         permissive_fallback=table.get("permissive_fallback", False),
         version=table.get("version", "0.1.0"),
         import_timeout=float(table.get("import_timeout", 60.0)),
-        regenerate_command=table.get("regenerate_command", "nox -s codegen"),
+        regenerate_command=table.get("regenerate_command", DEFAULT_REGENERATE),
         python_path=tuple((root / p).resolve() for p in table.get("python_path", ())),
         factories=factories,
         profiles=tuple(dict.fromkeys(table.get("profiles", ()))),

@@ -298,6 +298,14 @@ def _use_site(module: ScannedModule, exc: BaseException) -> tuple[str, int, int]
     return site
 
 
+def _factory_hint(module: ScannedModule, qualname: str) -> str:
+    """The ``factories`` entry for the function around ``qualname`` (``factory_entry``)."""
+    from mcp_codegen.generator.scan.factory_entry import factory_hint
+
+    root = project_root(module.path, module.relative_path)
+    return factory_hint(module.module, module.path, qualname, root)
+
+
 def find_function(loaded: types.ModuleType, module: ScannedModule, tool: ScannedTool) -> Any:
     """The plain function of ``tool`` (``__wrapped__`` followed to its end)."""
     return _unwrap(find_received(loaded, module, tool))
@@ -325,7 +333,8 @@ def find_received(loaded: types.ModuleType, module: ScannedModule, tool: Scanned
             f"tool {tool.name!r} is defined inside a function ({tool.qualname}) that no server "
             "registered it from while the module was imported, so it cannot be reached; create "
             "the server (or the object holding it) at module level, list the call that builds "
-            "it in `factories`, or move the tool into a module-level registration function "
+            f"it in `factories`{_factory_hint(module, tool.qualname)}, or move the tool into a "
+            "module-level registration function "
             "that takes the server object (def register(app): @app.tool() ...)",
         )
     obj: Any = loaded
@@ -390,7 +399,8 @@ def _registered_at(loaded: types.ModuleType, module: ScannedModule, tool: Scanne
             "registered nothing here while the module was imported (the call runs later: inside "
             "a function nobody calls at import, or on a server built at run time); make the "
             "call at module level or in code that runs at import, list the call that builds "
-            "the server in `factories`, or decorate the function with @<server>.tool(...) "
+            f"the server in `factories`{_factory_hint(module, tool.qualname)}, or decorate the "
+            "function with @<server>.tool(...) "
             "where it is defined"
         )
     raise _located_error(

@@ -6,11 +6,12 @@ and ``Icon`` calls as dicts of MCP wire names, the seed-001 shorthands merged in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from mcp_codegen.generator.constants.evaluate import Constructed, EnumClass, EnumMember, Unresolved
 from mcp_codegen.generator.constants.module_scope import Enclosing
 from mcp_codegen.generator.model import JSON, Position
+from mcp_codegen.generator.scan.factory_entry import FactoryEntry
 from mcp_codegen.shared.diagnostics import Diagnostic
 
 #: ``ToolAnnotations(...)`` keyword names (snake_case) and the seed-001 shorthands, to MCP wire names.
@@ -130,11 +131,13 @@ def unresolved_message(
     module: str,
     registrars: set[str],
     enclosing: Sequence[Enclosing],
+    suggest: Callable[[str], FactoryEntry | None] | None = None,
 ) -> str:
     """The message for a decorator argument that depends on run-time values.
 
     ``registrars`` are the enclosing functions that take the tool's server as a parameter,
-    ``enclosing`` the functions around the tool, outermost first.
+    ``enclosing`` the functions around the tool, outermost first; ``suggest`` gives the
+    ``factories`` entry for an enclosing function by its name (None: a placeholder call).
     """
     if problem.instead:
         instead = problem.instead
@@ -146,12 +149,18 @@ def unresolved_message(
         )
     elif problem.run_time_input:
         function = problem.run_time_input
-        around = next((e for e in enclosing if e.name == function), None)
-        example = around.example_call() if around else f"{function}(...)"
+        entry = suggest(function) if suggest is not None else None
+        if entry is not None:
+            hint = entry.hint("")
+        else:
+            around = next((e for e in enclosing if e.name == function), None)
+            example = around.example_call() if around else f"{function}(...)"
+            hint = (
+                f'e.g. factories = ["{module}:{example}"] with literal arguments{fill_in(around)}'
+            )
         instead = (
             f"write the value literally, or, if {function}() builds the server, list the "
-            f'call in `factories` (e.g. factories = ["{module}:{example}"]'
-            f" with literal arguments{fill_in(around)}) so the generator calls it"
+            f"call in `factories` ({hint}) so the generator calls it"
         )
     else:
         example = EXAMPLES.get(key, f"{key}=...")

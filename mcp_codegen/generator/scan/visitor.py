@@ -25,10 +25,10 @@ from mcp_codegen.generator.scan.added_tools import (
     located_calls,
     server_decorator,
 )
+from mcp_codegen.generator.scan.factory_entry import FactoryEntry, suggest_factory_entry
 from mcp_codegen.generator.scan.options import (
     ANNOTATIONS_AS_WRITTEN,
     as_option,
-    fill_in,
     normalise_annotations,
     unresolved_message,
 )
@@ -225,18 +225,41 @@ class ToolVisitor:
         function = self._enclosing(self.functions[0])
         if head in function.local_names and head not in function.parameters:
             owner = qualname.partition(".<locals>.")[0].rpartition(".")[0]
-            example, completion = function.example_call(), fill_in(function)
             if owner:  # a method: reached through an instance, ``Class(...).method()``
                 example = f"{owner}(...).{function.name}()"
-                completion = "; replace ... with the class's literal arguments"
+                hint = (
+                    f'e.g. factories = ["{self.source.module}:{example}"], with literal '
+                    "arguments; replace ... with the class's literal arguments"
+                )
+            else:
+                hint = self._suggest_entry(self.functions[0]).hint(",")
             self._error(
                 located,
                 f"tool {located.name!r} is registered on `{head}`, a server that "
                 f"{function.name}() creates when it runs, so the generator cannot reach it "
-                f"without calling {function.name}(); list the call in `factories` (e.g. factories "
-                f'= ["{self.source.module}:{example}"], with literal arguments'
-                f"{completion}) in [tool.mcp-codegen], or create the server at module level",
+                f"without calling {function.name}(); list the call in `factories` ({hint}) in "
+                "[tool.mcp-codegen], or create the server at module level",
             )
+
+    def _suggest_entry(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> FactoryEntry:
+        """The ``factories`` entry for a module-level function (``factory_entry``)."""
+        return suggest_factory_entry(
+            self.source.module,
+            function,
+            project_root(self.source.path, self.relative),
+            tree=self.positions.tree,
+            path=Path(self.source.path),
+        )
+
+    def _suggest_by_name(self, name: str) -> FactoryEntry | None:
+        """``_suggest_entry`` for the enclosing function ``name`` when it is module-level."""
+        if self.functions and self.functions[0].name == name and not self._class_scope():
+            return self._suggest_entry(self.functions[0])
+        return None
+
+    def _class_scope(self) -> bool:
+        """The outermost enclosing function is a method (its qualname starts with a class)."""
+        return bool(self.scope) and self.scope[0] != self.functions[0].name
 
     def _factory_of(self, qualname: str) -> str | None:
         """The configured factory call whose function defines this tool, if any: a tool inside
@@ -259,6 +282,7 @@ class ToolVisitor:
             module=self.source.module,
             registrars=self.registrars,
             enclosing=[self._enclosing(f) for f in self.functions],
+            suggest=self._suggest_by_name,
         )
 
     def _record_registered(self, added: AddedTool, scope: str) -> None:

@@ -262,12 +262,12 @@ ERRORS = [
     "published/patterns_errors/factory_default.py:9:26: decorator argument name= cannot be known "
     "at build time: `namespace` is a parameter of create_server(), known only when it is called; "
     "write the value literally, or, if create_server() builds the server, list the call in "
-    '`factories` (e.g. factories = ["published.patterns_errors.factory_default:create_server()"] '
-    "with literal arguments) so the generator calls it",
+    '`factories` (factories = ["published.patterns_errors.factory_default:create_server()"]) '
+    "so the generator calls it",
     "published/patterns_errors/factory_default.py:10:5: tool 'list_notes' is registered on "
     "`server`, a server that create_server() creates when it runs, so the generator cannot reach "
-    "it without calling create_server(); list the call in `factories` (e.g. factories = "
-    '["published.patterns_errors.factory_default:create_server()"], with literal arguments) in '
+    "it without calling create_server(); list the call in `factories` (factories = "
+    '["published.patterns_errors.factory_default:create_server()"]) in '
     "[tool.mcp-codegen], or create the server at module level",
     'published/patterns_errors/factory_required.py:10:39: decorator argument description= cannot be known at build time: `db_path` is a parameter of create_mcp_server(), known only when it is called; write the value literally, or, if create_mcp_server() builds the server, list the call in `factories` (e.g. factories = ["published.patterns_errors.factory_required:create_mcp_server(..., read_only=...)"] with literal arguments; replace each ... with a literal value for db_path, read_only) so the generator calls it',
     "published/patterns_errors/factory_required.py:11:5: tool 'query' is registered on `server`, a server that create_mcp_server() creates when it runs, so the generator cannot reach it without calling create_mcp_server(); list the call in `factories` (e.g. factories = [\"published.patterns_errors.factory_required:create_mcp_server(..., read_only=...)\"], with literal arguments; replace each ... with a literal value for db_path, read_only) in [tool.mcp-codegen], or create the server at module level",

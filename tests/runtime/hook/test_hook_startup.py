@@ -135,7 +135,7 @@ def test_changed_source_warns_once_per_tool_and_infers(project: Path, tmp_path: 
     report = _probe(root, "generated", "pkg.server:mcp", "mcp")
     stale = [w for w in report["warnings"] if w.startswith("StaleSchemaWarning")]
     assert len(stale) == 2, report["warnings"]  # one per tool of the changed file, no more
-    assert all("nox -s codegen" in w and "changed since generation" in w for w in stale)
+    assert all("mcp-codegen generate" in w and "changed since generation" in w for w in stale)
     assert {"'add'", "'shout'"} == {w.split("tool ")[1].split(":")[0] for w in stale}
     # each at its tool's `@mcp.tool` line in the user's file, not in the SDK that registered it
     lines = tools.read_text().splitlines()
@@ -162,7 +162,7 @@ def test_tool_without_entry_warns_and_infers(project: Path, tmp_path: Path) -> N
     report = _probe(root, "generated", "pkg.server:mcp", "mcp")
     assert len(report["warnings"]) == 1, report["warnings"]
     assert "tool 'late'" in report["warnings"][0] and "no generated entry" in report["warnings"][0]
-    assert "nox -s codegen" in report["warnings"][0]
+    assert "mcp-codegen generate" in report["warnings"][0]
     assert report["inferred_at_start"] == 1  # only the new tool
     assert [t["name"] for t in report["tools"]] == ["late", "add", "shout"]  # import order
 
@@ -175,7 +175,7 @@ def test_strict_refuses_to_start(project: Path, tmp_path: Path) -> None:
     assert report["error"].startswith(
         "GeneratedSchemaError: refusing to start (strict): tool 'add'"
     )
-    assert "nox -s codegen" in report["error"]
+    assert "mcp-codegen generate" in report["error"]
     done = _run_cli(root, "--strict")
     assert done.returncode == 2
     assert "mcp-codegen run: refusing to start (strict): tool 'add'" in done.stderr

@@ -136,7 +136,7 @@ def test_stale_listed_tool_after_load(built: Path, tmp_path: Path) -> None:
         assert len(changed) >= 1
     else:
         assert changed == []
-        assert "error" in err and "'echo'" in err and "nox -s codegen" in err
+        assert "error" in err and "'echo'" in err and "mcp-codegen generate" in err
 
 
 def test_strict_refuses_a_stale_tree_before_answering(built: Path, tmp_path: Path) -> None:

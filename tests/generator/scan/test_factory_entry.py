@@ -1,0 +1,128 @@
+"""The ``factories`` entry an error suggests works as printed (issue 35, "follow the messages"):
+pasted into the configuration, the next ``generate`` exits 0 with exactly the tools the
+framework's own server lists for that call."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from mcp_codegen.generator.scan.factory_entry import suggest_factory_entry
+from tests.helpers.client_config import framework_tools
+from tests.helpers.project import Project
+
+SERVERS = {
+    "mcp": "from mcp.server.mcpserver import MCPServer as Server",
+    "fastmcp": "from fastmcp import FastMCP as Server",
+}
+
+FACTORY = '''
+{import_line}
+
+
+def create_server(readonly: bool, prefix: str = "notes") -> Server:
+    """Build the server; its tool names and descriptions come from the arguments."""
+    server = Server("notes")
+
+    @server.tool(name=f"{{prefix}}_get", description="read only" if readonly else "read-write")
+    def get(key: str, limit: int = 3) -> list[str]:
+        return [key] * limit
+
+    if not readonly:
+
+        @server.tool(name=f"{{prefix}}_put")
+        def put(key: str, value: str) -> bool:
+            return True
+
+    return server
+'''
+
+MAIN = """
+from pkg.server import create_server
+
+
+def main() -> None:
+    create_server(False, prefix="memo").run()
+"""
+
+
+def _entry(message: str) -> str:
+    """The one ``factories = ["..."]`` entry a message prints."""
+    found = re.findall(r'factories = \["([^"]+)"\]', message)
+    assert found, message
+    assert len(set(found)) == 1, found
+    return found[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("flavor", sorted(SERVERS))
+def test_the_printed_entry_works_as_printed(project: Project, flavor: str) -> None:
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/server.py", FACTORY.format(import_line=SERVERS[flavor]))
+    project.write("pkg/main.py", MAIN)
+    project.configure(f'sources = ["pkg"]\nflavor = "{flavor}"\n')
+    first = project.run("generate")
+    assert first.returncode == 2, first.stderr
+    assert project.snapshot() == {}
+    entry = _entry(first.stderr)
+    assert entry == "pkg.server:create_server(False, prefix='memo')"  # pkg/main.py's call
+    assert "as pkg/main.py:5 calls it" in first.stderr
+    # follow the message literally: paste the entry into the configuration
+    project.configure(
+        f'sources = ["pkg"]\nflavor = "{flavor}"\nfactories = [{json.dumps(entry)}]\n'
+    )
+    second = project.run("generate")
+    assert second.returncode == 0, second.stderr
+    exported = project.run("export")
+    assert exported.returncode == 0, exported.stderr
+    ours = {tool["name"]: tool for tool in json.loads(exported.stdout)["tools"]}
+    theirs = framework_tools(entry, flavor, project.root)
+    assert sorted(ours) == ["memo_get", "memo_put"]
+    assert ours == theirs
+
+
+def _function(source: str) -> tuple[ast.Module, ast.FunctionDef]:
+    tree = ast.parse(source)
+    function = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+    return tree, function
+
+
+def test_defaults_make_a_complete_call(tmp_path: Path) -> None:
+    tree, function = _function("def make(namespace: str = '', *, debug: bool = False): ...")
+    entry = suggest_factory_entry("pkg.server", function, tmp_path, tree=tree)
+    assert (entry.entry, entry.missing, entry.complete) == ("pkg.server:make()", (), True)
+
+
+def test_a_literal_call_in_the_same_module_fills_the_arguments(tmp_path: Path) -> None:
+    tree, function = _function(
+        "def make(db, /, *, read_only: bool): ...\n"
+        "def main():\n    x = make(path, read_only=True)\n    make('a.db', read_only=True)\n"
+    )
+    entry = suggest_factory_entry("pkg.server", function, tmp_path, tree=tree)
+    # the first call passes a variable (not a literal): the second one is taken
+    assert entry.entry == "pkg.server:make('a.db', read_only=True)"
+    assert entry.complete
+
+
+def test_a_call_that_misses_a_required_argument_is_not_taken(tmp_path: Path) -> None:
+    tree, function = _function("def make(db, *, read_only: bool): ...\nmake('a.db')\n")
+    entry = suggest_factory_entry("pkg.server", function, tmp_path, tree=tree)
+    assert entry.entry == "pkg.server:make(db=..., read_only=...)"
+    assert entry.missing == ("db", "read_only")
+    assert not entry.complete
+
+
+def test_calls_in_other_modules_count_only_through_an_import_of_that_function(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("def make(x): ...\nmake(1)\n")  # another make
+    (tmp_path / "pkg" / "b.py").write_text("from pkg import server\nserver.make(2)\n")
+    (tmp_path / "pkg" / "c.py").write_text("from pkg.server import make as m\nm(3)\n")
+    tree, function = _function("def make(x): ...\n")
+    entry = suggest_factory_entry("pkg.server", function, tmp_path, tree=tree)
+    assert (entry.entry, entry.call_site) == ("pkg.server:make(2)", "pkg/b.py:2")
