@@ -442,6 +442,8 @@ def _configured(options: Any) -> None:
     from mcp_codegen.shared import project_config as project
 
     path = os.path.realpath(options.config) if options.config is not None else None
+    if path is None and options.generated and options.name and options.path:
+        return  # nothing left to fill: no file is read (tomllib costs milliseconds to import)
     if path is None:
         path = project.nearest_config_file(os.path.realpath(os.getcwd()), require_table=True)
     if path is None and options.generated is not None and os.path.isdir(options.generated):

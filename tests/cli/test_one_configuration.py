@@ -298,3 +298,17 @@ def test_both_spellings_of_one_key_are_an_error(project: Project, capsys: Any) -
         f"{project.root / 'pyproject.toml'}:6:1: 'fail-on' and 'fail_on' are the same key in "
         "[tool.mcp-codegen.diff]; keep 'fail_on' only"
     ) in capsys.readouterr().err
+
+
+def test_a_broken_configuration_stops_run_and_serve_at_its_position(
+    tmp_path: Path, capsys: Any
+) -> None:
+    from mcp_codegen.cli.run import main as run
+    from mcp_codegen.runtime.server import main as serve
+
+    path = tmp_path / "pyproject.toml"
+    path.write_text('[tool.mcp-codegen]\nsources = ["pkg"]\nserver_name = 3\n')
+    assert serve(["--config", str(path)]) == 2
+    assert f"error: {path}:3:1: server_name must be a str" in capsys.readouterr().err
+    assert run(["--config", str(path), "pkg.server:mcp"]) == 2
+    assert f"mcp-codegen run: {path}:3:1: server_name must be a str" in capsys.readouterr().err
