@@ -11,7 +11,6 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import json
-import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -20,7 +19,7 @@ from typing import Any
 
 from mcp_codegen.diff.changes import Change, ChangeKind, Level
 from mcp_codegen.shared.diagnostics import CodegenError, Diagnostic
-from mcp_codegen.shared.project_config import ConfigError, read_config
+from mcp_codegen.shared.project_config import ConfigError, read_config, toml_error_position
 
 TABLE = "tool.mcp-codegen.diff"
 ACKNOWLEDGEMENTS = "mcp-schema-changes.toml"
@@ -104,8 +103,7 @@ def _read_toml(path: Path) -> tuple[str, dict[str, Any]]:
         text = path.read_text(encoding="utf-8")
         return text, tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        at = re.search(r"at line (\d+), column (\d+)\)$", str(exc))
-        line, col = (int(at[1]), int(at[2])) if at else (1, 1)
+        line, col = toml_error_position(str(exc))
         raise CodegenError(
             [Diagnostic(str(path), line, col, f"cannot parse TOML ({exc}); fix the syntax")]
         ) from None

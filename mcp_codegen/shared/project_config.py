@@ -133,7 +133,7 @@ def read_config(path: str) -> ProjectConfig:
     except FileNotFoundError:
         raise ConfigError(path, 0, 0, "config file not found") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        line, column = _toml_error_position(str(exc))
+        line, column = toml_error_position(str(exc))
         raise ConfigError(
             path, line, column, f"cannot parse TOML ({exc}); fix the syntax"
         ) from None
@@ -147,7 +147,7 @@ def read_config(path: str) -> ProjectConfig:
     return ProjectConfig(path, text, table, warnings)
 
 
-def _toml_error_position(message: str) -> tuple[int, int]:
+def toml_error_position(message: str) -> tuple[int, int]:
     """tomllib has no position attributes; its message ends ``(at line L, column C)``."""
     _, found, tail = message.rpartition("(at line ")
     line, _sep, column = tail.rstrip(")").partition(", column ")
