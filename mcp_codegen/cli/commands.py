@@ -25,10 +25,24 @@ def _print_diagnostics(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) -
         print(diagnostic, file=sys.stderr)
 
 
-def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _load(args: argparse.Namespace, target: str | None = None) -> Config:
+    """The configuration ``--config`` names, else the nearest above the working directory; for a
+    command with a ``target`` module, one above the working directory that has the
+    ``[tool.mcp-codegen]`` table, else the one above the target's file (found, not imported).
+    Old key spellings are warned about on stderr."""
     from mcp_codegen.generator.config import load_config
 
-    return load_config(args.config)
+    path = args.config
+    if path is None and target is not None:
+        from mcp_codegen.shared import project_config
+
+        found = project_config.nearest_config_file(
+            str(Path.cwd().resolve()), require_table=True
+        ) or project_config.module_config_file(target.partition(":")[0])
+        path = Path(found) if found else None
+    config = load_config(path)
+    _print_diagnostics(config.warnings)
+    return config
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -241,10 +255,14 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from mcp_codegen.generator.verify import run
+    from mcp_codegen.shared.project_config import import_root
 
-    config = _load(args)
+    config = _load(args, target=args.against)
     output = Path(args.output).resolve() if args.output else config.output
-    return run(args.against, output, config.root, config.python_path, config.import_timeout)
+    # A `src/` layout's server imports from `src`, as the generator imported its tools.
+    roots = (*config.python_path, *(Path(import_root(str(s))) for s in config.sources))
+    paths = tuple(dict.fromkeys(roots))
+    return run(args.against, output, config.root, paths, config.import_timeout)
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -287,7 +305,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--config",
         type=Path,
         default=None,
-        help="pyproject.toml to read [tool.mcp-codegen] from (default: nearest)",
+        help="pyproject.toml or mcp-codegen.toml to read [tool.mcp-codegen] from (default: "
+        "the nearest; also accepted after the command)",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     generate = commands.add_parser("generate", help="write the generated modules")
@@ -398,13 +417,30 @@ def build_parser() -> argparse.ArgumentParser:
         described = commands.choices[listed.dest]
         if described.description is None and listed.help:
             described.description = listed.help[0].upper() + listed.help[1:] + "."
+    _config_after_command(commands)
     return parser
+
+
+def _config_after_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """``--config`` after the command too (``mcp-codegen generate --config x.toml``); SUPPRESS
+    keeps ``mcp-codegen --config x.toml generate``'s value when it is not repeated. ``serve``
+    and ``run`` parse their own (their arguments are passed through)."""
+    for name, command in commands.choices.items():
+        if name in ("serve", "run") or any(a.dest == "config" for a in command._actions):
+            continue
+        command.add_argument(
+            "--config",
+            type=Path,
+            default=argparse.SUPPRESS,
+            help="pyproject.toml or mcp-codegen.toml to read [tool.mcp-codegen] from "
+            "(default: the nearest)",
+        )
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from mcp_codegen.runtime.server import main as serve
 
-    return serve(args.serve_args, prog="mcp-codegen serve")
+    return serve(_with_config(args), prog="mcp-codegen serve")
 
 
 def cmd_daemon(args: argparse.Namespace) -> int:
@@ -416,7 +452,14 @@ def cmd_daemon(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from mcp_codegen.cli.run import main as run
 
-    return run(args.serve_args)
+    return run(_with_config(args))
+
+
+def _with_config(args: argparse.Namespace) -> list[str]:
+    """``serve`` / ``run``'s own arguments, with ``mcp-codegen --config PATH``'s value first (one
+    given after the command comes later, and wins)."""
+    before = ["--config", str(args.config)] if args.config is not None else []
+    return [*before, *args.serve_args]
 
 
 def cmd_init(args: argparse.Namespace) -> int:

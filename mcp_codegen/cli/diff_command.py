@@ -139,6 +139,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         config_path = getattr(args, "config", None)
         config = load_config(Path(config_path) if config_path else None)
+        for warning in config.warnings:
+            print(warning, file=sys.stderr)
         policy = load_policy(config.config_file, config.root, drafting=args.acknowledge)
         args.docs_url = policy.docs_url
         output = Path(args.output).resolve() if args.output else config.output

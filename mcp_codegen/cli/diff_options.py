@@ -51,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--fail-on",
         choices=FAIL_ON,
         default=None,
-        help="exit 1 on an unacknowledged change at this level or above (default: fail-on in "
+        help="exit 1 on an unacknowledged change at this level or above (default: fail_on in "
         "[tool.mcp-codegen.diff], else error: breaking and unknown changes); breaking = error, "
         "any = info",
     )

@@ -33,16 +33,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog=PROG,
-        usage=f"{PROG} [--generated DIR] [--strict] [--no-fast-path] [--no-gc-pause] "
-        "TARGET [-- ARGS...]",
+        usage=f"{PROG} [--config PATH] [--generated DIR] [--strict] [--no-fast-path] "
+        "[--no-gc-pause] TARGET [-- ARGS...]",
         description="Run your own MCP server with its tools registered from generated modules "
         "(no schema inference at start-up); everything else stays the framework's.",
     )
     parser.add_argument(
+        "--config",
+        default=None,
+        metavar="PATH",
+        help="pyproject.toml or mcp-codegen.toml to read [tool.mcp-codegen] from (default: the "
+        "nearest above the working directory that has the table, else the nearest above "
+        "TARGET's package)",
+    )
+    parser.add_argument(
         "--generated",
-        default="generated",
+        default=None,
         metavar="DIR",
-        help="generated output directory (default: generated)",
+        help="generated output directory (default: the configuration's `output`, else generated)",
     )
     parser.add_argument(
         "--strict",
@@ -104,6 +112,10 @@ def main(argv: list[str]) -> int:
 
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
+    try:
+        options.generated = _generated_directory(options.config, options.generated, module_name)
+    except ValueError as exc:  # mcp_codegen.shared.project_config.ConfigError
+        return _fail(str(exc))
     if not options.no_fast_path and os.environ.get(DISABLE_ENV) != "1":
         # Only the front's modules before its first answer: the hook's index and error classes
         # (``mcp_codegen.runtime._hook.entries``, ~3 ms) load with the server, or on a refusal.
@@ -180,40 +192,67 @@ def _start(name: str, target: Any, forwarded: list[str]) -> int:
     return _fail(f"{name} is neither callable nor has a .run() method")
 
 
+def _generated_directory(config: str | None, generated: str | None, module: str) -> str:
+    """The tree ``run`` serves: ``--generated``, else the configuration's ``output``. The
+    configuration (``--config``, else the nearest above the working directory that has the
+    table, else the nearest above ``module``'s package) also puts its import roots on
+    ``sys.path``; with ``--generated`` and a ``module`` that is found, none is read."""
+    from mcp_codegen.shared import project_config as project
+
+    path = os.path.realpath(config) if config is not None else None
+    if path is None and (generated is None or project.module_spec(module) is None):
+        cwd = os.path.realpath(os.getcwd())
+        path = project.nearest_config_file(cwd, require_table=True)
+        path = path or project.module_config_file(module)
+    if path is None:
+        return os.path.abspath(generated or project.DEFAULT_OUTPUT)
+    settings = project.runtime_settings(path)
+    sys.path[1:1] = [p for p in settings.import_paths if p not in sys.path]
+    return os.path.abspath(generated or settings.output)
+
+
 class _Options:
     def __init__(
-        self, target: str, generated: str, strict: bool, no_fast_path: bool, no_gc_pause: bool
+        self,
+        target: str,
+        generated: str | None,
+        strict: bool,
+        no_fast_path: bool,
+        no_gc_pause: bool,
+        config: str | None = None,
     ) -> None:
-        self.target, self.generated = target, generated
+        self.target, self.generated, self.config = target, generated, config
         self.strict, self.no_fast_path, self.no_gc_pause = strict, no_fast_path, no_gc_pause
 
 
 def _quick_options(argv: list[str]) -> _Options | None:
     """The options of a plain command line without argparse (which costs ~10 ms with ``re``
     before the fast path's first answer); ``None``: let argparse parse it (help, errors)."""
-    generated, flags, targets = "generated", set(), []
+    values: dict[str, str | None] = {"--generated": None, "--config": None}
+    flags, targets = set(), []
     arguments = iter(argv)
     for argument in arguments:
+        name, equals, inline = argument.partition("=")
         if argument in ("--strict", "--no-fast-path", "--no-gc-pause"):
             flags.add(argument)
-        elif argument == "--generated":
-            generated = next(arguments, "")
-            if not generated or generated.startswith("-"):
+        elif name in values:
+            value = inline if equals else next(arguments, "")
+            if not value or value.startswith("-"):
                 return None
-        elif argument.startswith("--generated="):
-            generated = argument.partition("=")[2]
+            values[name] = value
         elif argument.startswith("-"):
             return None
         else:
             targets.append(argument)
-    if len(targets) != 1 or not generated:
+    if len(targets) != 1:
         return None
     return _Options(
         targets[0],
-        generated,
+        values["--generated"],
         "--strict" in flags,
         "--no-fast-path" in flags,
         "--no-gc-pause" in flags,
+        values["--config"],
     )
 
 

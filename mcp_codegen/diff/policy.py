@@ -1,4 +1,4 @@
-"""The review policy: ``[tool.mcp-codegen.diff]`` (levels per rule, ``fail-on``, excluded tools)
+"""The review policy: ``[tool.mcp-codegen.diff]`` (levels per rule, ``fail_on``, excluded tools)
 and the reviewed acknowledgements file (``mcp-schema-changes.toml``), applied to a report.
 
 Every problem in either file is a ``path:line:col`` diagnostic (exit 2); an unknown rule ID
@@ -11,7 +11,6 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import json
-import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -20,19 +19,22 @@ from typing import Any
 
 from mcp_codegen.diff.changes import Change, ChangeKind, Level
 from mcp_codegen.shared.diagnostics import CodegenError, Diagnostic
+from mcp_codegen.shared.project_config import ConfigError, read_config, toml_error_position
 
 TABLE = "tool.mcp-codegen.diff"
 ACKNOWLEDGEMENTS = "mcp-schema-changes.toml"
-#: ``fail-on`` values: a level (fail on changes at it or above), or never; the CLI's older
+#: ``fail_on`` values: a level (fail on changes at it or above), or never; the CLI's older
 #: ``breaking`` and ``any`` mean ``error`` and ``info``.
 FAIL_ON = {"error": Level.ERROR, "warn": Level.WARN, "info": Level.INFO, "never": None}
 FAIL_ON_ALIASES = {"breaking": "error", "any": "info"}
+#: The table's keys, snake_case as every key of ``[tool.mcp-codegen]`` (``fail-on`` and
+#: ``docs-url`` are read too, with a warning: ``mcp_codegen.shared.project_config``).
 _KEYS = {
-    "fail-on": "one of error, warn, info, never",
+    "fail_on": "one of error, warn, info, never",
     "rules": "a table of rule ID = level (error, warn, info or off)",
     "exclude": "a list of tool-name patterns (fnmatch), for experimental tools",
     "acknowledgements": f"the path of the acknowledgements file (default {ACKNOWLEDGEMENTS})",
-    "docs-url": "the https:// address of the rules page (docs/diff-rules.md as you host it); "
+    "docs_url": "the https:// address of the rules page (docs/diff-rules.md as you host it); "
     "SARIF links each rule to its section there",
 }
 _ENTRY_KEYS = ("tool", "rule", "pointer", "reason")
@@ -101,8 +103,7 @@ def _read_toml(path: Path) -> tuple[str, dict[str, Any]]:
         text = path.read_text(encoding="utf-8")
         return text, tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        at = re.search(r"at line (\d+), column (\d+)\)$", str(exc))
-        line, col = (int(at[1]), int(at[2])) if at else (1, 1)
+        line, col = toml_error_position(str(exc))
         raise CodegenError(
             [Diagnostic(str(path), line, col, f"cannot parse TOML ({exc}); fix the syntax")]
         ) from None
@@ -112,11 +113,18 @@ def load_policy(config_file: Path, root: Path, *, drafting: bool = False) -> Pol
     """``[tool.mcp-codegen.diff]`` of ``config_file``, and the acknowledgements it names (relative
     to ``root``); raises ``CodegenError`` with every problem found. ``drafting`` (``--acknowledge``)
     lets entries whose reason is still empty through."""
-    text, data = _read_toml(config_file) if config_file.is_file() else ("", {})
-    table = data.get("tool", {}).get("mcp-codegen", {}).get("diff", {})
+    text, table = "", {}
+    if config_file.is_file():
+        try:
+            project = read_config(str(config_file))
+        except ConfigError as exc:
+            raise CodegenError([Diagnostic(exc.path, exc.line, exc.column, exc.message)]) from None
+        text, table = project.text, project.table.get("diff", {})
     problems: list[Diagnostic] = []
 
     def problem(needle: str, message: str) -> None:
+        if needle not in text:  # written in the old kebab-case spelling
+            needle = needle.replace("_", "-")
         problems.append(Diagnostic(str(config_file), *locate(text, needle, TABLE), message))
 
     if not isinstance(table, dict):
@@ -126,11 +134,11 @@ def load_policy(config_file: Path, root: Path, *, drafting: bool = False) -> Pol
         if key not in _KEYS:
             problem(key, f"unknown key {key!r} in [{TABLE}]; {suggestion(key, _KEYS)}")
     fail_on = "error"
-    if "fail-on" in table:
-        value = table["fail-on"]
+    if "fail_on" in table:
+        value = table["fail_on"]
         value = FAIL_ON_ALIASES.get(value, value) if isinstance(value, str) else value
         if not isinstance(value, str) or value not in FAIL_ON:
-            problem("fail-on", f"fail-on must be {_KEYS['fail-on']}, got {table['fail-on']!r}")
+            problem("fail_on", f"fail_on must be {_KEYS['fail_on']}, got {table['fail_on']!r}")
         else:
             fail_on = value
     levels: dict[str, Level] = {}
@@ -154,11 +162,11 @@ def load_policy(config_file: Path, root: Path, *, drafting: bool = False) -> Pol
     if not isinstance(ack_name, str):
         problem("acknowledgements", f"acknowledgements must be {_KEYS['acknowledgements']}")
         ack_name = ACKNOWLEDGEMENTS
-    docs_url = table.get("docs-url")
+    docs_url = table.get("docs_url")
     if docs_url is not None and not (
         isinstance(docs_url, str) and docs_url.startswith(("https://", "http://"))
     ):
-        problem("docs-url", f"docs-url must be {_KEYS['docs-url']}")
+        problem("docs_url", f"docs_url must be {_KEYS['docs_url']}")
         docs_url = None
     if problems:
         raise CodegenError(problems)

@@ -22,14 +22,14 @@ from mcp_codegen.diff.changes import DEFAULT_LEVEL, ChangeKind, Level
 from mcp_codegen.diff.rule_docs import RULE_DOCS, RuleDoc
 
 #: The ``Project-URL`` label under which a distribution of mcp-codegen may publish the address of
-#: the rules page (docs/diff-rules.md as served); ``[tool.mcp-codegen.diff] docs-url`` wins.
+#: the rules page (docs/diff-rules.md as served); ``[tool.mcp-codegen.diff] docs_url`` wins.
 DOCS_URL_LABEL = "Diff rules"
 
 
 def published_docs_url() -> str | None:
     """The rules page's address from the installed distribution's metadata, if it names one.
 
-    No address is invented: without one (and without ``docs-url``), SARIF carries each rule's
+    No address is invented: without one (and without ``docs_url``), SARIF carries each rule's
     documentation inline (``help``) and no ``helpUri``.
     """
     from importlib.metadata import PackageNotFoundError, metadata

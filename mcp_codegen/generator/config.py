@@ -1,12 +1,10 @@
-"""Load and validate ``[tool.mcp-codegen]`` from ``pyproject.toml``.
+"""Load and validate ``[tool.mcp-codegen]`` from ``pyproject.toml`` or ``mcp-codegen.toml``.
 
 Runs in: parent, worker.
 """
 
 from __future__ import annotations
 
-import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,6 +13,13 @@ from mcp_codegen.generator.project import nearest_config
 from mcp_codegen.profiles import PROFILES
 from mcp_codegen.shared.diagnostics import CodegenError, Diagnostic
 from mcp_codegen.shared.format import DEFAULT_REGENERATE, FLAVORS
+from mcp_codegen.shared.project_config import (
+    TABLE,
+    ConfigError,
+    ProjectConfig,
+    key_position,
+    read_config,
+)
 from mcp_codegen.shared.protocols import REVISIONS, sort_revisions
 
 #: Decorator patterns matched (with fnmatch) against a decorator's dotted name, with any call stripped:
@@ -61,6 +66,8 @@ class Config:
     protocols: tuple[str, ...] = REVISIONS  # oldest first, no repeats
     #: ``mcp-codegen run`` targets whose server's initialize answer is recorded (fast path).
     run_targets: tuple[str, ...] = ()
+    #: ``path:line:col: warning:`` diagnostics for old key spellings (the CLI prints them).
+    warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)
 
     def relative(self, path: Path) -> str:
         """``path`` relative to the project root, with ``/`` separators."""
@@ -100,12 +107,20 @@ _POSITIVE = ("name_budget", "max_tool_bytes", "max_total_bytes")
 
 
 def find_config(start: Path) -> Path:
-    """Return the nearest ``pyproject.toml`` at or above ``start``."""
+    """Return the nearest configuration (``mcp-codegen.toml`` or ``pyproject.toml``) at or
+    above ``start``."""
     found = nearest_config(start)
     if found is not None:
         return found
     raise CodegenError(
-        [Diagnostic(str(start), 0, 0, "no pyproject.toml found here or above; pass --config PATH")]
+        [
+            Diagnostic(
+                str(start),
+                0,
+                0,
+                "no pyproject.toml or mcp-codegen.toml found here or above; pass --config PATH",
+            )
+        ]
     )
 
 
@@ -118,33 +133,28 @@ def _close_matches(word: str, possibilities: list[str], n: int) -> list[str]:
 
 def _key_position(text: str, key: str) -> tuple[int, int]:
     """Best-effort line/column of ``key`` inside the ``[tool.mcp-codegen]`` table."""
-    in_table = False
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if stripped.startswith("["):
-            in_table = stripped.startswith("[tool.mcp-codegen]")
-            continue
-        if in_table and stripped.split("=", 1)[0].strip().strip('"') == key:
-            return number, line.index(stripped[0]) + 1
-    return 1, 1
+    return key_position(text, TABLE, key)
+
+
+def read_table(path: Path) -> ProjectConfig:
+    """``path``'s ``[tool.mcp-codegen]`` (old spellings renamed), or ``CodegenError``."""
+    try:
+        return read_config(str(path))
+    except ConfigError as exc:
+        raise CodegenError([Diagnostic(exc.path, exc.line, exc.column, exc.message)]) from None
 
 
 def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> Config:
-    """Read ``[tool.mcp-codegen]``; every problem becomes a ``path:line:col`` diagnostic."""
+    """Read ``[tool.mcp-codegen]``; every problem becomes a ``path:line:col`` diagnostic, and each
+    old key spelling a warning in ``Config.warnings``."""
     path = (config_file or find_config((cwd or Path.cwd()).resolve())).resolve()
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except FileNotFoundError:
-        raise CodegenError([Diagnostic(str(path), 0, 0, "config file not found")]) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        # tomllib has no position attributes; its message ends "(at line L, column C)".
-        at = re.search(r"at line (\d+), column (\d+)\)$", str(exc))
-        line, col = (int(at[1]), int(at[2])) if at else (1, 1)
-        raise CodegenError(
-            [Diagnostic(str(path), line, col, f"cannot parse TOML ({exc}); fix the syntax")]
-        ) from None
-    table: dict[str, Any] = data.get("tool", {}).get("mcp-codegen", {})
+    project = read_table(path)
+    text = project.text
+    warnings = tuple(
+        Diagnostic(str(path), line, col, message, severity="warning")
+        for line, col, message in project.warnings
+    )
+    table: dict[str, Any] = project.table
     root = path.parent
     problems: list[Diagnostic] = []
 
@@ -253,6 +263,7 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
         tokenizer=table.get("tokenizer", "bytes/4"),
         protocols=protocols,
         run_targets=tuple(dict.fromkeys(table.get("run_targets", ()))),
+        warnings=warnings,
     )
 
 

@@ -9,39 +9,27 @@ from __future__ import annotations
 
 import os
 
+from mcp_codegen.shared.project_config import nearest_config_file
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
-CONFIG_NAME = "pyproject.toml"
 CACHE_DIR = ".mcp-codegen-cache"
 
 
 def nearest_config(start: Path) -> Path | None:
-    """The nearest ``pyproject.toml`` at or above ``start``."""
+    """The nearest configuration (``mcp-codegen.toml`` or ``pyproject.toml``) at or above
+    ``start``."""
     from pathlib import Path
 
     found = nearest_config_file(str(start))
     return Path(found) if found is not None else None
 
 
-def nearest_config_file(start: str) -> str | None:
-    """``nearest_config`` with ``os.path`` (``pathlib`` costs ~8 ms to import, and prestart
-    runs before it is needed)."""
-    directory = start
-    while True:
-        candidate = os.path.join(directory, CONFIG_NAME)
-        if os.path.isfile(candidate):
-            return candidate
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
-
-
 def config_file(option: str | None) -> str | None:
     """The configuration a command reads: ``--config``'s value (``option``) as a real path, or
-    the nearest ``pyproject.toml`` at or above the working directory."""
+    the nearest configuration at or above the working directory."""
     if option is not None:
         return os.path.realpath(option)
     return nearest_config_file(os.path.realpath(os.getcwd()))

@@ -46,10 +46,15 @@ def __getattr__(name: str) -> object:
 
 
 def use_generated(
-    path: str | os.PathLike[str] = "generated", *, strict: bool = False
+    path: str | os.PathLike[str] | None = None, *, strict: bool = False
 ) -> GeneratedIndex:
     """Register tools of the official SDK 1.x ``FastMCP``, SDK 2.x ``MCPServer`` and
     ``fastmcp.FastMCP`` from the generated modules in ``path``, in this whole process.
+
+    ``path`` omitted is the ``output`` of the project's configuration (the nearest
+    ``[tool.mcp-codegen]`` above the calling module's file); a relative ``path`` is relative to
+    that configuration's directory, not to the working directory (MCP clients start servers
+    from anywhere). Without a configuration there, both are relative to the working directory.
 
     Call it before the tool decorators run. A function with a current generated entry is
     listed from it with no inference; its framework objects are built on its first call. A
@@ -62,10 +67,35 @@ def use_generated(
     from mcp_codegen.runtime._hook.entries import GeneratedIndex
 
     global _ACTIVE
+    if path is None or not _is_absolute(path):
+        import sys
+
+        path = _generated_beside(path, sys._getframe(1).f_globals.get("__file__"))
     index = GeneratedIndex(path, strict=strict)
     _ACTIVE = index
     patch_now_or_on_import(_PATCHES)
     return index
+
+
+def _is_absolute(path: str | os.PathLike[str]) -> bool:
+    import os
+
+    return os.path.isabs(path)
+
+
+def _generated_beside(path: str | os.PathLike[str] | None, caller: str | None) -> str:
+    """``use_generated``'s directory: ``path`` (or the ``output``) of the configuration above
+    the ``caller`` file, else relative to the working directory."""
+    import os
+
+    from mcp_codegen.shared import project_config as project
+
+    found = project.caller_config_file(caller)
+    if found is None:
+        return os.path.abspath(project.DEFAULT_OUTPUT if path is None else path)
+    if path is None:
+        return project.runtime_settings(found).output
+    return os.path.normpath(os.path.join(os.path.dirname(found), path))
 
 
 def serve_in_front(

@@ -193,11 +193,22 @@ async def serve_http(
 #: and ``_quick_options`` reads a plain command line with it, without importing argparse.
 OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     (
+        "--config",
+        {
+            "default": None,
+            "metavar": "PATH",
+            "help": "pyproject.toml or mcp-codegen.toml whose [tool.mcp-codegen] gives the "
+            "defaults of --generated (output), --name (server_name) and --path (python_path and "
+            "the sources' import roots); default: the nearest above the working directory that "
+            "has the table, else the nearest above --generated",
+        },
+    ),
+    (
         "--generated",
         {
-            "default": "generated",
+            "default": None,
             "help": "generated output directory, or its importable package name "
-            "(default: generated)",
+            "(default: the configuration's output, else generated)",
         },
     ),
     (
@@ -207,14 +218,21 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
             "default": None,
             "metavar": "DIR",
             "help": "directory to put on sys.path so tool modules import "
-            "(repeatable; default: cwd)",
+            "(repeatable; default: the configuration's import roots and cwd)",
         },
     ),
     ("--transport", {"choices": ("stdio", "http"), "default": "stdio"}),
     ("--host", {"default": "127.0.0.1", "help": "HTTP host (default: 127.0.0.1)"}),
     ("--port", {"type": int, "default": 8000, "help": "HTTP port (default: 8000)"}),
     ("--http-path", {"default": "/mcp", "help": "HTTP endpoint path (default: /mcp)"}),
-    ("--name", {"default": DEFAULT_NAME, "help": "server name sent to clients"}),
+    (
+        "--name",
+        {
+            "default": None,
+            "help": "server name sent to clients (default: the configuration's server_name, "
+            f"else {DEFAULT_NAME})",
+        },
+    ),
     (
         "--profile",
         {
@@ -348,6 +366,11 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m mcp_codege
     if options.max_message_bytes <= 0:
         print("error: --max-message-bytes must be a positive number of bytes", file=sys.stderr)
         return EXIT_USAGE
+    try:
+        _configured(options)
+    except ValueError as exc:  # mcp_codegen.shared.project_config.ConfigError
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     for directory in reversed(options.path or [os.curdir]):
         sys.path.insert(0, os.path.abspath(directory))
     if not _sdk_installed():
@@ -450,6 +473,27 @@ def _serve(options: Any, registry: ToolRegistry) -> int:
         except KeyboardInterrupt:
             return EXIT_OK
     return prepare()(None)
+
+
+def _configured(options: Any) -> None:
+    """Fill ``--generated``, ``--name`` and ``--path`` left unset from the project's
+    configuration (``--config``, else the nearest above the working directory with the table,
+    else the nearest above the ``--generated`` directory); explicit options win."""
+    from mcp_codegen.shared import project_config as project
+
+    path = os.path.realpath(options.config) if options.config is not None else None
+    if path is None and options.generated and options.name and options.path:
+        return  # nothing left to fill: no file is read (tomllib costs milliseconds to import)
+    if path is None:
+        path = project.nearest_config_file(os.path.realpath(os.getcwd()), require_table=True)
+    if path is None and options.generated is not None and os.path.isdir(options.generated):
+        path = project.nearest_config_file(os.path.realpath(options.generated), require_table=True)
+    settings = None if path is None else project.runtime_settings(path)
+    options.generated = options.generated or (
+        settings.output if settings else project.DEFAULT_OUTPUT
+    )
+    options.name = options.name or (settings and settings.server_name) or DEFAULT_NAME
+    options.path = options.path or [*(settings.import_paths if settings else ()), os.curdir]
 
 
 def _fast_path_disabled(options: Any) -> bool:

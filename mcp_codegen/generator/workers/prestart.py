@@ -98,16 +98,20 @@ def _key(root: str | Path) -> str:
 
 
 def _option(argv: list[str], name: str) -> str | None:
+    """The value of the last ``name`` option (before or after the command: argparse keeps the
+    one after)."""
+    value = None
     for index, token in enumerate(argv):
         if token == name and index + 1 < len(argv):
-            return argv[index + 1]
-        if token.startswith(name + "="):
-            return token.split("=", 1)[1]
-    return None
+            value = argv[index + 1]
+        elif token.startswith(name + "="):
+            value = token.split("=", 1)[1]
+    return value
 
 
 def config_file(argv: list[str]) -> str | None:
-    """The configuration file the command line reads (``--config``, else the nearest)."""
+    """The configuration file the command line reads (``--config`` before or after the command,
+    else the nearest)."""
     return config_named(_option(argv, "--config"))
 
 

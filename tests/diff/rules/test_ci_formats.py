@@ -82,7 +82,7 @@ def test_sarif_is_valid_and_carries_rules_results_and_suppressions(
     run_ = document["runs"][0]
     rules = run_["tool"]["driver"]["rules"]
     assert [rule["id"] for rule in rules] == [kind.rule for kind in ChangeKind]
-    # No address is invented: without docs-url each rule's documentation travels inline.
+    # No address is invented: without docs_url each rule's documentation travels inline.
     assert all("helpUri" not in rule for rule in rules)
     assert all(rule["help"]["markdown"].startswith("**Severity:**") for rule in rules)
     results = {(r["ruleId"], r["properties"]["tool"]): r for r in run_["results"]}
@@ -149,7 +149,7 @@ def test_sarif_links_each_rule_to_its_section_of_the_configured_rules_page(
 ) -> None:
     config = project / "pyproject.toml"
     page = "https://docs.example.org/mcp-codegen/diff-rules/"
-    config.write_text(config.read_text() + f'docs-url = "{page}"\n')
+    config.write_text(config.read_text() + f'docs_url = "{page}"\n')
     code, out = run(project, capsys, "--format", "sarif")
     assert code == 0
     document = json.loads(out)
@@ -163,8 +163,8 @@ def test_sarif_links_each_rule_to_its_section_of_the_configured_rules_page(
 
 def test_a_docs_url_that_is_not_an_address_is_a_config_error(project: Path, capsys: Any) -> None:
     config = project / "pyproject.toml"
-    config.write_text(config.read_text() + 'docs-url = "docs/diff-rules.md"\n')
+    config.write_text(config.read_text() + 'docs_url = "docs/diff-rules.md"\n')
     code = main([str(project / "base"), str(project / "head"), "--config", str(config)])
     assert code == 2
     err = capsys.readouterr().err
-    assert f"{config}:6:1: docs-url must be the https:// address of the rules page" in err
+    assert f"{config}:6:1: docs_url must be the https:// address of the rules page" in err

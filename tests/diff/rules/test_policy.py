@@ -69,7 +69,7 @@ def test_levels_exclude_and_fail_on(project: Path, capsys: Any) -> None:
     assert rules(document) == {"input-optional-added": "warn"}
     assert code == 0  # fail-on error: a warning passes
     assert diff(project, capsys, "--fail-on", "warn")[0] == 1
-    configure(project, 'fail-on = "info"\nexclude = ["experimental_*"]\n')
+    configure(project, 'fail_on = "info"\nexclude = ["experimental_*"]\n')
     code, document, _ = diff(project, capsys)
     assert code == 1 and "tool-removed" not in rules(document)
     assert diff(project, capsys, "--fail-on", "never")[0] == 0  # the flag beats the config
@@ -88,7 +88,7 @@ def test_unknown_rule_is_a_config_error_with_a_suggestion(project: Path, capsys:
 @pytest.mark.parametrize(
     ("table", "message"),
     [
-        ('fail-on = "sometimes"\n', "5:1: fail-on must be one of error, warn, info, never"),
+        ('fail_on = "sometimes"\n', "5:1: fail_on must be one of error, warn, info, never"),
         ('failon = "error"\n', "5:1: unknown key 'failon' in [tool.mcp-codegen.diff]; did you"),
         ('[tool.mcp-codegen.diff.rules]\ntool-removed = "fatal"\n', "6:1: the level of tool-r"),
     ],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 import warnings
 from typing import Any
@@ -27,7 +28,9 @@ def main() -> None:
     warnings.simplefilter("always")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        use_generated(generated, strict=strict)
+        # Relative to the project it runs in: a relative path would be relative to the
+        # configuration above this file (this repository's; docs/configuration.md).
+        use_generated(os.path.abspath(generated), strict=strict)
         imported_before = _frameworks()
         counter = _count_inference(framework)
         try:
