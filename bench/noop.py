@@ -23,6 +23,7 @@ import argparse
 import compileall
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -116,13 +117,24 @@ def environments(bin_dir: Path) -> dict[str, dict[str, str]]:
     return {"wheel": base, "checkout": {**base, "PYTHONPATH": str(REPO)}}
 
 
-def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, bool]:
-    """Wall seconds of one command, and whether it imported no user code (a cache hit)."""
+#: One no-op command: wall seconds, CPU seconds (its workers included), a cache hit.
+Sample = tuple[float, float, bool]
+Samples = dict[tuple[str, str, str], list[Sample]]
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(command: list[str], cwd: Path, env: dict[str, str]) -> Sample:
+    """One command's wall and CPU seconds (the workers it waits for included), and whether it
+    imported no user code (a cache hit)."""
     marker = cwd / "app" / MARKER
     marker.unlink(missing_ok=True)
-    start = time.perf_counter()
+    cpu, start = _children_cpu(), time.perf_counter()
     _run(command, cwd=cwd, env=env)
-    return time.perf_counter() - start, not marker.exists()
+    return time.perf_counter() - start, _children_cpu() - cpu, not marker.exists()
 
 
 def measure(
@@ -130,10 +142,10 @@ def measure(
     envs: dict[str, dict[str, str]],
     bin_dir: Path,
     repeat: int,
-) -> dict[tuple[str, str, str], list[tuple[float, bool]]]:
-    """``(flavor, side, command)`` -> ``(seconds, hit)`` per round, sides interleaved."""
+) -> Samples:
+    """``(flavor, side, command)`` -> one sample per round, sides interleaved."""
     command = str(bin_dir / "mcp-codegen")
-    found: dict[tuple[str, str, str], list[tuple[float, bool]]] = {}
+    found: Samples = {}
     for round_ in range(repeat):
         for (flavor, side), root in projects.items():
             order = ("generate", "check") if round_ % 2 == 0 else ("check", "generate")
@@ -144,23 +156,20 @@ def measure(
     return found
 
 
-def table(
-    found: dict[tuple[str, str, str], list[tuple[float, bool]]], flavors: list[str], tools: int
-) -> list[str]:
+def table(found: Samples, flavors: list[str], tools: int) -> list[str]:
     lines = [
         f"{'flavor':<8} {'command':<9} {'tools':>5} {'wheel s':>8} {'checkout s':>10} "
-        f"{'ratio':>6}  hit (wheel/checkout)"
+        f"{'ratio':>6} {'wheel CPU s':>11} {'checkout CPU s':>14}  hit (wheel/checkout)"
     ]
     for flavor in flavors:
         for verb in ("generate", "check"):
-            wheel, checkout = found[(flavor, "wheel", verb)], found[(flavor, "checkout", verb)]
-            w = statistics.median(t for t, _ in wheel)
-            c = statistics.median(t for t, _ in checkout)
-            hits = "/".join(
-                "yes" if all(h for _, h in runs) else "NO" for runs in (wheel, checkout)
-            )
+            sides = [found[(flavor, side, verb)] for side in SIDES]
+            wall = [statistics.median(s[0] for s in runs) for runs in sides]
+            cpu = [statistics.median(s[1] for s in runs) for runs in sides]
+            hits = "/".join("yes" if all(s[2] for s in runs) else "NO" for runs in sides)
             lines.append(
-                f"{flavor:<8} {verb:<9} {tools:>5} {w:>8.3f} {c:>10.3f} {w / c:>5.2f}x  {hits}"
+                f"{flavor:<8} {verb:<9} {tools:>5} {wall[0]:>8.3f} {wall[1]:>10.3f} "
+                f"{wall[0] / wall[1]:>5.2f}x {cpu[0]:>11.3f} {cpu[1]:>14.3f}  {hits}"
             )
     return lines
 
