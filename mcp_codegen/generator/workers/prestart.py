@@ -75,22 +75,22 @@ def worker_environment(hash_seed: str = WORKER_HASH_SEED) -> dict[str, str]:
     return env
 
 
-def with_package_path(env: dict[str, str]) -> dict[str, str]:
-    """``env`` with the directory that holds ``mcp_codegen`` first on ``PYTHONPATH`` (a child
-    started in the project's directory must import this copy of the generator), unless it is
-    a ``site-packages`` the child's interpreter adds by itself: an installed wheel's. There, on
-    ``PYTHONPATH``, it would come before the standard library, and an obsolete backport
-    installed there (``pathlib``, ``typing``) would replace the standard module in the workers
-    and in no other process."""
+def with_package_path(env: dict[str, str], *first: str) -> dict[str, str]:
+    """``env`` with ``first`` and the directory that holds ``mcp_codegen`` put first on
+    ``PYTHONPATH`` (a child started in the project's directory must import this copy of the
+    generator), the latter unless it is a ``site-packages`` the child's interpreter adds by
+    itself: an installed wheel's. There, on ``PYTHONPATH``, it would come before the standard
+    library, and an obsolete backport installed there (``pathlib``, ``typing``) would replace
+    the standard module in the workers and in no other process."""
     import site
 
     installed = site.getsitepackages()
     if site.ENABLE_USER_SITE:
         installed.append(site.getusersitepackages())
-    if PACKAGE_PARENT not in map(os.path.realpath, installed):
-        env["PYTHONPATH"] = os.pathsep.join(
-            [PACKAGE_PARENT, *filter(None, [env.get("PYTHONPATH")])]
-        )
+    package = [] if PACKAGE_PARENT in map(os.path.realpath, installed) else [PACKAGE_PARENT]
+    entries = [*package, *first, *filter(None, [env.get("PYTHONPATH")])]
+    if entries:
+        env["PYTHONPATH"] = os.pathsep.join(entries)
     return env
 
 
