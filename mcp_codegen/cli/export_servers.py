@@ -22,10 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from mcp_codegen.generator.workers.prestart import with_package_path
 from mcp_codegen.shared.format import PRIVATE_KEY, SERVER_KEY
-
-#: The package parent this checkout is imported from (the child needs it on its path).
-_PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 
 
 def servers_of(modules: list[dict[str, Any]]) -> dict[str, list[str]]:
@@ -66,10 +64,7 @@ def own_modules(modules: list[dict[str, Any]], server: str) -> list[dict[str, An
 def composed_tools(output: Path, server: str, root: Path, python_path: list[Path]) -> list[Any]:
     """What ``server`` lists at ``tools/list`` with its generated entries (strict hook), read
     in a child process; ``ValueError`` with the child's last words when it cannot."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        [_PACKAGE_PARENT, str(root), *map(str, python_path), *filter(None, [env.get("PYTHONPATH")])]
-    )
+    env = with_package_path(dict(os.environ), str(root), *map(str, python_path))
     done = subprocess.run(
         [sys.executable, "-m", "mcp_codegen.cli.export_servers", str(output), server],
         capture_output=True,

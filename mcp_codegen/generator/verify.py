@@ -22,10 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mcp_codegen.generator.workers.prestart import worker_environment
+from mcp_codegen.generator.workers.prestart import with_package_path, worker_environment
 from mcp_codegen.shared.json_values import ABSENT, differences
 
-_PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])
 FLAVOR_OF_FRAMEWORK = {"mcp": "mcp", "mcp1": "mcp", "fastmcp": "fastmcp", "lowlevel": None}
 FRAMEWORK_NAMES = {
     "mcp": "an MCP SDK 2.x MCPServer",
@@ -150,10 +149,7 @@ def their_tools(
     """Import ``target`` in a child process and return its framework and tools/list."""
     # The generator's worker conditions (hash seed, time zone, locale): a value the server builds
     # by iterating a set is then the one that was generated.
-    env = worker_environment()
-    env["PYTHONPATH"] = os.pathsep.join(
-        [_PACKAGE_PARENT, str(root), *map(str, python_path), *filter(None, [env.get("PYTHONPATH")])]
-    )
+    env = with_package_path(worker_environment(), str(root), *map(str, python_path))
     try:
         completed = subprocess.run(
             [sys.executable, "-m", "mcp_codegen.generator.verify", target],

@@ -11,9 +11,11 @@ an input out returns a wrong build. So every key here is a SHA-256 over:
   to its root;
 - file content, named by its path relative to the project root (``FileHashes``).
 
-A file a tool module imported is named by how its content is checked (``classify``): a project
-file by its relative path and SHA-256, an installed package by its distribution's name and
-version, the standard library and the generator not at all (the environment covers them).
+A file a tool module imported is named by how its content is checked (``classify``), decided by
+where the file is: the generator's own code (checked out or installed in ``site-packages``) and
+the standard library not at all (the environment covers them), a module of an installed
+distribution by the distribution's name and version, and any other file (the project's, an
+editable or unclaimed install's) by its path relative to the project root and its SHA-256.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import json
 import os
 import pickle
 import re
+import site
 import sys
 import sysconfig
 from collections.abc import Iterable
@@ -32,19 +35,33 @@ from pathlib import Path
 
 from mcp_codegen import __version__
 from mcp_codegen.generator.config import Config
+from mcp_codegen.generator.render.templates import PACKAGE, template_dir
 from mcp_codegen.generator.workers.prestart import worker_settings
 
-#: Bumped whenever what an entry holds changes shape.
-CACHE_FORMAT = 1
+#: Bumped whenever what an entry holds changes shape or meaning (2: dependencies classified by
+#: where their file is; no more "module:" entries).
+CACHE_FORMAT = 2
 #: Libraries whose version decides a schema, looked up by distribution name.
 _LIBRARIES = ("pydantic", "pydantic-core", "libcst", "typing-extensions", "mcp", "fastmcp")
 _LIBRARY_MODULES = frozenset(
     ("pydantic", "pydantic_core", "libcst", "typing_extensions", "mcp", "fastmcp")
 )
-_PACKAGE = Path(__file__).resolve().parents[2]  # mcp_codegen/
-_TEMPLATES = _PACKAGE.parent / "templates"
+_PACKAGE = Path(PACKAGE)  # mcp_codegen/
+_TEMPLATES = Path(template_dir() or _PACKAGE / "templates")
 _STDLIB = tuple({str(Path(sysconfig.get_paths()[k]).resolve()) for k in ("stdlib", "platstdlib")})
-_INSTALLED = tuple({str(Path(sysconfig.get_paths()[k]).resolve()) for k in ("purelib", "platlib")})
+
+
+def _install_directories() -> tuple[str, ...]:
+    """Where distributions are installed: this interpreter's ``site-packages`` (a venv's, the
+    system's ``dist-packages`` too) and the user's."""
+    found = [sysconfig.get_paths()[k] for k in ("purelib", "platlib")]
+    found += site.getsitepackages() if hasattr(site, "getsitepackages") else []
+    if site.ENABLE_USER_SITE:
+        found.append(site.getusersitepackages())
+    return tuple(sorted({str(Path(p).resolve()) for p in found}))
+
+
+_INSTALLED = _install_directories()
 
 
 def digest(value: object) -> str:
@@ -57,12 +74,17 @@ def _generator_files() -> list[tuple[str, str]]:
     sorted. (``os.walk`` that skips ``__pycache__``: ``Path.rglob`` listed every bytecode file
     too, and took a third of the cache check of an edit's build.)"""
     found = []
-    for root in (_PACKAGE, _TEMPLATES):
-        parent = str(root.parent)
+    # The templates are named "templates/..." where they are (in the package in a wheel, beside
+    # it in a checkout), so a wheel and its checkout agree on the digest.
+    for root, named in ((_PACKAGE, _PACKAGE.parent), (_TEMPLATES, _TEMPLATES.parent)):
         for directory, subdirectories, names in os.walk(root):
-            subdirectories[:] = [d for d in subdirectories if d != "__pycache__"]
+            subdirectories[:] = [
+                d
+                for d in subdirectories
+                if d != "__pycache__" and os.path.join(directory, d) != str(_TEMPLATES)
+            ]
             found += [
-                (path, os.path.relpath(path, parent).replace(os.sep, "/"))
+                (path, os.path.relpath(path, named).replace(os.sep, "/"))
                 for name in names
                 if name.endswith((".py", ".jinja"))
                 for path in [os.path.join(directory, name)]
@@ -180,7 +202,6 @@ class FileHashes:
 
     def __init__(self, config: Config) -> None:
         self.root = config.root
-        self.project = tuple(str(p.resolve()) for p in (config.root, *config.python_path))
         self._seen: dict[str, str | None] = {}
 
     def of(self, relative_path: str) -> str | None:
@@ -198,30 +219,32 @@ class FileHashes:
 
     def classify(self, modules: Iterable[tuple[str, str | None]]) -> dict[str, str | None]:
         """``{dependency: how it is now}`` for the (module name, file) pairs a worker reported:
-        ``"file:<relative path>"`` -> content hash, ``"dist:<name>"`` -> version."""
+        ``"dist:<name>"`` -> version for an installed distribution's module, ``"file:<path
+        relative to the root>"`` -> content hash for any other file but the generator's own
+        and the standard library's (the environment key holds those)."""
         found: dict[str, str | None] = {}
         for name, file in modules:
             if not file:
                 continue
             resolved = str(Path(file).resolve())
+            # The generator itself wherever it is, installed in site-packages included: as
+            # ``__main__`` of a probe started with ``python -m``, and its own modules.
+            if _under(resolved, (str(_PACKAGE), str(_TEMPLATES))):
+                continue
             installed = _under(resolved, _INSTALLED)
-            if not installed and _under(resolved, (str(_PACKAGE), str(_TEMPLATES), *_STDLIB)):
-                continue  # the environment key covers them
-            if not installed and _under(resolved, self.project):
-                path = relative(resolved, self.root)
-                found["file:" + path] = self.of(path)
+            if not installed and _under(resolved, _STDLIB):
                 continue
             top = name.partition(".")[0]
             if top in _LIBRARY_MODULES:
                 continue  # in the environment key
-            distributions = (
-                [top] if installed_version(top) is not None else _distributions().get(top)
-            )
-            if distributions:
+            if installed and (distributions := _distributions_of(top)):
                 for distribution in distributions:
                     found["dist:" + distribution] = installed_version(distribution)
-            else:  # an installed module no distribution claims: its own content
-                found["module:" + name] = _file_digest(resolved)
+                continue
+            # The project's files, and what no installed version describes: an editable
+            # install's code, a module no distribution claims (a venv's ``_virtualenv``).
+            path = relative(resolved, self.root)
+            found["file:" + path] = self.of(path)
         return found
 
     def current(self, dependencies: dict[str, str | None]) -> bool:
@@ -233,18 +256,19 @@ class FileHashes:
             elif kind == "dist":
                 now = installed_version(name)
             else:
-                return False  # module files outside any distribution: not trusted across runs
+                return False  # a kind this version does not write: not trusted
             if now != recorded:
                 return False
         return True
 
 
+def _distributions_of(top: str) -> list[str]:
+    """The distributions that install the top-level module ``top`` (none: no distribution
+    claims it)."""
+    if installed_version(top) is not None:
+        return [top]
+    return list(_distributions().get(top, ()))
+
+
 def _under(path: str, roots: Iterable[str]) -> bool:
     return any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
-
-
-def _file_digest(path: str) -> str | None:
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError:
-        return None

@@ -15,6 +15,7 @@ from mcp_codegen import __version__
 from mcp_codegen.generator.config import Config
 from mcp_codegen.generator.model import ModuleDefinition, RenderedFile, ToolDefinition
 from mcp_codegen.generator.render.literal import comment_text, lines_literal, python_literal
+from mcp_codegen.generator.render.templates import template_dir
 from mcp_codegen.shared.format import (
     FORMAT,
     INFERENCE_DISTRIBUTIONS,
@@ -26,11 +27,10 @@ from mcp_codegen.shared.format import (
 
 
 def _template_dir() -> Path:
-    here = Path(__file__).resolve().parents[2]  # mcp_codegen/
-    for candidate in (here / "templates", here.parent / "templates"):  # wheel, then source tree
-        if (candidate / "module.py.jinja").is_file():
-            return candidate
-    raise FileNotFoundError("mcp-codegen templates are missing from the installation")
+    found = template_dir()
+    if found is None:
+        raise FileNotFoundError("mcp-codegen templates are missing from the installation")
+    return Path(found)
 
 
 @cache

@@ -75,14 +75,32 @@ def worker_environment(hash_seed: str = WORKER_HASH_SEED) -> dict[str, str]:
     return env
 
 
+def with_package_path(env: dict[str, str], *first: str) -> dict[str, str]:
+    """``env`` with ``first`` and the directory that holds ``mcp_codegen`` put first on
+    ``PYTHONPATH`` (a child started in the project's directory must import this copy of the
+    generator), the latter unless it is a ``site-packages`` the child's interpreter adds by
+    itself: an installed wheel's. There, on ``PYTHONPATH``, it would come before the standard
+    library, and an obsolete backport installed there (``pathlib``, ``typing``) would replace
+    the standard module in the workers and in no other process."""
+    import site
+
+    installed = site.getsitepackages()
+    if site.ENABLE_USER_SITE:
+        installed.append(site.getusersitepackages())
+    package = [] if PACKAGE_PARENT in map(os.path.realpath, installed) else [PACKAGE_PARENT]
+    entries = [*package, *first, *filter(None, [env.get("PYTHONPATH")])]
+    if entries:
+        env["PYTHONPATH"] = os.pathsep.join(entries)
+    return env
+
+
 def spawn_worker(
     cwd: str | Path, hash_seed: str = WORKER_HASH_SEED, role: str = "both"
 ) -> tuple[WorkerProcess, IO[bytes]]:
     """A worker (``WORKER_COMMAND`` ``--role ROLE``) with pipes on stdin/stdout and
     stderr kept in a file (roles: ``mcp_codegen.generator.workers.child.main``)."""
     stderr = scratch_file()
-    env = worker_environment(hash_seed)
-    env["PYTHONPATH"] = os.pathsep.join([PACKAGE_PARENT, *filter(None, [env.get("PYTHONPATH")])])
+    env = with_package_path(worker_environment(hash_seed))
     command = [sys.executable, "-P", "-c", WORKER_COMMAND]
     try:
         process = WorkerProcess([*command, "--role", role, "--cwd", str(cwd)], env, stderr)

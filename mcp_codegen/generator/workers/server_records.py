@@ -25,8 +25,8 @@ from typing import Any
 from mcp_codegen.generator.config import Config
 from mcp_codegen.generator.model import ModuleDefinition
 from mcp_codegen.generator.workers.prestart import (
-    PACKAGE_PARENT,
     WORKER_HASH_SEED,
+    with_package_path,
     worker_environment,
 )
 from mcp_codegen.shared.diagnostics import Diagnostic
@@ -193,8 +193,7 @@ def _first_difference(ours: Any, theirs: Any, where: str = "") -> str | None:
 
 
 def _probe(config: Config, settings: dict[str, Any], env: dict[str, str]) -> dict[str, Any] | str:
-    env = dict(env)
-    env["PYTHONPATH"] = os.pathsep.join([PACKAGE_PARENT, *filter(None, [env.get("PYTHONPATH")])])
+    env = with_package_path(dict(env))
     try:
         done = subprocess.run(
             [sys.executable, "-m", "mcp_codegen.generator.flavors.servers"],

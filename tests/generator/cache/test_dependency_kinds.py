@@ -1,0 +1,104 @@
+"""How a module a worker imported is checked on the next build (``FileHashes.classify``), by
+where its file is: the generator's own code never (wherever it is installed), a distribution's
+module by its version, any other file by its content.
+
+An installed wheel puts the generator in ``site-packages``: its modules, and the probe started
+as ``python -m mcp_codegen.generator.flavors.servers`` (``__main__``, aliased ``__mp_main__``
+by multiprocessing), were recorded as untrusted entries there, and no build of a framework
+flavor was ever a cache hit (issue 34). These tests put the generator under an install
+directory, as the wheel does, from the checkout.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mcp_codegen.generator.cache import keys
+from mcp_codegen.generator.config import load_config
+
+
+def _hashes(root: Path) -> keys.FileHashes:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text('[tool.mcp-codegen]\nsources = ["pkg"]\n')
+    return keys.FileHashes(load_config(root / "pyproject.toml"))
+
+
+@pytest.fixture
+def site_packages(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """An install directory that holds the generator, as an installed wheel's does."""
+    site = (tmp_path / "venv" / "site-packages").resolve()
+    site.mkdir(parents=True)
+    monkeypatch.setattr(keys, "_INSTALLED", (str(site), str(keys._PACKAGE.parent)))
+    return site
+
+
+def test_the_generator_installed_in_site_packages_is_no_dependency(
+    site_packages: Path, tmp_path: Path
+) -> None:
+    hashes = _hashes(tmp_path / "project")
+    probe = keys._PACKAGE / "generator" / "flavors" / "servers.py"
+    assert probe.is_file()
+    found = hashes.classify(
+        [
+            ("__main__", str(probe)),
+            ("__mp_main__", str(probe)),
+            ("mcp_codegen.decorators", str(keys._PACKAGE / "decorators.py")),
+        ]
+    )
+    assert found == {}
+    assert hashes.current(found)
+
+
+def test_a_module_no_distribution_claims_is_checked_by_content(
+    site_packages: Path, tmp_path: Path
+) -> None:
+    """A venv made by virtualenv or uv imports ``_virtualenv`` at start-up: it is in the
+    probe's modules, and no distribution names it."""
+    module = site_packages / "_virtualenv_like.py"
+    module.write_text("PATCHED = True\n")
+    hashes = _hashes(tmp_path / "project")
+    found = hashes.classify([("_virtualenv_like", str(module))])
+    ((kind, recorded),) = found.items()
+    assert kind == "file:../venv/site-packages/_virtualenv_like.py"
+    assert recorded is not None
+    assert _hashes(tmp_path / "project").current(found)
+    module.write_text("PATCHED = False\n")
+    assert not _hashes(tmp_path / "project").current(found)
+
+
+def test_an_editable_install_is_checked_by_content_not_by_its_version(tmp_path: Path) -> None:
+    """Outside the project and outside every install directory: its code changes while its
+    version stays, so the version cannot stand for it."""
+    library = tmp_path / "sibling" / "pytest"  # named like an installed distribution
+    library.mkdir(parents=True)
+    (library / "__init__.py").write_text("LIMIT = 1\n")
+    hashes = _hashes(tmp_path / "project")
+    assert keys.installed_version("pytest") is not None
+    found = hashes.classify([("pytest", str(library / "__init__.py"))])
+    assert list(found) == ["file:../sibling/pytest/__init__.py"]
+    (library / "__init__.py").write_text("LIMIT = 2\n")
+    assert not _hashes(tmp_path / "project").current(found)
+
+
+def test_an_installed_distribution_is_checked_by_its_version(tmp_path: Path) -> None:
+    import _pytest.config
+
+    hashes = _hashes(tmp_path / "project")
+    found = hashes.classify([("_pytest.config", _pytest.config.__file__)])
+    assert found == {"dist:pytest": keys.installed_version("pytest")}
+    assert hashes.current(found)
+    assert not hashes.current({"dist:pytest": "0.0.0"})
+
+
+def test_an_entry_of_an_unknown_kind_is_not_trusted(tmp_path: Path) -> None:
+    """What cache format 1 wrote for ``__main__``: any doubt is a miss."""
+    assert not _hashes(tmp_path / "project").current({"module:__main__": None})
+
+
+def test_the_templates_are_named_alike_in_a_wheel_and_in_a_checkout() -> None:
+    named = [relative for _, relative in keys._generator_files()]
+    templates = [n for n in named if n.endswith(".jinja")]
+    assert templates and all(n.startswith("templates/") for n in templates), templates
+    assert all(n.startswith("mcp_codegen/") for n in named if n.endswith(".py"))
