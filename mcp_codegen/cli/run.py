@@ -136,8 +136,10 @@ def main(argv: list[str]) -> int:
     try:
         use_generated(options.generated, strict=options.strict)
         target = resolve()
-    except (GeneratedSchemaError, GeneratedModuleError) as exc:
+    except GeneratedSchemaError as exc:
         return _fail(str(exc))
+    except GeneratedModuleError as exc:  # a deleted or corrupt generated file
+        return _fail(f"refusing to start: {exc}; run `{_regenerate(options.generated)}`")
     except (ImportError, AttributeError) as exc:
         return _fail(f"cannot load {options.target}: {exc}")
     return _start(options.target, target, forwarded)
@@ -236,7 +238,7 @@ def _refused(target: str, exc: Exception) -> int | None:
     from mcp_codegen.runtime.hook import GeneratedSchemaError
 
     if isinstance(exc, (GeneratedSchemaError, GeneratedModuleError)):
-        return _fail(f"TARGET {exc}")
+        return _fail(str(exc))  # the cause and its fix (a stale or unreadable generated tree)
     if isinstance(exc, (ImportError, AttributeError)):
         return _fail(f"cannot load {target}: {exc}")
     if isinstance(exc, ValueError):
@@ -250,6 +252,17 @@ def _bad_factory_call(exc: ValueError) -> int | None:
     from mcp_codegen.registration.factory_calls import FactoryCallError
 
     return _fail(f"TARGET {exc}") if isinstance(exc, FactoryCallError) else None
+
+
+def _regenerate(directory: str) -> str:
+    """The regenerate command the tree's manifest names (the default when it cannot be read)."""
+    from mcp_codegen.shared.format import MANIFEST, regenerate_command
+
+    try:
+        with open(os.path.join(directory, MANIFEST), "rb") as handle:
+            return regenerate_command(handle.read(1024))
+    except OSError:
+        return regenerate_command(b"")
 
 
 def _exit_code(value: Any) -> int:
