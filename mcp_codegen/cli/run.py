@@ -49,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="refuse to start when a tool has no current generated entry (instead of one "
         "warning per tool and the framework's own inference); with the fast path, every "
-        "generated module's source hash is checked before the first answer",
+        "generated module's source and every project module TARGET imports is checked "
+        "before the first answer (without --strict a changed one turns the fast path off "
+        "with one note)",
     )
     parser.add_argument(
         "--no-fast-path",
