@@ -141,7 +141,10 @@ def main(argv: list[str]) -> int:
     except GeneratedSchemaError as exc:
         return _fail(str(exc))
     except GeneratedModuleError as exc:  # a deleted or corrupt generated file
-        return _fail(f"refusing to start: {exc}; run `{_regenerate(options.generated)}`")
+        from mcp_codegen.shared.format import tree_regenerate_command
+
+        regenerate = tree_regenerate_command(options.generated)
+        return _fail(f"refusing to start: {exc}; run `{regenerate}`")
     except (ImportError, AttributeError) as exc:
         return _fail(f"cannot load {options.target}: {exc}")
     return _start(options.target, target, forwarded)
@@ -254,17 +257,6 @@ def _bad_factory_call(exc: ValueError) -> int | None:
     from mcp_codegen.registration.factory_calls import FactoryCallError
 
     return _fail(f"TARGET {exc}") if isinstance(exc, FactoryCallError) else None
-
-
-def _regenerate(directory: str) -> str:
-    """The regenerate command the tree's manifest names (the default when it cannot be read)."""
-    from mcp_codegen.shared.format import MANIFEST, regenerate_command
-
-    try:
-        with open(os.path.join(directory, MANIFEST), "rb") as handle:
-            return regenerate_command(handle.read(1024))
-    except OSError:
-        return regenerate_command(b"")
 
 
 def _exit_code(value: Any) -> int:

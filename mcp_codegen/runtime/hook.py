@@ -89,6 +89,7 @@ def serve_in_front(
     import os
 
     from mcp_codegen.runtime._stdio import front
+    from mcp_codegen.shared.format import tree_regenerate_command
 
     directory = os.path.abspath(path)
     try:
@@ -112,10 +113,10 @@ def serve_in_front(
             from mcp_codegen.runtime._hook.entries import GeneratedSchemaError
 
             raise GeneratedSchemaError(
-                f"refusing to start: {exc}; run `{front.regenerate_for(directory)}`"
+                f"refusing to start: {exc}; run `{tree_regenerate_command(directory)}`"
             ) from None
     listed = frozenset(record["tools"] or ())
-    regenerate = front.regenerate_for(directory)
+    regenerate = tree_regenerate_command(directory)
 
     def load() -> tuple[Callable[[], int], list[str]]:
         front.install_handover()

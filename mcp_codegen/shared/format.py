@@ -116,6 +116,18 @@ def regenerate_command(head: bytes) -> str:
     return DEFAULT_REGENERATE
 
 
+def tree_regenerate_command(directory: str) -> str:
+    """The regenerate command the manifest of the generated tree at ``directory`` names (the
+    default when it cannot be read: the refusal of a broken tree still says what to run)."""
+    import os
+
+    try:
+        with open(os.path.join(directory, MANIFEST), "rb") as handle:
+            return regenerate_command(handle.read(1024))
+    except OSError:
+        return regenerate_command(b"")
+
+
 _DIGEST_LINE = b'SOURCE_SHA256 = "'
 
 

@@ -42,7 +42,7 @@ from mcp_codegen.shared.format import (
     check_servers,
     is_generated_file,
     recorded_digest,
-    regenerate_command,
+    tree_regenerate_command,
 )
 from mcp_codegen.shared.reader import exec_generated
 
@@ -81,7 +81,7 @@ def checked_record(directory: str, target: str, *, strict: bool) -> dict[str, An
     cannot be read, and under ``strict`` for a stale one."""
     if find_source(target.partition(":")[0]) is None:
         return None  # `cannot load TARGET: No module named ...`, from the plain start
-    command = regenerate_for(directory)
+    command = tree_regenerate_command(directory)
     try:
         record, off = _record_or_why(directory, target)
     except GeneratedModuleError as exc:  # a corrupt __servers__.py: only the fast path reads it
@@ -192,15 +192,6 @@ def _note(message: str) -> None:
     print(f"{_PROG}: note: {message}", file=sys.stderr, flush=True)
 
 
-def regenerate_for(directory: str) -> str:
-    """The regenerate command the tree's manifest names (the default when unreadable)."""
-    try:
-        with open(os.path.join(directory, MANIFEST), "rb") as handle:
-            return regenerate_command(handle.read(1024))
-    except OSError:
-        return regenerate_command(b"")
-
-
 def server_record(directory: str, target: str) -> dict[str, Any] | None:
     """The record of ``target`` in the tree at ``directory``, when the fast path can serve it."""
     try:
@@ -214,7 +205,7 @@ def check_sources(directory: str) -> None:
     """``--strict``: every generated module's source must hash as recorded (found on
     ``sys.path`` by its module name, nothing imported); raises ``FrontRefused`` naming the
     first that does not, or the generated module that cannot be read."""
-    command = regenerate_for(directory)
+    command = tree_regenerate_command(directory)
     try:
         manifest = exec_generated(os.path.join(directory, MANIFEST))
         for relative in manifest.get("MODULES", ()):
@@ -300,7 +291,7 @@ class Listings:
             ):
                 raise FrontRefused(
                     f"refusing to start: {generated} (listed in the manifest) does not exist; "
-                    f"run `{regenerate_for(directory)}`"
+                    f"run `{tree_regenerate_command(directory)}`"
                 )
         try:
             path = listing_cache.entry_path(directory, record["object"], modules, SERVERS_FILE)
