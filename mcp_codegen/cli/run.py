@@ -57,7 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="refuse to start when a tool has no current generated entry (instead of one "
         "warning per tool and the framework's own inference); with the fast path, every "
-        "generated module's source hash is checked before the first answer",
+        "generated module's source and every project module TARGET imports is checked "
+        "before the first answer (without --strict a changed one turns the fast path off "
+        "with one note)",
     )
     parser.add_argument(
         "--no-fast-path",
@@ -148,8 +150,13 @@ def main(argv: list[str]) -> int:
     try:
         use_generated(options.generated, strict=options.strict)
         target = resolve()
-    except (GeneratedSchemaError, GeneratedModuleError) as exc:
+    except GeneratedSchemaError as exc:
         return _fail(str(exc))
+    except GeneratedModuleError as exc:  # a deleted or corrupt generated file
+        from mcp_codegen.shared.format import tree_regenerate_command
+
+        regenerate = tree_regenerate_command(options.generated)
+        return _fail(f"refusing to start: {exc}; run `{regenerate}`")
     except (ImportError, AttributeError) as exc:
         return _fail(f"cannot load {options.target}: {exc}")
     return _start(options.target, target, forwarded)
@@ -275,7 +282,7 @@ def _refused(target: str, exc: Exception) -> int | None:
     from mcp_codegen.runtime.hook import GeneratedSchemaError
 
     if isinstance(exc, (GeneratedSchemaError, GeneratedModuleError)):
-        return _fail(f"TARGET {exc}")
+        return _fail(str(exc))  # the cause and its fix (a stale or unreadable generated tree)
     if isinstance(exc, (ImportError, AttributeError)):
         return _fail(f"cannot load {target}: {exc}")
     if isinstance(exc, ValueError):

@@ -107,44 +107,59 @@ def serve_in_front(
     start: Callable[[Any], int],
 ) -> int | None:
     """Serve stdio with the fast path in front of the server ``target`` names (``mcp-codegen
-    run``); ``None`` when the tree has no usable record for it (run it the usual way).
+    run``); ``None`` when it cannot serve it (run it the usual way; the front said why on
+    stderr).
 
     ``resolve()`` imports the target (on a background thread, after ``use_generated``) and
-    ``start(obj)`` runs it (in this thread, once the fast path hands over). With ``strict``, a
-    generated module whose source changed refuses the start before anything is answered
-    (``GeneratedSchemaError``).
+    ``start(obj)`` runs it (in this thread, once the fast path hands over). Before anything is
+    answered, the front checks the target's module is found and the project modules it imported
+    at generate time are unchanged (``front.checked_record``); a generated tree that cannot be
+    read, and under ``strict`` a stale one, refuses the start (``GeneratedSchemaError``).
     """
     import os
 
     from mcp_codegen.runtime._stdio import front
+    from mcp_codegen.shared.format import tree_regenerate_command
 
     directory = os.path.abspath(path)
-    record = front.server_record(directory, target)
-    if record is None:
-        return None
-    if strict:
-        try:
-            front.check_sources(directory)
-        except front.FrontRefused as exc:
-            from mcp_codegen.runtime._hook.entries import GeneratedSchemaError
+    try:
+        record = front.checked_record(directory, target, strict=strict)
+        if record is None:
+            return None
+        listings = front.Listings(directory, record)
+    except front.FrontRefused as exc:
+        from mcp_codegen.runtime._hook.entries import GeneratedSchemaError
 
-            raise GeneratedSchemaError(str(exc)) from None
-    listings = front.Listings(directory, record)
+        raise GeneratedSchemaError(str(exc)) from None
     # Stored answers need no registry (docs/fastpath-run.md: "How the listing is stored").
     registry = None
     if listings.stored is None:
         from mcp_codegen.runtime._load.registry import load_composed
+        from mcp_codegen.shared.format import GeneratedModuleError
 
-        registry = load_composed(directory)
+        try:
+            registry = load_composed(directory)
+        except GeneratedModuleError as exc:  # a generated module that is not one any more
+            from mcp_codegen.runtime._hook.entries import GeneratedSchemaError
+
+            raise GeneratedSchemaError(
+                f"refusing to start: {exc}; run `{tree_regenerate_command(directory)}`"
+            ) from None
     listed = frozenset(record["tools"] or ())
-    regenerate = _regenerate_command(directory)
+    regenerate = tree_regenerate_command(directory)
 
     def load() -> tuple[Callable[[], int], list[str]]:
         front.install_handover()
         index = use_generated(directory, strict=strict)
         obj = resolve()
-        stale = listed & (index.warned | _unregistered(obj, listed))
-        return (lambda: start(obj)), sorted(stale)
+        changed = listed & index.warned
+        if record["tools"] is not None:
+            from mcp_codegen.runtime._hook.entries import registered_tools
+
+            registered = registered_tools(obj)
+            if registered is not None:  # listed but not registered, registered but not listed
+                changed |= listed ^ registered
+        return (lambda: start(obj)), sorted(changed)
 
     return front.serve(registry, record, listings, load=load, regenerate=regenerate)
 
@@ -158,23 +173,6 @@ def fast_path_serves(path: str, target: str) -> bool:
     from mcp_codegen.runtime._stdio import front
 
     return front.server_record(os.path.abspath(path), target) is not None
-
-
-def _unregistered(obj: Any, names: frozenset[str]) -> frozenset[str]:
-    """Listed names an SDK 2.x ``MCPServer`` does not register (others: not checked here)."""
-    manager = getattr(obj, "_tool_manager", None)
-    if manager is None or not hasattr(manager, "list_tools"):
-        return frozenset()
-    return names - {tool.name for tool in manager.list_tools()}
-
-
-def _regenerate_command(directory: str) -> str:
-    import os
-
-    from mcp_codegen.shared.format import MANIFEST, regenerate_command
-
-    with open(os.path.join(directory, MANIFEST), "rb") as handle:
-        return regenerate_command(handle.read(1024))
 
 
 def active() -> GeneratedIndex | None:

@@ -16,7 +16,12 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from mcp_codegen.generator.flavors.import_graph import ImportGraph
 
 #: The revisions an ``initialize`` handshake can negotiate (SDK 2.x); 2026-07-28 has none.
 HANDSHAKE_REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -87,9 +92,12 @@ def _factory_server(text: str, root: Path) -> tuple[str, str, int, Any]:
     return call.target, _source_path(root, path.resolve(), module), line, server
 
 
-def _target_server(target: str, found: list[tuple[str, str, int, Any]], root: Path) -> list[Any]:
+def _target_server(
+    target: str, found: list[tuple[str, str, int, Any]], root: Path, functions: set[str]
+) -> list[Any]:
     """The record of a configured run target (``run_targets``): the server object it names, or
-    for a ``module:function`` target the one server its module binds at top level."""
+    for a ``module:function`` target (added to ``functions``: it may import and register more
+    when it runs) the one server its module binds at top level."""
     import importlib
 
     from mcp_codegen.registration.served import UnsupportedServer, framework_of
@@ -110,6 +118,7 @@ def _target_server(target: str, found: list[tuple[str, str, int, Any]], root: Pa
                 "module:object"
             ) from None
         server = next(iter(candidates.values()))
+        functions.add(target)
     for _, source, line, known in found:
         if known is server:
             return [(target, source, line, server)]
@@ -199,18 +208,40 @@ async def server_record(server: Any) -> dict[str, Any]:
     return {"framework": framework, "initialize": initialize, "tools": tools}
 
 
-def _records(found: list[tuple[str, str, int, Any]]) -> list[dict[str, Any]]:
+def _records(
+    found: list[tuple[str, str, int, Any]], imports: Callable[[str], list[list[str]]]
+) -> list[dict[str, Any]]:
     import anyio
 
     servers = []
     for object_path, source, line, server in found:
         entry: dict[str, Any] = {"object": object_path, "source": source, "line": line}
+        entry["imports"] = imports(object_path.partition(":")[0])
         try:
             entry.update(anyio.run(server_record, server))
         except Exception as exc:
             entry["problem"] = f"{type(exc).__name__}: {exc}"
         servers.append(entry)
     return servers
+
+
+def reached_sources(
+    graph: ImportGraph, module: str, root: Path, output: Path, source_dirs: tuple[Path, ...]
+) -> list[list[str]]:
+    """``[[module, SOURCE_SHA256], ...]`` of the project modules importing ``module`` runs (the
+    module itself always, when it is a ``.py`` file), sorted: what ``mcp-codegen run`` checks
+    before its first answer, and which tool modules a run target registers."""
+    from mcp_codegen.shared.format import source_digest
+
+    found = []
+    for name in sorted(graph.reached(module)):
+        loaded = sys.modules.get(name)
+        path = getattr(loaded, "__file__", None)
+        if name != module and is_project_module(name, loaded, root, output, source_dirs) is None:
+            continue
+        if isinstance(path, str) and path.endswith(".py"):
+            found.append([name, source_digest(Path(path).read_bytes())])
+    return found
 
 
 def main() -> None:
@@ -224,8 +255,11 @@ def main() -> None:
     settings = json.loads(sys.stdin.read())
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
+    from mcp_codegen.generator.flavors.import_graph import ImportGraph
     from mcp_codegen.generator.inspection.output_guard import guard_output_package
 
+    graph = ImportGraph()
+    graph.install()  # before any user import: what each run target's own import reaches
     for entry in reversed(settings["sys_path"]):
         if entry not in sys.path:
             sys.path.insert(0, entry)
@@ -246,19 +280,26 @@ def main() -> None:
             problems.append(f"importing run target {target} raised {type(exc).__name__}: {exc}")
     source_dirs = tuple(Path(d).resolve() for d in settings.get("source_dirs", ()))
     found = find_servers(root, output, source_dirs)
+
+    def imports(module: str) -> list[list[str]]:
+        return reached_sources(graph, module, root, output, source_dirs)
+
     from mcp_codegen.registration.factory_calls import is_factory_call
 
     calls = [t for t in settings.get("targets", ()) if is_factory_call(t)]
+    functions: set[str] = set()
     for target in settings.get("targets", ()):
         if is_factory_call(target):
             continue
         try:
-            found.extend(_target_server(target, found, root))
+            found.extend(_target_server(target, found, root, functions))
         except BaseException as exc:  # user code may raise anything
             problems.append(f"run target {target}: {type(exc).__name__}: {exc}")
     # the module-level servers as importing their modules leaves them, before any factory
     # runs (a registration function the factory calls must not show in their records)
-    servers = _records(found)
+    servers = _records(found, imports)
+    for server in servers:
+        server["function"] = server["object"] in functions
     built: dict[str, tuple[str, str, int, Any]] = {}
     for text in dict.fromkeys([*settings.get("factories", ()), *calls]):
         try:
@@ -267,7 +308,7 @@ def main() -> None:
         except BaseException as exc:  # user code may raise anything
             problems.append(f"factory call {text}: {type(exc).__name__}: {exc}")
     # each call's own server, keyed by the call (also when it returns a module-level server)
-    servers.extend(_records([built[key] for key in sorted(built)]))
+    servers.extend(_records([built[key] for key in sorted(built)], imports))
     # what the records depend on, for the build cache (a run target's module, its imports)
     imported = sorted(
         (name, path)

@@ -86,13 +86,20 @@ def record_servers(
         return None, [warning], None  # inputs unknown: the build is not stored
     # name -> [(server, wire)]: a composed package's servers may share a name (None: unkeyed)
     generated: dict[str, list[tuple[str | None, Any]]] = {}
+    # name -> [(module, where)]: the module whose import registers it, for the targets' check
+    origins: dict[str, list[tuple[str, tuple[str, int, int]]]] = {}
     for definition in definitions:
         for tool in definition.tools:
             generated.setdefault(tool.name, []).append((_server(tool.extra), tool.wire))
+            where = (definition.source.relative_path, tool.position.line, tool.position.column)
+            origins.setdefault(tool.name, []).append((definition.source.module, where))
     other = {server["object"]: server for server in theirs["servers"]}
+    configured = _configured_targets(config)
     records, diagnostics = [], []
     for server in ours["servers"]:
         record, problems = _record(config, server, other.get(server["object"]), generated)
+        if record["tools"] is not None:
+            problems.extend(_unimported(record, server, origins, configured))
         records.append(record)
         diagnostics.extend(problems)
     imported = [(name, path) for name, path in ours.get("imported", ())]
@@ -117,6 +124,7 @@ def _record(
         "line": line,
         "initialize": None,
         "tools": None,
+        "imports": tuple((module, digest) for module, digest in server.get("imports", ())),
     }
     off = "so `mcp-codegen run` serves it without the fast path"
     if "problem" in server or twin is None or "problem" in twin:
@@ -163,6 +171,62 @@ def _record(
         ]
     record["tools"] = tuple(t["name"] for t in tools)
     return record, []
+
+
+def _configured_targets(config: Config) -> frozenset[str]:
+    """``run_targets`` as their records are keyed (a factory call with normalised spacing)."""
+    from mcp_codegen.registration.factory_calls import (
+        FactoryCallError,
+        is_factory_call,
+        parse_factory_call,
+    )
+
+    keys = set()
+    for target in config.run_targets:
+        try:
+            keys.add(parse_factory_call(target).target if is_factory_call(target) else target)
+        except FactoryCallError:
+            keys.add(target)
+    return frozenset(keys)
+
+
+def _unimported(
+    record: dict[str, Any],
+    server: dict[str, Any],
+    origins: dict[str, list[tuple[str, tuple[str, int, int]]]],
+    configured: frozenset[str],
+) -> list[Diagnostic]:
+    """Listed tools whose module the target's own import never reaches: ``mcp-codegen run``
+    would not register them. They leave the record (its listing is what the target serves);
+    for a configured run target each is an error at the tool (a ``module:function`` target
+    may import more when it runs: only left out)."""
+    target = record["object"]
+    reached = {module for module, _ in record["imports"]}
+    module_name = target.partition(":")[0]
+    kept, problems = [], []
+    for name in record["tools"]:
+        places = origins.get(name, [])
+        if not places or any(module in reached for module, _ in places):
+            kept.append(name)
+            continue
+        record_only = target not in configured or server.get("function")
+        if record_only:
+            continue
+        module, (path, line, column) = places[0]
+        problems.append(
+            Diagnostic(
+                path,
+                line,
+                column,
+                f"tool {name!r} is generated from {module}, but the run target {target} never "
+                f"registers it: importing {module_name} does not import {module}, so "
+                f"`mcp-codegen run {target}` would not serve it (clients would get "
+                f'"Unknown tool"); import {module} in {module_name}, or remove {path} from '
+                "`sources`",
+            )
+        )
+    record["tools"] = tuple(kept)
+    return problems
 
 
 def _generated_for(

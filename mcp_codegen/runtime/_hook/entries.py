@@ -203,6 +203,23 @@ class GeneratedIndex:
         return self._source_sha[source]
 
 
+def registered_tools(server: Any) -> frozenset[str] | None:
+    """The names of the tools ``server`` registered itself: an SDK ``MCPServer`` / ``FastMCP``'s
+    tool manager, a fastmcp server's local provider; ``None`` when not known (another kind of
+    object, such as a console-script function whose server is built when it runs)."""
+    manager = getattr(server, "_tool_manager", None)
+    if manager is not None and callable(getattr(manager, "list_tools", None)):
+        return frozenset(tool.name for tool in manager.list_tools())
+    components = getattr(getattr(server, "_local_provider", None), "_components", None)
+    if isinstance(components, dict):
+        return frozenset(
+            component.name
+            for key, component in components.items()
+            if isinstance(key, str) and key.startswith("tool:")
+        )
+    return None
+
+
 #: The inline comment on a tool's decorator that keeps it with the framework (the scanner's
 #: ``FRAMEWORK_MARKER``; docs/fastpath-run.md).
 

@@ -9,10 +9,14 @@ answer on (or at the handover when that comes first), and hands the
 session over, with the replay, to your framework's own stdio transport (``mcp.server.stdio.
 stdio_server``, which SDK 2.x and fastmcp both run) at the first message it does not answer.
 
-When the server has loaded, its listed tools are checked again: a tool the hook found stale or
-missing, or one the server does not register, ends the fast path's listing. If tools/list was
-already answered, the client gets ``notifications/tools/list_changed`` when the server declared
-``tools.listChanged``; otherwise an error on stderr names the tool and the regenerate command.
+Before the first answer it checks what is cheap to check (``checked_record``): the target's
+module is found, the project modules its import loaded at generate time are found and unchanged,
+the generated modules can be read; a problem is one line on stderr and the server runs plain
+(``--strict``: the start is refused). When the server has loaded, its listed tools are checked
+again: a tool the hook found stale or missing, one the server does not register, or one it
+registers that was not listed, ends the fast path's listing. If tools/list was already answered,
+the client gets ``notifications/tools/list_changed`` when the server declared
+``tools.listChanged``; otherwise an error on stderr names the tools and the regenerate command.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import os
 import sys
 
-from mcp_codegen.runtime._stdio import listing_cache
+from mcp_codegen.runtime._stdio import listing_cache, wire_shapes
 from mcp_codegen.runtime._stdio.fastpath import (
     PRELOAD_ENV,
     Handover,
@@ -34,11 +38,11 @@ from mcp_codegen.runtime._stdio.wire_shapes import REVISIONS
 from mcp_codegen.shared.format import (
     MANIFEST,
     SERVERS_FILE,
+    GeneratedModuleError,
     check_servers,
     is_generated_file,
     recorded_digest,
-    regenerate_command,
-    source_digest,
+    tree_regenerate_command,
 )
 from mcp_codegen.shared.reader import exec_generated
 
@@ -59,17 +63,105 @@ _LIST_CHANGED = b'{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\
 
 
 class FrontRefused(Exception):
-    """``--strict``: a generated module is stale; the server must not start."""
+    """The server must not start: a broken generated tree, or ``--strict`` and a stale one;
+    the message names the cause and the command that fixes it."""
 
 
-def server_record(directory: str, target: str) -> dict[str, Any] | None:
-    """The record of ``target`` in the tree at ``directory``, when the fast path can serve it."""
-    path = os.path.join(directory, SERVERS_FILE)
-    if not is_generated_file(path) or not sdk_matches():
+#: What ``mcp-codegen run`` says before its stderr lines.
+_PROG = "mcp-codegen run"
+
+
+def checked_record(directory: str, target: str, *, strict: bool) -> dict[str, Any] | None:
+    """The record the fast path answers ``target``'s opening from, once what is cheap to check
+    before the first answer holds: the target's module is found on ``sys.path`` (nothing is
+    imported), the project modules its import loaded at generate time are found and unchanged,
+    and the generated modules can be read. ``None``: run the server plain, after one line on
+    stderr saying why and how to turn the fast path on (none when the target's module is not
+    found: the plain start says that itself). Raises ``FrontRefused`` for a generated tree that
+    cannot be read, and under ``strict`` for a stale one."""
+    if find_source(target.partition(":")[0]) is None:
+        return None  # `cannot load TARGET: No module named ...`, from the plain start
+    command = tree_regenerate_command(directory)
+    try:
+        record, off = _record_or_why(directory, target)
+    except GeneratedModuleError as exc:  # a corrupt __servers__.py: only the fast path reads it
+        record, off = None, None
+        stale: str | None = f"{exc}"
+    else:
+        stale = _changed_imports(record, directory) if record is not None else None
+    if off == _UNPARSABLE:
+        return None  # `TARGET ...: not a literal`, from the plain start
+    if off is not None:
+        _note(f"the stdio fast path is off for {target}: {off}")
         return None
+    if stale is not None:
+        if strict:
+            raise FrontRefused(f"refusing to start (strict): {stale}; run `{command}`")
+        _note(
+            f"the stdio fast path is off for {target}: {stale}; run `{command}` to turn it "
+            "on again (the server starts plain)"
+        )
+        return None
+    if strict:
+        check_sources(directory)
+    return record
+
+
+def _record_or_why(directory: str, target: str) -> tuple[dict[str, Any] | None, str | None]:
+    """``(record, None)``, or ``(None, why the fast path is off)`` (raises
+    ``GeneratedModuleError`` for a malformed records file)."""
+    path = os.path.join(directory, SERVERS_FILE)
+    if not is_generated_file(path):
+        if os.path.exists(path):
+            raise GeneratedModuleError("not a generated file (no mcp-codegen header)", path)
+        return None, (
+            f"{path} does not exist (it is written by `mcp-codegen generate` with flavor "
+            '"mcp" or "fastmcp")'
+        )
+    if not sdk_matches():
+        return None, (
+            "the installed mcp_types is not release "
+            f"{wire_shapes.MCP_TYPES_VERSION}, whose wire shapes the fast path answers with"
+        )
     records = check_servers(exec_generated(path), path)
+    record = _find(records, target)
+    if record is None and not _parses(target):
+        return None, _UNPARSABLE
+    if record is None:
+        return None, (
+            f"{path} has no record of it; add it to run_targets in [tool.mcp-codegen] "
+            f"(run_targets = [{_toml_string(target)}]) and run `mcp-codegen generate`"
+        )
+    if not record["initialize"]:
+        return None, (
+            f"its initialize answer is not recorded (`mcp-codegen generate` warned why at "
+            f"{record['source']}:{record['line']})"
+        )
+    return record, None
+
+
+#: ``_record_or_why``'s reason for a factory-call target that does not parse: no note, the
+#: plain start refuses it with the parser's message.
+_UNPARSABLE = ""
+
+
+def _parses(target: str) -> bool:
+    """Whether a factory-call ``target`` parses (only asked when no record has its spelling:
+    the parser's imports cost ~30 ms before the first answer)."""
+    if "(" not in target.partition(":")[2]:
+        return True
+    from mcp_codegen.registration.factory_calls import FactoryCallError, parse_factory_call
+
+    try:
+        parse_factory_call(target)
+    except FactoryCallError:
+        return False
+    return True
+
+
+def _find(records: list[dict[str, Any]], target: str) -> dict[str, Any] | None:
     for record in records:
-        if record["object"] == target and record["initialize"]:
+        if record["object"] == target:
             return record
     if "(" in target.partition(":")[2]:  # a factory call, recorded with normalised spacing
         from mcp_codegen.registration.factory_calls import FactoryCallError, parse_factory_call
@@ -79,41 +171,128 @@ def server_record(directory: str, target: str) -> dict[str, Any] | None:
         except FactoryCallError:
             return None
         for record in records:
-            if record["object"] == normalised and record["initialize"]:
+            if record["object"] == normalised:
                 return record
     return None
 
 
+def _toml_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _changed_imports(record: dict[str, Any], directory: str) -> str | None:
+    """Why the record no longer says what the server registers: a project module its target's
+    import loaded at generate time that is gone or changed (``None``: all as recorded)."""
+    imports = record.get("imports")
+    where = os.path.join(directory, SERVERS_FILE)
+    if imports is None:
+        return f"{where} was written by an earlier mcp-codegen and records no imports"
+    for module, digest in imports:
+        source = find_source(module)
+        if source is None:
+            return (
+                f"{module}, which {record['object']} imported when {where} was generated, is "
+                "not found on the Python path"
+            )
+        if _digest(source) != digest:
+            return f"{source} changed since {where} was generated"
+    return None
+
+
+def _digest(path: str) -> str | None:
+    """``shared.format.source_digest`` of a file (without importing ``hashlib``)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read().replace(b"\r\n", b"\n")
+    except OSError:
+        return None
+    digest = listing_cache.sha256(len(data))
+    digest.update(data)  # type: ignore[attr-defined]
+    return digest.hexdigest()  # type: ignore[attr-defined,no-any-return]
+
+
+def _note(message: str) -> None:
+    print(f"{_PROG}: note: {message}", file=sys.stderr, flush=True)
+
+
+def server_record(directory: str, target: str) -> dict[str, Any] | None:
+    """The record of ``target`` in the tree at ``directory``, when the fast path can serve it."""
+    try:
+        record, _ = _record_or_why(directory, target)
+    except GeneratedModuleError:
+        return None
+    return record
+
+
 def check_sources(directory: str) -> None:
     """``--strict``: every generated module's source must hash as recorded (found on
-    ``sys.path`` by its module name, nothing imported); raises ``FrontRefused``."""
-    manifest = exec_generated(os.path.join(directory, MANIFEST))
-    with open(os.path.join(directory, MANIFEST), "rb") as handle:
-        command = regenerate_command(handle.read(1024))
-    for relative in manifest.get("MODULES", ()):
-        generated = os.path.join(directory, *relative.split("/"))
-        with open(generated, "rb") as handle:
-            head = handle.read(2048)
-        module = exec_generated(generated).get("SOURCE_MODULE", "")
-        source = _module_file(module)
-        data = None
-        if source is not None:
-            with open(source, "rb") as handle:
-                data = handle.read()
-        if data is None or source_digest(data) != recorded_digest(head):
-            raise FrontRefused(
-                f"refusing to start (strict): {source or module} changed since {generated} was "
-                f"generated; run `{command}`"
-            )
+    ``sys.path`` by its module name, nothing imported); raises ``FrontRefused`` naming the
+    first that does not, or the generated module that cannot be read."""
+    command = tree_regenerate_command(directory)
+    try:
+        manifest = exec_generated(os.path.join(directory, MANIFEST))
+        for relative in manifest.get("MODULES", ()):
+            generated = os.path.join(directory, *relative.split("/"))
+            module = exec_generated(generated).get("SOURCE_MODULE", "")
+            with open(generated, "rb") as handle:
+                head = handle.read(2048)
+            source = find_source(module)
+            if source is None:
+                raise FrontRefused(
+                    f"refusing to start (strict): {module}, the source of {generated}, is not "
+                    f"found on the Python path; run `{command}`"
+                )
+            if _digest(source) != recorded_digest(head):
+                raise FrontRefused(
+                    f"refusing to start (strict): {source} changed since {generated} was "
+                    f"generated; run `{command}`"
+                )
+    except (GeneratedModuleError, OSError) as exc:
+        raise FrontRefused(f"refusing to start: {_unreadable(exc)}; run `{command}`") from None
 
 
-def _module_file(module: str) -> str | None:
+def _unreadable(exc: Exception) -> str:
+    if isinstance(exc, OSError):
+        return f"{exc.filename}: cannot read ({exc.strerror})"
+    return str(exc)
+
+
+def find_source(module: str) -> str | None:
+    """The ``.py`` file ``import module`` would load, found without importing anything: on
+    ``sys.path`` by ``stat``, else through the import system's finders for the top-level
+    package (an editable install's finder) and that package's search locations."""
     parts = module.split(".")
+    if not all(part.isidentifier() for part in parts):
+        return None
     for entry in sys.path:
-        base = os.path.join(entry or os.curdir, *parts)
-        for candidate in (base + ".py", os.path.join(base, "__init__.py")):
-            if os.path.isfile(candidate):
-                return candidate
+        if isinstance(entry, str):
+            found = _in(entry or os.curdir, parts)
+            if found is not None:
+                return found
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        try:
+            spec = find(parts[0], None) if find is not None else None
+        except Exception:  # a third-party finder: whatever it raises means "not here"
+            continue
+        if spec is None:
+            continue
+        if len(parts) == 1:
+            origin = spec.origin
+            return origin if isinstance(origin, str) and origin.endswith(".py") else None
+        for location in spec.submodule_search_locations or ():
+            found = _in(location, parts[1:])
+            if found is not None:
+                return found
+        return None
+    return None
+
+
+def _in(directory: str, parts: list[str]) -> str | None:
+    base = os.path.join(directory, *parts)
+    for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(candidate):
+            return candidate
     return None
 
 
@@ -128,13 +307,22 @@ class Listings:
         if record["tools"] is None:
             return  # the framework lists: nothing to store
         manifest = exec_generated(os.path.join(directory, MANIFEST))
+        modules = manifest.get("MODULES", ())
+        for relative in modules if isinstance(modules, tuple | list) else ():
+            if isinstance(relative, str) and not os.path.isfile(
+                generated := os.path.join(directory, *relative.split("/"))
+            ):
+                raise FrontRefused(
+                    f"refusing to start: {generated} (listed in the manifest) does not exist; "
+                    f"run `{tree_regenerate_command(directory)}`"
+                )
         try:
-            self.path = listing_cache.entry_path(
-                directory, record["object"], manifest.get("MODULES", ()), SERVERS_FILE
-            )
+            path = listing_cache.entry_path(directory, record["object"], modules, SERVERS_FILE)
         except (OSError, TypeError, ValueError):
-            return  # a listed module is missing, MODULES is malformed: the registry load says so
-        self.stored = listing_cache.read(self.path, self.revisions)
+            return  # MODULES is malformed, a file went away meanwhile: the registry load says so
+        if path:
+            self.path = path
+            self.stored = listing_cache.read(path, self.revisions)
 
 
 class ServerSession(Session):
@@ -192,11 +380,10 @@ class ServerSession(Session):
 
     @property
     def list_changed(self) -> bool:
-        answers = self._record["initialize"].values()
-        return any(
-            ((answer.get("capabilities") or {}).get("tools") or {}).get("listChanged") is True
-            for answer in answers
-        )
+        """Whether the ``initialize`` answer this session got declares ``tools.listChanged``
+        (only then may the server send ``notifications/tools/list_changed``)."""
+        answer = self._record["initialize"].get(self.protocol_version) or {}
+        return ((answer.get("capabilities") or {}).get("tools") or {}).get("listChanged") is True
 
 
 def serve(
@@ -321,9 +508,10 @@ def _stale_listing(
         wire_out.flush()
         return
     print(
-        f"mcp-codegen run: error: the fast path listed {names} from a generated entry that is "
-        f"stale or missing, and the server does not declare tools.listChanged, so the client "
-        f"keeps that list; run `{regenerate}` and restart",
+        f"mcp-codegen run: error: the fast path's tools/list differs from what the server "
+        f"registers ({names}: stale, missing, or registered only at run time), and the server "
+        f"does not declare tools.listChanged, so the client keeps that list; run "
+        f"`{regenerate}` and restart",
         file=sys.stderr,
         flush=True,
     )

@@ -3,9 +3,10 @@
 Standard library only. Shaping a server's listing through the wire models and serialising it
 (after executing every generated module and checking each tool) was most of what the front paid
 before its first answer. The result of the first shaping is stored, content-addressed like
-``__pycache__``, in ``<generated>/__pycache__/mcp-codegen-listing-<key>.bin``: one file per run
-target and tree, holding the serialised ``result`` of ``tools/list`` for every revision the
-record answers ``initialize`` for, byte for byte what the shaping gives.
+``__pycache__``, in the project's cache directory (``.mcp-codegen-cache/listings/``, beside the
+nearest ``pyproject.toml`` at or above the generated tree; nothing inside the checked-in tree):
+one file per run target and tree, holding the serialised ``result`` of ``tools/list`` for every
+revision the record answers ``initialize`` for, byte for byte what the shaping gives.
 
 The key is the SHA-256 of everything the answer derives from: this entry format, the sources of
 the ``mcp_codegen`` modules that load and shape it, the target's record object, and the bytes of
@@ -30,8 +31,12 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 MAGIC = b"mcp-codegen-listing 1\n"
-CACHE_DIR = "__pycache__"
-PREFIX = "mcp-codegen-listing-"
+#: The project's cache directory (``mcp_codegen.generator.project.CACHE_DIR``) and its part here.
+CACHE_DIR = ".mcp-codegen-cache"
+LISTINGS = "listings"
+#: Beside the nearest of these at or above the generated tree (``project.CONFIG_NAME``).
+_CONFIG_NAMES = ("pyproject.toml", "mcp-codegen.toml")
+_IGNORE = b"# Created by mcp-codegen; safe to delete.\n*\n"
 _NONE = b"-"  # this revision's tools/list goes to the framework (no stored answer)
 #: The sources (relative to the ``mcp_codegen`` package) that the stored answer derives from.
 _DERIVING = (
@@ -53,12 +58,12 @@ _CODEGEN = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fil
 _SMALL = 1 << 19
 
 
-def _sha256(size: int) -> object:
+def sha256(size: int) -> object:
     """A SHA-256 object, from the implementation that is faster for ``size`` bytes."""
     if size < _SMALL:
-        from _sha256 import sha256  # type: ignore[import-not-found]
+        from _sha256 import sha256 as builtin_sha256  # type: ignore[import-not-found]
 
-        return sha256()
+        return builtin_sha256()
     try:  # hashlib's OpenSSL SHA-256 without hashlib's other imports
         from _hashlib import openssl_sha256
     except ImportError:  # an interpreter built without OpenSSL
@@ -67,8 +72,27 @@ def _sha256(size: int) -> object:
     return openssl_sha256()
 
 
+def cache_directory(directory: str) -> str | None:
+    """Where the listings of the generated tree at ``directory`` are stored: the project's
+    cache directory beside the nearest configuration at or above the tree; else (a tree
+    installed with a package) the user's cache (``$XDG_CACHE_HOME`` or ``~/.cache``); ``None``
+    when there is neither. The entries are content-addressed: sharing a directory is safe."""
+    current = os.path.dirname(os.path.abspath(directory))
+    while True:
+        for name in _CONFIG_NAMES:
+            if os.path.isfile(os.path.join(current, name)):
+                return os.path.join(current, CACHE_DIR, LISTINGS)
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    user = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(user, "mcp-codegen", LISTINGS) if os.path.isabs(user) else None
+
+
 def entry_path(directory: str, target: str, modules: Iterable[str], servers_file: str) -> str:
-    """Where the stored listing of ``target`` for the tree at ``directory`` is (or would be).
+    """Where the stored listing of ``target`` for the tree at ``directory`` is (or would be):
+    ``<cache>/<target digest>-<tree digest>.bin``, or ``""`` when there is no cache directory.
 
     ``modules``: the manifest's ``MODULES`` (relative paths); ``servers_file``: the records'
     file name. Reads every generated file (~1 ms per MB)."""
@@ -78,11 +102,16 @@ def entry_path(directory: str, target: str, modules: Iterable[str], servers_file
     parts.append(b"target\0" + target.encode() + b"\0")
     for relative in (servers_file, "__init__.py", *modules):
         _read(parts, relative, os.path.join(directory, *relative.split("/")))
-    digest = _sha256(sum(len(part) for part in parts))
+    digest = sha256(sum(len(part) for part in parts))
     for part in parts:
         digest.update(part)  # type: ignore[attr-defined]
-    name = PREFIX + digest.hexdigest() + ".bin"  # type: ignore[attr-defined]
-    return os.path.join(directory, CACHE_DIR, name)
+    cache = cache_directory(directory)
+    if cache is None:
+        return ""
+    named = sha256(0)
+    named.update(target.encode())  # type: ignore[attr-defined]
+    prefix = named.hexdigest()[:16]  # type: ignore[attr-defined]
+    return os.path.join(cache, f"{prefix}-{digest.hexdigest()}.bin")  # type: ignore[attr-defined]
 
 
 def _read(parts: list[bytes], name: str, path: str) -> None:
@@ -125,7 +154,7 @@ def _parse(data: bytes, revisions: frozenset[str]) -> dict[str, str | None]:
     for size, expected in zip(sizes, sums, strict=True):
         payload = body[start : start + size]
         start += size
-        digest = _sha256(len(body))
+        digest = sha256(len(body))
         digest.update(payload)  # type: ignore[attr-defined]
         if digest.hexdigest().encode() != expected:  # type: ignore[attr-defined]
             raise ValueError("a stored listing does not match its digest")
@@ -141,7 +170,8 @@ def _parse(data: bytes, revisions: frozenset[str]) -> dict[str, str | None]:
 
 def write(path: str, listings: dict[str, str | None]) -> None:
     """Store ``listings`` at ``path`` (atomically; silently not when the directory is not
-    writable). Equal payloads are stored once; the bytes depend on the listings alone."""
+    writable), and drop the target's entries for earlier trees. Equal payloads are stored
+    once; the bytes depend on the listings alone."""
     payloads: list[bytes] = []
     index: list[bytes] = []
     for revision in sorted(listings):
@@ -156,7 +186,7 @@ def write(path: str, listings: dict[str, str | None]) -> None:
     sums = []
     total = sum(len(payload) for payload in payloads)
     for payload in payloads:
-        digest = _sha256(total)
+        digest = sha256(total)
         digest.update(payload)  # type: ignore[attr-defined]
         sums.append(digest.hexdigest().encode())  # type: ignore[attr-defined]
     data = b"".join(
@@ -172,13 +202,32 @@ def write(path: str, listings: dict[str, str | None]) -> None:
         )
     )
     partial = f"{path}.{os.getpid()}.tmp"
+    cache = os.path.dirname(path)
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        os.makedirs(cache, exist_ok=True)
+        ignore = os.path.join(os.path.dirname(cache), ".gitignore")
+        if not os.path.exists(ignore):
+            with open(ignore, "wb") as handle:
+                handle.write(_IGNORE)
         with open(partial, "wb") as handle:
             handle.write(data)
         os.replace(partial, path)
+        _drop_earlier(path)
     except OSError:
         try:  # noqa: SIM105 (contextlib: an import before the answer)
             os.unlink(partial)
         except OSError:
             pass
+
+
+def _drop_earlier(path: str) -> None:
+    """Remove the same target's entries keyed on earlier trees (an entry per tree change
+    would pile up: the tree's own ``generate`` no longer sees them)."""
+    cache, name = os.path.split(path)
+    prefix = name.partition("-")[0] + "-"
+    for other in os.listdir(cache):
+        if other.startswith(prefix) and other.endswith(".bin") and other != name:
+            try:  # noqa: SIM105 (contextlib: an import before the answer)
+                os.unlink(os.path.join(cache, other))
+            except OSError:
+                pass

@@ -143,3 +143,41 @@ def assert_same_answers(target: str, *, cwd: Path, env: dict[str, str]) -> None:
     different = [i for i in sorted(expect) if fast[i] != plain[i]]
     assert not different, [(fast[i], plain[i]) for i in different[:3]]
     assert fast_notes == plain_notes
+
+
+def with_client(
+    command: list[str],
+    steps: Any,
+    *,
+    cwd: Path,
+    env: dict[str, str],
+    on_message: Any = None,
+) -> tuple[Any, str]:
+    """Start ``command`` as a stdio server for the official client (``mcp.ClientSession`` over
+    ``stdio_client``) and run ``await steps(session)`` (the session is not initialized yet);
+    returns what it returned (or the exception it raised) and what the server wrote to stderr.
+    ``on_message``: the session's ``message_handler`` (notifications from the server)."""
+    import tempfile
+
+    import anyio
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    parameters = StdioServerParameters(command=command[0], args=command[1:], env=env, cwd=str(cwd))
+    extra = {"message_handler": on_message} if on_message is not None else {}
+
+    async def run(errlog: Any) -> Any:
+        try:
+            async with (
+                stdio_client(parameters, errlog=errlog) as (read, write),
+                ClientSession(read, write, **extra) as session,
+            ):
+                with anyio.fail_after(120):
+                    return await steps(session)
+        except Exception as exc:  # the server refused or went away: what the client sees
+            return exc
+
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as errlog:
+        found = anyio.run(run, errlog)
+        errlog.seek(0)
+        return found, errlog.read()

@@ -48,6 +48,10 @@ SERVERS = {
                 return text.upper()
 
             return server
+
+
+        if os.environ.get("DEMO_FAIL"):  # an import that fails, sources as generated
+            raise RuntimeError("slow dependency missing")
         ''',
     "fastmcp": '''
         import os
@@ -79,6 +83,10 @@ SERVERS = {
                 return text.upper()
 
             return server
+
+
+        if os.environ.get("DEMO_FAIL"):  # an import that fails, sources as generated
+            raise RuntimeError("slow dependency missing")
         ''',
 }
 
@@ -115,13 +123,15 @@ def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     return project.root
 
 
-def _run(root: Path, target: str, messages: list[object], expect: set[int], *options: str):
+def _run(
+    root: Path, target: str, messages: list[object], expect: set[int], *options: str, **env: str
+):
     return exchange(
         run_command("generated", target, *options),
         messages,
         expect,
         cwd=root,
-        env=codegen_env(PYTHONPATH=str(root)),
+        env=codegen_env(PYTHONPATH=str(root), **env),
         timeout=60,
     )
 
@@ -169,11 +179,9 @@ def test_answers_before_the_factory_runs(built: Path, tmp_path: Path, target: st
     call after the opening needs the server, so the failed import is reported."""
     root = tmp_path / "p"
     shutil.copytree(built, root, ignore=shutil.ignore_patterns("__pycache__"))
-    server = root / "pkg" / "server.py"
-    server.write_text(server.read_text() + "\nraise RuntimeError('slow dependency missing')\n")
     call = request(3, "tools/call", {"name": "team_add", "arguments": {}})
-    fast, _, err = _run(root, target, [*OPENING, call], {1, 2})
-    plain, _, _ = _run(root, target, OPENING, {1, 2}, "--no-fast-path")
+    fast, _, err = _run(root, target, [*OPENING, call], {1, 2}, DEMO_FAIL="1")
+    plain, _, _ = _run(root, target, OPENING, {1, 2}, "--no-fast-path", DEMO_FAIL="1")
     assert set(fast) == {1, 2}, err
     assert b'"team_add"' in fast[2]
     assert plain == {}
@@ -185,12 +193,13 @@ def test_unrecorded_call_runs_without_the_fast_path(built: Path, tmp_path: Path)
     (the failing import proves nothing was answered from literals)."""
     root = tmp_path / "p"
     shutil.copytree(built, root, ignore=shutil.ignore_patterns("__pycache__"))
-    server = root / "pkg" / "server.py"
-    server.write_text(server.read_text() + "\nraise RuntimeError('slow dependency missing')\n")
     for target in ("pkg.server:create_server(namespace='other_')", "pkg.server:unsteady_server()"):
-        fast, _, err = _run(root, target, OPENING, {1, 2})
+        fast, _, err = _run(root, target, OPENING, {1, 2}, DEMO_FAIL="1")
         assert fast == {}, target
         assert "slow dependency missing" in err
+        assert (
+            f"mcp-codegen run: note: the stdio fast path is off for {target}: " in err
+        )  # never silently
 
 
 def test_a_bad_call_is_refused(built: Path) -> None:

@@ -57,8 +57,10 @@ def _answers(root: Path, target: str, revision: str, pythonpath: str) -> tuple[d
 
 
 def _entries(root: Path) -> list[Path]:
-    cache = root / "generated" / "__pycache__"
-    return sorted(cache.glob("mcp-codegen-listing-*.bin")) if cache.is_dir() else []
+    """The stored listings: in the project's cache directory, nothing inside generated/."""
+    assert not list((root / "generated").rglob("*.bin"))
+    cache = root / ".mcp-codegen-cache" / "listings"
+    return sorted(cache.glob("*.bin")) if cache.is_dir() else []
 
 
 def _parse(data: bytes) -> tuple[list[bytes], list[bytes]]:
@@ -82,8 +84,9 @@ def _entry(index: list[bytes], payloads: list[bytes]) -> bytes:
 def _stored_equals_shaped(root: Path, target: str, pythonpath: str) -> None:
     """Shaped answers per revision (the cache directory blocked by a file: nothing stored),
     then one run that stores, then every revision from the stored bytes: identical."""
-    cache = root / "generated" / "__pycache__"
+    cache = root / ".mcp-codegen-cache" / "listings"
     shutil.rmtree(cache, ignore_errors=True)
+    cache.parent.mkdir(exist_ok=True)
     cache.write_text("not a directory")
     shaped = {revision: _answers(root, target, revision, pythonpath)[0] for revision in REVISIONS}
     assert _entries(root) == []
@@ -114,6 +117,7 @@ def test_stored_listing_is_the_shaped_one_everything(tmp_path: Path) -> None:
         tmp_path / "generated",
         ignore=shutil.ignore_patterns("__pycache__"),
     )
+    (tmp_path / "pyproject.toml").write_text("")  # the project whose cache directory is used
     _stored_equals_shaped(tmp_path, "examples.everything.server:mcp", str(REPO))
 
 
@@ -123,7 +127,8 @@ def project(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 
 
 def _fresh(project: Path, tmp: Path, name: str = "p") -> Path:
-    shutil.copytree(project, tmp / name, ignore=shutil.ignore_patterns("__pycache__"))
+    ignore = shutil.ignore_patterns("__pycache__", ".mcp-codegen-cache")
+    shutil.copytree(project, tmp / name, ignore=ignore)
     return tmp / name
 
 
@@ -171,7 +176,8 @@ def test_a_changed_generated_module_is_never_answered_from_the_stored_bytes(
     )
     after, _ = _list(root)
     assert after == before.replace(b"Add two numbers.", b"Add two numbers, edited.")
-    assert len(_entries(root)) == 2 and entry in _entries(root)  # a new key beside the old one
+    (new,) = _entries(root)  # a new key; the entry of the earlier tree is dropped
+    assert new != entry
     # and what the new entry answers is that shaped answer
     again, _ = _list(root)
     assert again == after
@@ -231,12 +237,14 @@ def test_the_entry_is_the_same_in_two_checkouts(project: Path, tmp_path: Path) -
 
 def test_an_unwritable_cache_directory_shapes_each_time(project: Path, tmp_path: Path) -> None:
     root = _fresh(project, tmp_path)
-    (root / "generated" / "__pycache__").write_text("a file where the directory would be")
+    cache = root / ".mcp-codegen-cache" / "listings"
+    cache.parent.mkdir(exist_ok=True)
+    cache.write_text("a file where the directory would be")
     first, err = _list(root)
     second, _ = _list(root)
     assert first == second and b'"add"' in first
     assert "Traceback" not in err
-    assert (root / "generated" / "__pycache__").is_file()
+    assert cache.is_file()
 
 
 def test_run_exits_when_stdin_closes_while_the_server_imports(
@@ -245,14 +253,12 @@ def test_run_exits_when_stdin_closes_while_the_server_imports(
     """The server takes 60 s to import; the client lists and closes stdin: ``run`` exits now
     (it used to wait for the import). The bound is far above a start-up and far below it."""
     root = _fresh(project, tmp_path)
-    server = root / "pkg" / "server.py"
-    server.write_text(server.read_text() + "\nimport time\ntime.sleep(60)\n")
     started = time.monotonic()
     done = subprocess.run(
         run_command("generated", "pkg.server:mcp"),
         input=b"".join(line(message) for message in _opening(REVISIONS[-1])),
         cwd=root,
-        env=codegen_env(PYTHONPATH=str(root)),
+        env=codegen_env(PYTHONPATH=str(root), DEMO_SLOW="60"),
         capture_output=True,
         timeout=120,
     )
