@@ -27,7 +27,7 @@ from mcp.client.stdio import stdio_client
 import mcp_codegen
 from tests.helpers.project import REPO, run_codegen
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.process, pytest.mark.e2e]
 
 DISTRIBUTION = "mcp-schema-codegen"
 WHEELHOUSE = (
@@ -125,6 +125,7 @@ def test_the_distribution_name_is_the_one_in_pyproject() -> None:
     assert "version" in project["dynamic"]  # from mcp_codegen.__version__, one source of truth
 
 
+@pytest.mark.slow
 def test_installed_wheel_generates_checks_exports_and_serves(
     installed: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
@@ -199,6 +200,7 @@ def test_installed_wheel_generates_checks_exports_and_serves(
     assert called["structuredContent"] == {"result": [{"title": "Dune", "year": 2001}]}
 
 
+@pytest.mark.slow
 def test_no_source_tree_leaks_into_the_venv(installed: tuple[Path, dict[str, str]]) -> None:
     venv, env = installed
     paths = _run(
