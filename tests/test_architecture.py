@@ -28,6 +28,7 @@ import sys
 import tomllib
 from collections import defaultdict
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -212,6 +213,12 @@ def test_tests_import_private_modules_only_of_the_package_they_mirror() -> None:
     assert wrong == [], "\n".join(wrong)
 
 
+@cache
+def _parsed(path: Path) -> ast.Module:
+    """A test file's tree, parsed once for the checks below."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _is_test_module(module: str) -> bool:
     parts = module.split(".")
     return parts[0] == "tests" and parts[-1].startswith("test_")
@@ -224,7 +231,7 @@ def test_no_test_imports_another_test_modules_private_names() -> None:
     for path in _modules(TESTS):
         if "fixtures" in path.relative_to(TESTS).parts:
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _parsed(path)
         aliases = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and _is_test_module(node.module or ""):
@@ -261,10 +268,10 @@ def _marker_names(node: ast.expr) -> set[str]:
     }
 
 
-def quick_tests(source: str) -> int:
+def quick_tests(source: str | ast.Module) -> int:
     """How many test functions of a module are in the quick tier, read with ``ast``: not under a
     module ``pytestmark`` or a decorator naming ``process``, ``e2e`` or ``slow``."""
-    tree = ast.parse(source)
+    tree = ast.parse(source) if isinstance(source, str) else source
     for node in tree.body:
         module_mark = isinstance(node, ast.Assign) and any(
             isinstance(target, ast.Name) and target.id == "pytestmark" for target in node.targets
@@ -292,9 +299,7 @@ def test_every_package_has_quick_tests() -> None:
     has tests outside the process, e2e and slow tiers."""
     packages = sorted(p.name for p in CODEGEN.iterdir() if (p / "__init__.py").is_file())
     counts = {
-        package: sum(
-            quick_tests(path.read_text(encoding="utf-8")) for path in _modules(TESTS / package)
-        )
+        package: sum(quick_tests(_parsed(path)) for path in _modules(TESTS / package))
         for package in packages
     }
     assert all(counts.values()), counts
