@@ -43,9 +43,11 @@ def check(session: nox.Session) -> None:
 def tests(session: nox.Session) -> None:
     """The whole test suite, end-to-end tests with real MCP clients included, in a random order
     (pytest-randomly prints the seed; `-- -p randomly --randomly-seed=N` repeats it).
-    `-- -n 2` spreads it over two cores (pytest-xdist; docs/testing.md)."""
+    Spread over two cores (pytest-xdist `-n 2`, measured to pay: docs/testing.md) unless the
+    arguments choose (`-- -n 0` runs it serially)."""
     session.install("-e", ".[test]")
-    session.run("pytest", *session.posargs)
+    chosen = any(arg.startswith(("-n", "--numprocesses")) for arg in session.posargs)
+    session.run("pytest", *([] if chosen else ["-n", "2"]), *session.posargs)
 
 
 @nox.session
