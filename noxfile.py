@@ -19,6 +19,10 @@ CONFIGS = (
 )
 
 
+#: The quick tier's marker expression (the markers are defined in pyproject.toml; docs/testing.md).
+QUICK = "not process and not e2e and not slow"
+
+
 @nox.session
 def codegen(session: nox.Session) -> None:
     """Regenerate every generated output (generated/ and each example's) from its config."""
@@ -38,16 +42,20 @@ def check(session: nox.Session) -> None:
 @nox.session
 def tests(session: nox.Session) -> None:
     """The whole test suite, end-to-end tests with real MCP clients included, in a random order
-    (pytest-randomly prints the seed; `-- -p randomly --randomly-seed=N` repeats it)."""
+    (pytest-randomly prints the seed; `-- -p randomly --randomly-seed=N` repeats it).
+    Spread over two cores (pytest-xdist `-n 2`, measured to pay: docs/testing.md) unless the
+    arguments choose (`-- -n 0` runs it serially)."""
     session.install("-e", ".[test]")
-    session.run("pytest", *session.posargs)
+    chosen = any(arg.startswith(("-n", "--numprocesses")) for arg in session.posargs)
+    session.run("pytest", *([] if chosen else ["-n", "2"]), *session.posargs)
 
 
 @nox.session
 def quick(session: nox.Session) -> None:
-    """The quick tier: every package's in-process tests (`-m "not slow"`; docs/testing.md)."""
+    """The quick tier: every package's in-process tests, nothing that starts a process, needs Node
+    or a wheel, or takes over 2 s (`-m "not process and not e2e and not slow"`; docs/testing.md)."""
     session.install("-e", ".[test]")
-    session.run("pytest", "-m", "not slow", *session.posargs)
+    session.run("pytest", "-m", QUICK, *session.posargs)
 
 
 @nox.session

@@ -6,7 +6,7 @@ tests/e2e/realworld/check_run_fastpath.py does (the installed package's files as
 run's target as ``run_targets``), generates it, and prints one JSON line: the target, its module
 and attribute, and whether the fast path serves it here.
 
-Usage: python bench/_realworld_child.py PROJECT RUN_ID
+Usage: python -m bench _realworld_child PROJECT RUN_ID
 """
 
 from __future__ import annotations

@@ -24,10 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-BENCH = Path(__file__).resolve().parent
-REALWORLD = BENCH.parent / "tests" / "e2e" / "realworld"
-
-from _processes import (  # noqa: E402
+from bench._support import (
     Usage,
     children_cpu_ms,
     first_call_table,
@@ -37,6 +34,10 @@ from _processes import (  # noqa: E402
     server_env,
     server_process,
 )
+
+BENCH = Path(__file__).resolve().parent
+REALWORLD = BENCH.parent / "tests" / "e2e" / "realworld"
+
 
 SETUPS = ("floor", "plain", "hooked", "fastpath")
 
@@ -77,8 +78,7 @@ def prepare(
     baseline: Path | None = None,
 ) -> list[Server]:
     """Generate each server's project in its environment, precompile, store the listing."""
-    sys.path.insert(0, str(REALWORLD))
-    from check_run_fastpath import FAST_PATH_RUNS
+    from tests.e2e.realworld.check_run_fastpath import FAST_PATH_RUNS
 
     servers = []
     for env, idents in FAST_PATH_RUNS.items():

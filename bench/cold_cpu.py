@@ -1,6 +1,6 @@
 """Where a cold build's CPU goes: the generator process's own stages, and the whole build.
 
-Usage:  python bench/cold_cpu.py [--rounds 5] [--tools 10000] [--before DIR] [--no-generate]
+Usage:  python -m bench cold_cpu [--rounds 5] [--tools 10000] [--before DIR] [--no-generate]
 
 CPU seconds (``getrusage``), not wall time: the 2-core machines these run on are shared, and
 CPU is what one build costs whatever else runs. For each checkout (this one and, with
@@ -35,11 +35,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from bench.incremental import INFER
+from bench.synthetic import write_package
 
-from incremental import INFER  # noqa: E402
-from synthetic import write_package  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 #: ``python -m mcp_codegen generate --no-cache`` in this process, keeping what ``assemble_module``
 #: was given; pickled to argv[1].

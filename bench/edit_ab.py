@@ -1,7 +1,7 @@
 """Edit-one-module builds of two or more checkouts, interleaved round by round, beside the floor.
 
-Usage:  python bench/edit_ab.py [--rounds 5] NAME=CHECKOUT [NAME=CHECKOUT ...]
-e.g.    python bench/edit_ab.py before=/tmp/main-checkout after=.
+Usage:  python -m bench edit_ab [--rounds 5] NAME=CHECKOUT [NAME=CHECKOUT ...]
+e.g.    python -m bench edit_ab before=/tmp/main-checkout after=.
 
 ``bench/incremental.py`` measures one checkout per run; this puts checkouts side by side in one
 run, so load from other users of the machine falls on all of them alike. Each checkout gets its
@@ -27,10 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from bench.incremental import INFER, write_project
 
-from incremental import INFER, _project  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 
 def _cpu() -> float:
@@ -74,8 +73,8 @@ def main() -> None:
         for name, repo in repos.items():
             compileall.compile_dir(repo / "mcp_codegen", quiet=1)
             leaf, shared = scratch / f"leaf-{name}", scratch / f"shared-{name}"
-            _project(leaf, options.tools)
-            _project(shared, options.tools, shared=True)
+            write_project(leaf, options.tools)
+            write_project(shared, options.tools, shared=True)
             env = dict(os.environ, PYTHONPATH=str(repo))
             for project in (leaf, shared):
                 subprocess.run(

@@ -1,7 +1,7 @@
 """Where one edit's build spends its time: when each worker event reaches the generator, and the
 CPU each process used.
 
-Usage:  python bench/edit_timeline.py [--runs 7] [--tools 1000] [--repo DIR]
+Usage:  python -m bench edit_timeline [--runs 7] [--tools 1000] [--repo DIR]
 
 ``bench/incremental.py`` times whole builds; this one looks inside the edit-one-module build of
 the same 1,000-tool project. Each run edits the leaf module and runs ``generate`` in a fresh
@@ -31,10 +31,10 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from bench.incremental import edit_module, write_project
 
-from incremental import _edit, _project  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 #: Runs ``generate`` in this process with the pool and the process reaper observed.
 PROBE = r"""
@@ -165,14 +165,14 @@ def main() -> None:
     scratch = Path(tempfile.mkdtemp(prefix="mcp-codegen-edit-timeline-"))
     try:
         project, probe = scratch / "leaf", scratch / "probe"
-        _project(project, options.tools)
+        write_project(project, options.tools)
         probe.mkdir()
         (probe / "sitecustomize.py").write_text(WORKER_PROBE)
         _run(repo, project, probe)  # cold: fills the cache
         counter = [0]
         runs = []
         for _ in range(options.runs):
-            _edit(project / "synth" / "tools_010.py", counter)
+            edit_module(project / "synth" / "tools_010.py", counter)
             runs.append(_run(repo, project, probe))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

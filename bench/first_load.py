@@ -1,7 +1,7 @@
 """A server's first load of the generated tree after an edit's build, on a machine that writes bytecode.
 
-Usage:  python bench/first_load.py [--rounds 7] [--tools 1000] NAME=CHECKOUT [NAME=CHECKOUT ...]
-e.g.    python bench/first_load.py before=/tmp/main-checkout after=.
+Usage:  python -m bench first_load [--rounds 7] [--tools 1000] NAME=CHECKOUT [NAME=CHECKOUT ...]
+e.g.    python -m bench first_load before=/tmp/main-checkout after=.
 
 ``mcp_codegen.runtime`` loads each generated module through ``SourceFileLoader``, which uses the
 module's ``__pycache__`` bytecode when it is valid and compiles the module (and writes the
@@ -30,11 +30,11 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from bench.edit_ab import checkout_options
+from bench.incremental import edit_module, write_project
 
-from edit_ab import checkout_options  # noqa: E402
-from incremental import _edit, _project  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 GENERATE = [sys.executable, "-m", "mcp_codegen", "generate", "-q"]
 LOAD = """
@@ -57,7 +57,7 @@ def main() -> None:
         for name, repo in repos.items():
             compileall.compile_dir(repo / "mcp_codegen", quiet=1)
             project = scratch / name
-            _project(project, options.tools)
+            write_project(project, options.tools)
             build_env = dict(os.environ, PYTHONPATH=str(repo))
             load_env = {k: v for k, v in build_env.items() if k != "PYTHONDONTWRITEBYTECODE"}
             projects[name] = (project, build_env, load_env)
@@ -66,7 +66,7 @@ def main() -> None:
         counter = [0]
         for round_ in range(options.rounds):
             for name, (project, build_env, load_env) in projects.items():
-                _edit(project / "synth" / "tools_010.py", counter)
+                edit_module(project / "synth" / "tools_010.py", counter)
                 subprocess.run(GENERATE, cwd=project, env=build_env, check=True)
                 before = _bytecode(project / "generated")
                 for setup in ("first load", "next load"):

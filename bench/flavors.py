@@ -1,6 +1,6 @@
 """Generation time per flavor on the published-style corpus (tests/fixtures/published, 62 tools).
 
-Usage:  python bench/flavors.py [--repeat 5]
+Usage:  python -m bench flavors [--repeat 5]
 
 Each measurement is a fresh `python -m mcp_codegen generate --no-cache` process (wall time, as a user
 sees it), into an empty output directory. The framework flavors pay for importing the framework in

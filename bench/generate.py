@@ -1,6 +1,6 @@
 """Generation throughput: `mcp-codegen generate` and `check` on a synthetic package.
 
-Usage:  python bench/generate.py [--tools 1000] [--repeat 5]
+Usage:  python -m bench generate [--tools 1000] [--repeat 5]
 
 Each measurement is a fresh `python -m mcp_codegen ...` process: wall time, as a user sees it, and
 the CPU time of that process and its workers (steadier than wall time on a shared machine).
@@ -22,14 +22,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.synthetic import write_package
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-sys.path.insert(0, str(HERE))
-
-from synthetic import write_package  # noqa: E402
 
 
-def _run(cwd: Path, *args: str) -> tuple[float, float]:
+def run_codegen(cwd: Path, *args: str) -> tuple[float, float]:
     """Wall time, and CPU time of the command with all its worker processes."""
     env = dict(os.environ, PYTHONPATH=str(REPO))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -59,9 +58,9 @@ def measure(tools: int, repeat: int) -> list[tuple[str, float, float, float]]:
         for _ in range(repeat):
             shutil.rmtree(root / "generated", ignore_errors=True)
             shutil.rmtree(root / ".mcp-codegen-cache", ignore_errors=True)
-            cold.append(_run(root, "generate"))  # no cache, empty output: the full pipeline
-            uncached.append(_run(root, "check", "--no-cache"))  # full pipeline, compare only
-            cached.append(_run(root, "check"))  # build cache hit
+            cold.append(run_codegen(root, "generate"))  # no cache, empty output: the full pipeline
+            uncached.append(run_codegen(root, "check", "--no-cache"))  # full pipeline, compare only
+            cached.append(run_codegen(root, "check"))  # build cache hit
         rows = [
             ("generate (cold: no cache, empty output)", cold),
             ("check --no-cache (full re-inference)", uncached),

@@ -18,7 +18,7 @@ the MCPServer app at the largest N, modules loaded, cold caches: one sha256 per 
 header read per generated module), per tool, median of the same number of fresh processes.
 Not a timed test; on a shared machine, read the ratios of one run, not absolute times.
 
-Usage: python bench/hook.py [--sizes 10 100 1000] [--repeats 7] [--keep]
+Usage: python -m bench hook [--sizes 10 100 1000] [--repeats 7] [--keep]
 """
 
 from __future__ import annotations
@@ -35,14 +35,20 @@ import time
 from importlib import metadata
 from pathlib import Path
 
+from bench._support import (
+    child_env,
+    main_thread_cpu_ms,
+    read_answer,
+    scratch_dir,
+    send,
+    server_process,
+)
+from bench._support import server_env as base_env
+from bench.synthetic import HEADER, SHAPES
+
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
-sys.path.insert(0, str(BENCH))
 
-from _processes import server_env as base_env  # noqa: E402
-from _processes import server_process  # noqa: E402
-from startup import _child_env, _cpu_ms, _read_response, _send, scratch_dir  # noqa: E402
-from synthetic import HEADER, SHAPES  # noqa: E402
 
 FRAMEWORKS = {
     # name: (flavor, server construction, decorator, run call)
@@ -112,7 +118,7 @@ def prepare(workdir: Path, sizes: list[int]) -> Path:
             subprocess.run(
                 [sys.executable, "-m", "mcp_codegen", "--config", str(project / "pyproject.toml"), "generate"],
                 cwd=project,
-                env={**_child_env(lib), "PYTHONPATH": f"{project}{os.pathsep}{REPO}"},
+                env={**child_env(lib), "PYTHONPATH": f"{project}{os.pathsep}{REPO}"},
                 check=True,
                 stdout=subprocess.DEVNULL,
             )  # fmt: skip
@@ -127,13 +133,13 @@ def measure(project: Path, lib: Path, setup: str) -> tuple[float, float, float, 
     with server_process(
         [sys.executable, str(project / "serve.py")], env=env, cwd=project, kill_after=180, wait=20
     ) as process:
-        _send(process, _INITIALIZE)
-        _read_response(process, 1)
-        _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
-        _send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
-        response = _read_response(process, 2)
+        send(process, INITIALIZE)
+        read_answer(process, 1)
+        send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        response = read_answer(process, 2)
         elapsed = (time.perf_counter() - spawned) * 1000
-        cpu_ms, rss_mib = _cpu_ms(process.pid), _peak_rss_mib(process.pid)
+        cpu_ms, rss_mib = main_thread_cpu_ms(process.pid), _peak_rss_mib(process.pid)
     return elapsed, cpu_ms, rss_mib, len(response["result"]["tools"])  # type: ignore[index]
 
 
@@ -147,7 +153,7 @@ def server_env(project: Path, lib: Path, setup: str) -> dict[str, str]:
     return env
 
 
-_INITIALIZE = {
+INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,
     "method": "initialize",
@@ -191,7 +197,7 @@ def run(sizes: list[int], repeats: int, workdir: Path) -> str:
 
 def check_cost(project: Path, lib: Path) -> float:
     """Microseconds per tool of ``GeneratedIndex.entry`` over every tool, in a fresh process."""
-    env = {**_child_env(lib), "PYTHONPATH": f"{project}{os.pathsep}{lib}"}
+    env = {**child_env(lib), "PYTHONPATH": f"{project}{os.pathsep}{lib}"}
     env["BENCH_HOOK"] = str(project / "generated")
     code = (
         "import time, serve_tools\n"
@@ -278,5 +284,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(REPO))
     raise SystemExit(main())

@@ -26,7 +26,7 @@ about the best a hook that keeps the framework's own listing can do here.
 The wrapper's own hooks (a GC callback, one patched write) cost well under 1 ms. Not a timed
 test; read the differences between setups of one run.
 
-Usage: python bench/hook_phases.py [--size 1000] [--repeats 7] [--without] [--keep]
+Usage: python -m bench hook_phases [--size 1000] [--repeats 7] [--without] [--keep]
 """
 
 from __future__ import annotations
@@ -42,13 +42,13 @@ import threading
 from importlib import metadata
 from pathlib import Path
 
+from bench._support import scratch_dir, send
+from bench.hook import FRAMEWORKS, INITIALIZE, prepare, server_env
+
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 CHILD = BENCH / "_hook_phases_child.py"
-sys.path.insert(0, str(BENCH))
 
-from hook import _INITIALIZE, FRAMEWORKS, prepare, server_env  # noqa: E402
-from startup import _send, scratch_dir  # noqa: E402
 
 PHASES = ("app", "tools", "list")
 
@@ -63,9 +63,9 @@ def measure(project: Path, lib: Path, setup: str) -> dict[str, float]:
     watchdog = threading.Timer(180, process.kill)
     watchdog.start()
     try:
-        _send(process, _INITIALIZE)
-        _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
-        _send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        send(process, INITIALIZE)
+        send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
         while json.loads(process.stdout.readline()).get("id") != 2:  # type: ignore[union-attr]
             pass
     finally:
@@ -146,5 +146,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(REPO))
     raise SystemExit(main())

@@ -1,6 +1,6 @@
 """Incremental builds: what `generate` costs when little or nothing changed, beside the floor.
 
-Usage:  python bench/incremental.py [--rounds 5] [--tools 1000] [--big-tools 10000] [--repo DIR]
+Usage:  python -m bench incremental [--rounds 5] [--tools 1000] [--big-tools 10000] [--repo DIR]
 
 Every measurement is a fresh process (the watcher is one long-lived process, measured per save),
 and the setups are interleaved round by round, so load from other users of the machine falls on
@@ -51,10 +51,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from bench.synthetic import write_package
 
-from synthetic import write_package  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 #: One TypeAdapter per module named on the command line, over its tools' parameters and results.
 INFER = r"""
@@ -176,7 +176,7 @@ def _infer(cwd: Path, modules: list[str], script: str = INFER) -> float:
     return time.perf_counter() - start
 
 
-def _project(root: Path, tools: int, shared: bool = False) -> Path:
+def write_project(root: Path, tools: int, shared: bool = False) -> Path:
     package = write_package(root, tools)
     if shared:
         (package / "shared.py").write_text(SHARED)
@@ -187,7 +187,7 @@ def _project(root: Path, tools: int, shared: bool = False) -> Path:
     return package
 
 
-def _edit(path: Path, counter: list[int]) -> None:
+def edit_module(path: Path, counter: list[int]) -> None:
     counter[0] += 1
     text = path.read_text().split("\n# edit ")[0]
     path.write_text(f"{text}\n# edit {counter[0]}\n")
@@ -226,7 +226,7 @@ class _Watcher:
     def save_to_written(self, path: Path, counter: list[int]) -> float:
         time.sleep(1.0)  # the next worker has started and the watcher is idle
         start = time.perf_counter()
-        _edit(path, counter)
+        edit_module(path, counter)
         return self.wait(f"after {path.parent.name}/{path.name}") - start
 
     def stop(self) -> None:
@@ -251,16 +251,16 @@ def main() -> None:
     try:
         names = ("leaf", "shared", "watch", "big", "daemon")
         leaf, shared, watched, big, daemoned = (scratch / n for n in names)
-        _project(leaf, options.tools)
-        _project(daemoned, options.tools)
+        write_project(leaf, options.tools)
+        write_project(daemoned, options.tools)
         daemon_module = daemoned / "synth" / "tools_010.py"
-        shared_package = _project(shared, options.tools, shared=True)
-        _project(watched, options.tools)
+        shared_package = write_project(shared, options.tools, shared=True)
+        write_project(watched, options.tools)
         leaf_module = leaf / "synth" / "tools_010.py"
         watched_module = watched / "synth" / "tools_010.py"
         big_modules: list[str] = []
         if options.big_tools:
-            _project(big, options.big_tools)
+            write_project(big, options.big_tools)
             big_modules = sorted(f"synth.{p.stem}" for p in (big / "synth").glob("tools_*.py"))
         for project in (shared, leaf):
             _run(repo, project, "generate")
@@ -287,16 +287,16 @@ def main() -> None:
             shutil.rmtree(leaf / ".mcp-codegen-cache", ignore_errors=True)
             add("cold", lambda: _run(repo, leaf, "generate"))
             add("no-op", lambda: _run(repo, leaf, "generate"))
-            _edit(leaf_module, counter)
+            edit_module(leaf_module, counter)
             add("edit leaf", lambda: _run(repo, leaf, "generate"))
             add("floor", lambda: _infer(leaf, ["synth.tools_010"]))
             add("import floor", lambda: _infer(leaf, ["synth.tools_010"], IMPORT_FLOOR))
             add("scan floor", lambda: _infer(leaf, [str(leaf_module)], SCAN_FLOOR))
             if has_daemon:
                 time.sleep(0.5)  # the daemon's next worker has started and it is idle
-                _edit(daemon_module, counter)
+                edit_module(daemon_module, counter)
                 add("daemon", lambda: _run(repo, daemoned, "generate"))
-            _edit(shared_package / "shared.py", counter)
+            edit_module(shared_package / "shared.py", counter)
             add("edit shared", lambda: _run(repo, shared, "generate"))
             for _ in range(options.watch_saves if watcher is not None else 0):
                 add("watch", lambda: watcher.save_to_written(watched_module, counter))

@@ -17,7 +17,7 @@ with no response within --deadline seconds counts as lost.
 Throughput is calls divided by the wall time from the first call to the last response; the
 latencies are per call, as the client sees them. Client and server share the machine.
 
-Usage: python bench/load.py [--calls 10000] [--clients 100] [--calls-per-client 20]
+Usage: python -m bench load [--calls 10000] [--clients 100] [--calls-per-client 20]
                             [--only stdio|http] [--json]
 """
 
@@ -269,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps([outcome.summary() for outcome in outcomes], indent=2))
     else:
         command = " ".join(
-            ["python", "bench/load.py", *(argv if argv is not None else sys.argv[1:])]
+            ["python", "-m", "bench", "load", *(argv if argv is not None else sys.argv[1:])]
         )
         print(report(outcomes, command))
     return 0 if all(not o.errors and not o.lost for o in outcomes) else 1

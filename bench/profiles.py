@@ -7,7 +7,7 @@ calls once; called directly here so that the synthetic recursive and map-valued 
 make some profiles refuse to serve, are still measured). Medians of --repeats fresh processes,
 setups interleaved so machine noise spreads evenly. Not a timed test.
 
-Usage: python bench/profiles.py [--sizes 100 1000] [--repeats 7]
+Usage: python -m bench profiles [--sizes 100 1000] [--repeats 7]
 """
 
 from __future__ import annotations
@@ -58,8 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000])
     parser.add_argument("--repeats", type=int, default=7)
     options = parser.parse_args(argv)
-    sys.path.insert(0, str(BENCH))
-    from startup import prepare
+    from bench.startup import prepare
 
     with tempfile.TemporaryDirectory(prefix="bench-profiles-") as directory:
         workdir = Path(directory)

@@ -35,7 +35,7 @@ baseline checkout's fast path there too (a before/after table).
 Every fast path session answers tools/list from the listing it stored (docs/fastpath-run.md):
 one session per project before the rounds stores it.
 
-Usage: python bench/run_fastpath.py [--sizes 10 100 1000] [--repeats 5] [--keep]
+Usage: python -m bench run_fastpath [--sizes 10 100 1000] [--repeats 5] [--keep]
        [--baseline CHECKOUT [--fast-only]] [--realworld-envs DIR]
 """
 
@@ -51,21 +51,24 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-BENCH = Path(__file__).resolve().parent
-REPO = BENCH.parent
-sys.path.insert(0, str(BENCH))
-
-from _processes import (  # noqa: E402
+from bench._support import (
     Usage,
+    child_env,
     children_cpu_ms,
     first_call_table,
     peak_rss_mb,
     process_cpu_ms,
+    read_answer,
+    scratch_dir,
+    send,
     server_env,
     server_process,
 )
-from hook import FRAMEWORKS, write_app  # noqa: E402
-from startup import _child_env, _read_response, _send, scratch_dir  # noqa: E402
+from bench.hook import FRAMEWORKS, write_app
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+
 
 SETUPS = ("floor", "plain", "hooked", "fastpath")
 TARGET_RATIO = 1.5
@@ -147,7 +150,7 @@ def _write_and_generate(project: Path, framework: str, size: int, lib: Path) -> 
     subprocess.run(
         [sys.executable, "-m", "mcp_codegen", "--config", str(project / "pyproject.toml"), "generate"],
         cwd=project,
-        env={**_child_env(lib), "PYTHONPATH": f"{project}{os.pathsep}{lib}"},
+        env={**child_env(lib), "PYTHONPATH": f"{project}{os.pathsep}{lib}"},
         check=True,
         stdout=subprocess.DEVNULL,
     )  # fmt: skip
@@ -184,15 +187,15 @@ def measure(project: Path, lib: Path, setup: str, call: bool) -> Session:
     with server_process(
         command(setup), env=server_env(project, lib), cwd=project, kill_after=300, wait=30
     ) as process:
-        _send(process, INITIALIZE)
-        _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
-        _send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
-        _read_response(process, 1)
-        listing = _read_response(process, 2)
+        send(process, INITIALIZE)
+        send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        read_answer(process, 1)
+        listing = read_answer(process, 2)
         listed = (time.perf_counter() - spawned) * 1000
         if call:
-            _send(process, CALL)
-            answer = _read_response(process, 3)
+            send(process, CALL)
+            answer = read_answer(process, 3)
             called = (time.perf_counter() - spawned) * 1000
             call_cpu, rss = process_cpu_ms(process.pid), peak_rss_mb(process.pid)
             assert "result" in answer and not answer["result"].get("isError"), answer
@@ -379,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
 def _realworld(options: argparse.Namespace) -> int:
     import shutil
 
-    from _run_fastpath_realworld import run as run_realworld
+    from bench._run_fastpath_realworld import run as run_realworld
 
     def go(workdir: Path) -> str:
         lib = workdir / "lib"

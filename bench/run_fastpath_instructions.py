@@ -17,8 +17,8 @@ itself costs apart from the collector's pause). Synthetic apps from a directory
 bench/run_fastpath.py prepared (``--workdir``), or with ``--realworld-envs`` the published servers of its ``--realworld-envs``
 mode (prepared again in ``--workdir``: generation is skipped where done).
 
-Usage: python bench/run_fastpath_instructions.py --workdir DIR [--sizes 10] [--setups ...]
-       python bench/run_fastpath_instructions.py --workdir DIR --realworld-envs .nox [--only git]
+Usage: python -m bench run_fastpath_instructions --workdir DIR [--sizes 10] [--setups ...]
+       python -m bench run_fastpath_instructions --workdir DIR --realworld-envs .nox [--only git]
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench._support import read_answer, server_env
+from bench.run_fastpath import CALL, FRAMEWORKS, INITIALIZE, command, prepare
+
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
-sys.path.insert(0, str(BENCH))
 
-from _processes import read_answer, server_env  # noqa: E402
-from run_fastpath import CALL, FRAMEWORKS, INITIALIZE, command, prepare  # noqa: E402
 
 SETUPS = ("plain", "hooked", "fastpath-gc-on", "fastpath")
 _COLLECTED = re.compile(r"Collected : (\d+)")
@@ -57,10 +57,10 @@ def count(argv: list[str], env: dict[str, str], cwd: Path, call: dict[str, objec
     )
     try:
         for message in (INITIALIZE, {"jsonrpc": "2.0", "method": "notifications/initialized"}):
-            _send(process, message)
-        _send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+            send(process, message)
+        send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
         read_answer(process, 2)
-        _send(process, call)
+        send(process, call)
         read_answer(process, 3)
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=600)
@@ -74,7 +74,7 @@ def count(argv: list[str], env: dict[str, str], cwd: Path, call: dict[str, objec
     return int(found.group(1))
 
 
-def _send(process: subprocess.Popen[bytes], message: dict[str, object]) -> None:
+def send(process: subprocess.Popen[bytes], message: dict[str, object]) -> None:
     process.stdin.write(json.dumps(message).encode() + b"\n")  # type: ignore[union-attr]
     process.stdin.flush()  # type: ignore[union-attr]
 
@@ -122,8 +122,8 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append((f"{framework} N={size:,}", counts))
                 print(rows[-1], file=sys.stderr)
     else:
-        from _run_fastpath_realworld import prepare as prepare_realworld
-        from run_fastpath import FLOOR
+        from bench._run_fastpath_realworld import prepare as prepare_realworld
+        from bench.run_fastpath import FLOOR
 
         lib = options.workdir / "lib"
         for part in ("mcp_codegen", "templates"):

@@ -8,7 +8,7 @@ processes, setups interleaved round by round. Printed per framework: median ms o
 CPU on its own thread and the process CPU when the call's answer was written, plus the
 client-side wall and process CPU (/proc/PID/stat) at the call's result.
 
-Usage: python bench/run_fastpath_phases.py [--sizes 10] [--repeats 9] [--workdir DIR]
+Usage: python -m bench run_fastpath_phases [--sizes 10] [--repeats 9] [--workdir DIR]
 (``--workdir``: a directory bench/run_fastpath.py prepared, e.g. with ``--keep``/``--workdir``;
 without it one is prepared here.)
 """
@@ -24,12 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent
-sys.path.insert(0, str(BENCH))
+from bench._support import process_cpu_ms, read_answer, send, server_env, server_process
+from bench.run_fastpath import CALL, FRAMEWORKS, INITIALIZE, prepare
 
-from _processes import process_cpu_ms, server_env, server_process  # noqa: E402
-from run_fastpath import CALL, FRAMEWORKS, INITIALIZE, prepare  # noqa: E402
-from startup import _read_response, _send  # noqa: E402
+BENCH = Path(__file__).resolve().parent
+
 
 CHILD = BENCH / "_run_fastpath_phases_child.py"
 SETUPS = ("plain", "hooked", "fastpath")
@@ -49,12 +48,12 @@ def session(project: Path, lib: Path, setup: str) -> dict[str, float]:
         kill_after=300,
         wait=30,
     ) as process:
-        _send(process, INITIALIZE)
-        _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
-        _send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
-        _read_response(process, 2)
-        _send(process, CALL)
-        _read_response(process, 3)
+        send(process, INITIALIZE)
+        send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        read_answer(process, 2)
+        send(process, CALL)
+        read_answer(process, 3)
         result = {
             "client: wall at call": (time.perf_counter() - spawned) * 1000,
             "client: CPU at call": process_cpu_ms(process.pid),

@@ -1,6 +1,6 @@
 """What detecting hash-seed-dependent values would cost inside the generator.
 
-Usage:  python bench/seeds.py [--tools 1000] [--repeat 7]
+Usage:  python -m bench seeds [--tools 1000] [--repeat 7]
 
 Side by side in one run, alternating, each a fresh process on the same synthetic package (see
 bench/generate.py): `generate` and `generate --vary-hash-seed` (the second build with another
@@ -16,18 +16,15 @@ import compileall
 import os
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from bench.generate import run_codegen
+from bench.synthetic import write_package
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(REPO))
-
-from generate import _run  # noqa: E402
-from synthetic import write_package  # noqa: E402
 
 
 def _leaked_state_seconds(root: Path, repeat: int) -> float:
@@ -62,7 +59,7 @@ def main() -> None:
             for runs, extra in ((plain, ()), (probed, ("--vary-hash-seed",))):
                 shutil.rmtree(root / "generated", ignore_errors=True)
                 shutil.rmtree(root / ".mcp-codegen-cache", ignore_errors=True)
-                runs.append(_run(root, "generate", *extra))
+                runs.append(run_codegen(root, "generate", *extra))
         os.chdir(root)
         checks = _leaked_state_seconds(root, options.repeat)
     wall = statistics.median(w for w, _ in plain)

@@ -21,27 +21,25 @@ B. over stdio, with a raw JSON-RPC client: spawn -> the client holds the parsed 
 The generated modules come from the real generator (`python -m mcp_codegen generate`). Medians of
 --repeats runs; setups are interleaved so machine noise spreads evenly. Not a timed test.
 
-Usage: python bench/startup.py [--sizes 10 100 1000] [--repeats 7] [--think-ms 0] [--keep]
+Usage: python -m bench startup [--sizes 10 100 1000] [--repeats 7] [--think-ms 0] [--keep]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
+
+from bench._support import child_env, main_thread_cpu_ms, read_answer, scratch_dir, send
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -66,18 +64,9 @@ class Samples:
         return statistics.median(getattr(self, name))
 
 
-def _child_env(lib: Path) -> dict[str, str]:
-    env = {key: os.environ[key] for key in ("PATH", "HOME", "LANG") if key in os.environ}
-    env["PYTHONPATH"] = str(lib)
-    env["PYTHONDONTWRITEBYTECODE"] = "1"  # everything is precompiled; measure reads, not writes
-    return env
-
-
 def prepare(workdir: Path, sizes: list[int]) -> Path:
     """Write the synthetic packages, generate their modules, write the floor, precompile all."""
-    sys.path.insert(0, str(BENCH))
-    from synthetic import write_package
-
+    from bench.synthetic import write_package
     from mcp_codegen.runtime import load_tools
 
     lib = workdir / "lib"
@@ -92,7 +81,7 @@ def prepare(workdir: Path, sizes: list[int]) -> Path:
         subprocess.run(  # the generator runs from the repository, templates included
             [sys.executable, "-m", "mcp_codegen", "--config", config, "generate"],
             cwd=project,
-            env={**_child_env(lib), "PYTHONPATH": f"{project}{os.pathsep}{REPO}"},
+            env={**child_env(lib), "PYTHONPATH": f"{project}{os.pathsep}{REPO}"},
             check=True,
             stdout=subprocess.DEVNULL,
         )
@@ -112,7 +101,7 @@ def measure_payload(setup: str, project: Path, lib: Path) -> tuple[float, float,
     spawned = time.perf_counter()
     completed = subprocess.run(
         [sys.executable, str(CHILD), setup, str(project)],
-        env=_child_env(lib),
+        env=child_env(lib),
         capture_output=True,
         text=True,
         check=False,
@@ -127,21 +116,6 @@ def measure_payload(setup: str, project: Path, lib: Path) -> tuple[float, float,
         int(count),
         int(size),
     )
-
-
-def _read_response(process: subprocess.Popen[bytes], request_id: int) -> dict[str, object]:
-    while True:
-        line = process.stdout.readline()  # type: ignore[union-attr]
-        if not line:
-            raise RuntimeError(f"server exited before answering request {request_id}")
-        message = json.loads(line)
-        if message.get("id") == request_id:
-            return message  # type: ignore[no-any-return]
-
-
-def _send(process: subprocess.Popen[bytes], message: dict[str, object]) -> None:
-    process.stdin.write(json.dumps(message).encode() + b"\n")  # type: ignore[union-attr]
-    process.stdin.flush()  # type: ignore[union-attr]
 
 
 @dataclass
@@ -163,7 +137,7 @@ def measure_stdio(server: str, project: Path, lib: Path, think: float = 0.0) -> 
     /proc/PID/schedstat when tools/list has been answered) is the steadier number. ``think``: seconds
     the client waits between the tools/list response and the call (a model choosing a tool).
     """
-    env = _child_env(lib)
+    env = child_env(lib)
     if server in ("before", "lazy", "now"):
         generated = str(project / "generated")
         command = [sys.executable, "-m", "mcp_codegen.runtime", "--generated", generated]
@@ -187,7 +161,7 @@ def measure_stdio(server: str, project: Path, lib: Path, think: float = 0.0) -> 
     watchdog.start()
     call_ms = latency_ms = None
     try:
-        _send(
+        send(
             process,
             {
                 "jsonrpc": "2.0",
@@ -200,19 +174,17 @@ def measure_stdio(server: str, project: Path, lib: Path, think: float = 0.0) -> 
                 },
             },
         )
-        _read_response(process, 1)
-        _send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
-        _send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
-        response = _read_response(process, 2)
+        read_answer(process, 1)
+        send(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        send(process, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        response = read_answer(process, 2)
         list_ms = (time.perf_counter() - spawned) * 1000
-        cpu_ms = _cpu_ms(process.pid)
+        cpu_ms = main_thread_cpu_ms(process.pid)
         if server != "floor":
             time.sleep(think)
             sent = time.perf_counter()
-            _send(
-                process, {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": FIRST_CALL}
-            )
-            called = _read_response(process, 3)
+            send(process, {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": FIRST_CALL})
+            called = read_answer(process, 3)
             call_ms = (time.perf_counter() - spawned) * 1000
             latency_ms = (time.perf_counter() - sent) * 1000
             assert not called["result"].get("isError"), called  # type: ignore[attr-defined]
@@ -233,16 +205,6 @@ def _peak_rss_mib(pid: int) -> float:
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
-
-
-def _cpu_ms(pid: int) -> float:
-    """CPU time the live process's main thread has used so far (Linux /proc schedstat, ns).
-
-    Everything up to the tools/list answer runs on the main thread in every setup (the fast
-    path starts its background import only after answering), so this is the work done by then.
-    """
-    with open(f"/proc/{pid}/schedstat", encoding="ascii") as schedstat:
-        return int(schedstat.read().split()[0]) / 1e6
 
 
 def run(sizes: list[int], repeats: int, workdir: Path, think: float = 0.0) -> str:
@@ -382,19 +344,5 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-@contextmanager
-def scratch_dir(prefix: str, *, keep: bool) -> Iterator[Path]:
-    """A temporary directory for one benchmark run, removed afterwards unless ``keep``."""
-    workdir = Path(tempfile.mkdtemp(prefix=prefix))
-    try:
-        yield workdir
-    finally:
-        if keep:
-            print(f"kept {workdir}", file=sys.stderr)
-        else:
-            shutil.rmtree(workdir, ignore_errors=True)
-
-
 if __name__ == "__main__":
-    sys.path.insert(0, str(REPO))
     raise SystemExit(main())

@@ -10,7 +10,7 @@ medians of the in-process wall time and of the CPU time of each phase (import of
 load, first listing), with each checkout's CPU total as a ratio to the first one's. Not a timed
 test.
 
-Usage: python bench/startup_trees.py --repo /path/to/before --repo . [--size 1000] [--repeats 21]
+Usage: python -m bench startup_trees --repo /path/to/before --repo . [--size 1000] [--repeats 21]
 """
 
 from __future__ import annotations
@@ -22,12 +22,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench._support import child_env, scratch_dir
+from bench.synthetic import write_package
+
 BENCH = Path(__file__).resolve().parent
 CHILD = BENCH / "_trees_child.py"
-sys.path.insert(0, str(BENCH))
-
-from startup import _child_env, scratch_dir  # noqa: E402
-from synthetic import write_package  # noqa: E402
 
 
 def prepare(repo: Path, workdir: Path, size: int) -> tuple[Path, Path]:
@@ -49,7 +48,7 @@ def prepare(repo: Path, workdir: Path, size: int) -> tuple[Path, Path]:
             "generate",
         ],
         cwd=project,
-        env={**_child_env(lib), "PYTHONPATH": f"{project}:{repo}"},
+        env={**child_env(lib), "PYTHONPATH": f"{project}:{repo}"},
         check=True,
         stdout=subprocess.DEVNULL,
     )
@@ -65,7 +64,7 @@ def measure(lib: Path, project: Path) -> list[float]:
     """``[wall, import CPU, load CPU, list CPU]`` ms of one fresh process (bench/_trees_child.py)."""
     done = subprocess.run(
         [sys.executable, str(CHILD), str(project)],
-        env=_child_env(lib),
+        env=child_env(lib),
         capture_output=True,
         text=True,
         check=True,

@@ -8,6 +8,10 @@
 - No module of mcp_codegen/ is over ``MAX_LINES`` lines unless its docstring starts with a reason
   (a line beginning ``LONG_REASON``).
 - No two modules of mcp_codegen/ share a basename (``__init__``/``__main__`` aside).
+- No test imports a private name of another test module (shared helpers live in tests/helpers/
+  or the package's ``*_support.py``).
+- Every package of mcp_codegen has quick tests (not marked ``process``, ``e2e`` or ``slow``), so
+  ``nox -s quick`` touches each.
 - A test imports a private module (``_name``) of codegen only from the test package that mirrors
   the codegen package owning it (tests/runtime/** may import ``mcp_codegen.runtime._stdio.fastpath``,
   tests/generator/** may not).
@@ -24,7 +28,10 @@ import sys
 import tomllib
 from collections import defaultdict
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
+
+import pytest
 
 from tests.helpers.project import REPO
 
@@ -111,6 +118,7 @@ def private_codegen_module(module: str) -> str | None:
     return None
 
 
+@pytest.mark.process
 def test_the_import_linter_contracts_are_kept() -> None:
     done = subprocess.run(
         [
@@ -203,3 +211,95 @@ def test_tests_import_private_modules_only_of_the_package_they_mirror() -> None:
             if owner is not None and owner != mirrored and not owner.startswith(mirrored + "."):
                 wrong.append(f"{path.relative_to(REPO)}:{line}: {module} (private to {owner})")
     assert wrong == [], "\n".join(wrong)
+
+
+@cache
+def _parsed(path: Path) -> ast.Module:
+    """A test file's tree, parsed once for the checks below."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _is_test_module(module: str) -> bool:
+    parts = module.split(".")
+    return parts[0] == "tests" and parts[-1].startswith("test_")
+
+
+def test_no_test_imports_another_test_modules_private_names() -> None:
+    """Shared helpers live in tests/helpers/ or the package's ``*_support.py``, never as a
+    private name of another test module (docs/testing.md)."""
+    wrong = []
+    for path in _modules(TESTS):
+        if "fixtures" in path.relative_to(TESTS).parts:
+            continue
+        tree = _parsed(path)
+        aliases = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and _is_test_module(node.module or ""):
+                for alias in node.names:
+                    if alias.name.startswith("_"):
+                        wrong.append(f"{path.relative_to(REPO)}:{node.lineno}: {alias.name}")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if _is_test_module(alias.name) and alias.asname:
+                        aliases[alias.asname] = alias.name
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+                and node.attr.startswith("_")
+            ):
+                wrong.append(f"{path.relative_to(REPO)}:{node.lineno}: {node.value.id}.{node.attr}")
+    assert wrong == [], "\n".join(wrong)
+
+
+#: Markers that keep a test out of the quick tier (`nox -s quick`, docs/testing.md).
+NOT_QUICK = {"process", "e2e", "slow"}
+
+
+def _marker_names(node: ast.expr) -> set[str]:
+    """The ``pytest.mark.NAME`` names inside a decorator or ``pytestmark`` value."""
+    return {
+        sub.attr
+        for sub in ast.walk(node)
+        if isinstance(sub, ast.Attribute)
+        and isinstance(sub.value, ast.Attribute)
+        and sub.value.attr == "mark"
+    }
+
+
+def quick_tests(source: str | ast.Module) -> int:
+    """How many test functions of a module are in the quick tier, read with ``ast``: not under a
+    module ``pytestmark`` or a decorator naming ``process``, ``e2e`` or ``slow``."""
+    tree = ast.parse(source) if isinstance(source, str) else source
+    for node in tree.body:
+        module_mark = isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "pytestmark" for target in node.targets
+        )
+        if module_mark and _marker_names(node.value) & NOT_QUICK:  # type: ignore[attr-defined]
+            return 0
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
+            "test_"
+        ):
+            marks = set().union(*(_marker_names(d) for d in node.decorator_list))
+            count += not (marks & NOT_QUICK)
+    return count
+
+
+def test_the_quick_tier_reader() -> None:
+    assert quick_tests("def test_a(): pass\n@pytest.mark.process\ndef test_b(): pass\n") == 1
+    assert quick_tests("pytestmark = [pytest.mark.e2e]\ndef test_a(): pass\n") == 0
+    assert quick_tests("pytestmark = pytest.mark.filterwarnings('x')\ndef test_a(): pass\n") == 1
+
+
+def test_every_package_has_quick_tests() -> None:
+    """`nox -s quick` touches every package of mcp_codegen: each mirroring tests/<package>/
+    has tests outside the process, e2e and slow tiers."""
+    packages = sorted(p.name for p in CODEGEN.iterdir() if (p / "__init__.py").is_file())
+    counts = {
+        package: sum(quick_tests(_parsed(path)) for path in _modules(TESTS / package))
+        for package in packages
+    }
+    assert all(counts.values()), counts

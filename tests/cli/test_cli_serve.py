@@ -7,12 +7,16 @@ import subprocess
 import sys
 
 import anyio
+import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from tests.helpers.project import REPO, codegen_env
 
+pytestmark = pytest.mark.process  # a server and its client
 
+
+@pytest.mark.slow
 def test_mcp_codegen_serve_over_stdio() -> None:
     async def session() -> tuple[list[str], dict]:
         params = StdioServerParameters(

@@ -21,7 +21,7 @@ from tests.helpers.processes import alive, children, start_as_a_terminal, still_
 from tests.helpers.project import REPO, Project, codegen_env, run_codegen
 
 pytestmark = [
-    pytest.mark.slow,
+    pytest.mark.process,
     pytest.mark.skipif(sys.platform != "linux", reason="reads /proc and SO_PEERCRED"),
 ]
 

@@ -40,7 +40,7 @@ def project(tmp_path: Path) -> Project:
     return project
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_manifest_records_versions_and_check_explains_drift(project: Project) -> None:
     manifest = project.root / "generated" / "__init__.py"
     values = parse_literal_module(manifest.read_text())
@@ -82,7 +82,7 @@ def test_manifest_records_versions_and_check_explains_drift(project: Project) ->
     )
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_diff_header_shows_version_changes_and_reads_format_2(
     project: Project, tmp_path: Path
 ) -> None:

@@ -38,7 +38,7 @@ def upper(text: str, times: Optional[int] = None) -> str:
 '''
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_generate_writes_modules_and_manifest(project: Project) -> None:
     project.write("pkg/tools.py", TOOLS)
     result = project.run("generate")
@@ -73,7 +73,7 @@ def test_generate_writes_modules_and_manifest(project: Project) -> None:
     assert header[1] == f"# Source sha256: {digest}"
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_check_passes_when_fresh_and_catches_stale_missing_orphaned(project: Project) -> None:
     project.write("pkg/tools.py", TOOLS)
     assert project.run("generate").returncode == 0
@@ -111,7 +111,7 @@ def test_check_passes_when_fresh_and_catches_stale_missing_orphaned(project: Pro
     assert project.run("check").returncode == 0
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_check_catches_a_hand_edited_file(project: Project) -> None:
     project.write("pkg/tools.py", TOOLS)
     assert project.run("generate").returncode == 0
@@ -122,7 +122,7 @@ def test_check_catches_a_hand_edited_file(project: Project) -> None:
     assert '-        "description": "Add numbers!",' in result.stdout
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_export_prints_the_tools_list_payload_without_codegen_keys(project: Project) -> None:
     project.write("pkg/tools.py", TOOLS)
     assert project.run("generate").returncode == 0
@@ -138,7 +138,7 @@ def test_export_prints_the_tools_list_payload_without_codegen_keys(project: Proj
         Draft202012Validator.check_schema(tool["inputSchema"])
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_export_before_generate_says_what_to_run(project: Project) -> None:
     project.write("pkg/tools.py", TOOLS)
     result = project.run("export")
@@ -150,7 +150,7 @@ def test_export_before_generate_says_what_to_run(project: Project) -> None:
     )
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_output_is_byte_identical_across_hash_seeds_and_checkout_paths(tmp_path: Path) -> None:
     copies = []
     for index, seed in enumerate(["0", "1", "42", "12345", "random"]):
@@ -183,7 +183,7 @@ def test_output_is_byte_identical_across_hash_seeds_and_checkout_paths(tmp_path:
     assert copies[0] == committed
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_repository_generated_tree_is_current() -> None:
     """Fails when someone changed examples/ without regenerating; names the fix."""
     result = run_codegen(REPO, "check")
@@ -212,7 +212,7 @@ def test_every_generated_schema_is_valid_2020_12_with_object_roots() -> None:
                 assert "$schema" not in json.dumps(tool[key])
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_python_dash_m_and_console_script_agree() -> None:
     via_module = subprocess.run(
         [sys.executable, "-m", "mcp_codegen", "--version"],
@@ -236,7 +236,7 @@ def _with_sitecustomize(project: Project, source: str) -> tuple[dict[str, str], 
     return env, mark
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_build_commands_leave_without_tearing_the_interpreter_down(project: Project) -> None:
     # An atexit hook (from a sitecustomize) runs only if the interpreter is torn down: the build
     # commands end with everything flushed and their exit code, but skip that teardown.
@@ -265,7 +265,7 @@ def test_build_commands_leave_without_tearing_the_interpreter_down(project: Proj
     assert mark.read_text() == "cache clean\n"
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_build_s_processes_collect_rarely_and_main_leaves_its_caller_s_collector_alone(
     project: Project,
 ) -> None:

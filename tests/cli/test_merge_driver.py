@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from mcp_codegen.cli.merge_driver import mask, merge
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,6 +23,7 @@ def test_mask_zeroes_source_derived_values_only() -> None:
     assert all(line in masked.splitlines() for line in schema_lines)
 
 
+@pytest.mark.process
 def test_merge_is_clean_when_only_derived_values_differ() -> None:
     base = 'SOURCE_SHA256 = "' + "a" * 64 + '"\nTOOLS = (\n    {\n        "line": 3,\n    },\n)\n'
     ours = base.replace("a" * 64, "b" * 64).replace('"line": 3', '"line": 9')

@@ -49,14 +49,14 @@ def _without_site_packages(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_serve_without_the_sdk_names_the_server_extra() -> None:
     done = _without_site_packages("serve", "--generated", "generated")
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.strip() == SERVE_NEEDS
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_watch_without_watchfiles_names_the_watch_extra() -> None:
     done = _without_site_packages("watch")
     assert done.returncode == 2
@@ -65,7 +65,7 @@ def test_watch_without_watchfiles_names_the_watch_extra() -> None:
     )
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("fast_path", [True, False], ids=["fast-path", "sdk-only"])
 def test_serve_with_an_unimportable_sdk_names_the_server_extra(fast_path: bool) -> None:
     """The SDK's files are found but it does not import: the message comes when the SDK is

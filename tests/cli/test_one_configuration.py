@@ -104,7 +104,7 @@ def _same_tools(listed: list[dict[str, Any]], exported: list[dict[str, Any]]) ->
         assert ours["inputSchema"] == theirs["inputSchema"]
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize(
     "how", ["config after serve", "config before serve", "generated directory only"]
 )
@@ -122,7 +122,7 @@ def test_serve_from_root_reads_the_configuration(notes: Project, tmp_path: Path,
     assert text == "noted: milk"  # the tool module imported from src/ (an import root)
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("how", ["config after run", "config before run", "found from TARGET"])
 def test_run_from_root_reads_the_configuration(notes: Project, tmp_path: Path, how: str) -> None:
     config = str(notes.root / "pyproject.toml")
@@ -155,7 +155,7 @@ print(sorted(t.name for t in asyncio.run(mcp.list_tools())))
 """
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_use_generated_resolves_against_the_configuration_not_the_cwd(notes: Project) -> None:
     probe = notes.write("src/notesapp/probe.py", PROBE)
     env = codegen_env()
@@ -170,7 +170,7 @@ def test_use_generated_resolves_against_the_configuration_not_the_cwd(notes: Pro
     assert done.stdout.splitlines() == [schemas, schemas, "['add_note', 'count_notes']"]
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_verify_finds_the_configuration_from_the_target(notes: Project) -> None:
     env = codegen_env()
     env["PYTHONPATH"] += os.pathsep + str(notes.root / "src")
@@ -201,7 +201,7 @@ def elsewhere(tmp_path: Path) -> tuple[Project, Path]:
     return project, cwd
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("position", ["before", "after"])
 def test_config_after_the_command_for_every_command(
     elsewhere: tuple[Project, Path], position: str

@@ -107,6 +107,7 @@ def kinds(document: dict[str, Any]) -> set[tuple[str, str]]:
     return {(change["tool"], change["kind"]) for change in document["changes"]}
 
 
+@pytest.mark.process
 def test_two_commits_json(repo: Path, capsys: Any, monkeypatch: Any) -> None:
     code, out, _ = run_cli(["main", "feature", "--format", "json"], repo, capsys, monkeypatch)
     document = json.loads(out)
@@ -119,6 +120,7 @@ def test_two_commits_json(repo: Path, capsys: Any, monkeypatch: Any) -> None:
     assert (renamed["old"], renamed["new"], renamed["line"]) == ("reserve_book", "hold_book", 41)
 
 
+@pytest.mark.process
 def test_defaults_are_merge_base_and_working_tree(
     repo: Path, capsys: Any, monkeypatch: Any
 ) -> None:
@@ -133,6 +135,7 @@ def test_defaults_are_merge_base_and_working_tree(
     assert code == 1
 
 
+@pytest.mark.process
 def test_origin_head_is_the_default_branch(repo: Path, capsys: Any, monkeypatch: Any) -> None:
     first = git(repo, "rev-list", "--max-parents=0", "HEAD").strip()
     git(repo, "update-ref", "refs/remotes/origin/trunk", first)
@@ -148,6 +151,7 @@ def test_origin_head_is_the_default_branch(repo: Path, capsys: Any, monkeypatch:
     assert code == 1  # --fail-on any
 
 
+@pytest.mark.process
 def test_fail_on(repo: Path, capsys: Any, monkeypatch: Any) -> None:
     compatible_only = {**V1, "shop/reports.py": V2["shop/reports.py"]}
     write_tree(repo / "generated", compatible_only, version="1.1.0")
@@ -165,6 +169,7 @@ def test_two_directories_without_git(tmp_path: Path, capsys: Any, monkeypatch: A
     assert code == 1
 
 
+@pytest.mark.process
 def test_write_changelog(repo: Path, capsys: Any, monkeypatch: Any) -> None:
     argv = ["main", "feature", "--write-changelog", "--date", "2026-11-20", "--fail-on", "never"]
     code, _, err = run_cli(argv, repo, capsys, monkeypatch)
@@ -175,6 +180,7 @@ def test_write_changelog(repo: Path, capsys: Any, monkeypatch: Any) -> None:
     assert "- `hold_book`: tool 'reserve_book' looks renamed to 'hold_book' (`/name`)" in text
 
 
+@pytest.mark.process
 def test_usage_errors_exit_2(repo: Path, capsys: Any, monkeypatch: Any) -> None:
     code, _, err = run_cli(["no-such-rev", "feature"], repo, capsys, monkeypatch)
     assert code == 2 and "neither a directory nor a git revision" in err
@@ -182,7 +188,7 @@ def test_usage_errors_exit_2(repo: Path, capsys: Any, monkeypatch: Any) -> None:
     assert code == 2 and "YYYY-MM-DD" in err
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_subproject_annotations_use_repository_paths(tmp_path: Path) -> None:
     """The project lives in app/; GitHub wants paths from the repository root."""
     git(tmp_path, "init", "-q", "-b", "main")
@@ -210,7 +216,7 @@ def _python(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_real_entry_points(repo: Path) -> None:
     """``python -m mcp_codegen.diff`` and ``python -m mcp_codegen diff`` (the mcp-codegen CLI)."""
     standalone = _python(["-m", "mcp_codegen.diff", "main", "feature", "--format", "json"], repo)

@@ -112,7 +112,7 @@ def _kinds(old: dict[str, Any], new: dict[str, Any]) -> set[str]:
 # --- 1. any schema diffed against itself yields no change ---------------------------------------
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @SETTINGS
 @given(INPUT_OBJECTS, SCHEMAS)
 def test_schema_against_itself_has_no_changes(inputs: Any, output: dict[str, Any]) -> None:
@@ -154,7 +154,7 @@ def _rewrite(schema: Any, defs: dict[str, Any], data: st.DataObject) -> Any:
     return out
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @SETTINGS
 @given(INPUT_OBJECTS, SCHEMAS, st.data())
 def test_equivalent_spellings_have_no_changes(
@@ -179,6 +179,7 @@ def test_equivalent_spellings_have_no_changes(
 # --- 2. adding an optional input is never breaking ----------------------------------------------
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(INPUT_OBJECTS, SCHEMAS, st.booleans(), st.text(alphabet="xyz_", min_size=1, max_size=5))
 def test_adding_an_optional_input_is_never_breaking(
@@ -374,7 +375,7 @@ def _valid(schema: dict[str, Any], instance: Any) -> bool:
     return jsonschema.Draft202012Validator(schema).is_valid(instance)
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @settings(max_examples=EXAMPLES * 3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SCHEMAS, st.booleans(), st.data())
 def test_compatible_verdicts_agree_with_jsonschema(

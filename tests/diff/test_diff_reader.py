@@ -65,6 +65,7 @@ def test_duplicate_tool_names_keep_the_first_and_warn(tmp_path: Path) -> None:
     assert [w.severity for w in side.warnings] == ["warning"]
 
 
+@pytest.mark.process
 def test_revision_side_reads_git_objects_not_the_work_tree(tmp_path: Path) -> None:
     git(tmp_path, "init", "-q", "-b", "main")
     out = tmp_path / "gen"
@@ -79,6 +80,7 @@ def test_revision_side_reads_git_objects_not_the_work_tree(tmp_path: Path) -> No
     assert side.label.startswith("HEAD (")
 
 
+@pytest.mark.process
 def test_revision_without_the_output_directory_is_empty(tmp_path: Path) -> None:
     git(tmp_path, "init", "-q", "-b", "main")
     (tmp_path / "README").write_text("x")
@@ -88,6 +90,7 @@ def test_revision_without_the_output_directory_is_empty(tmp_path: Path) -> None:
     assert (side.exists, dict(side.tools)) == (False, {})
 
 
+@pytest.mark.process
 def test_unknown_revision_is_a_usage_error(tmp_path: Path) -> None:
     git(tmp_path, "init", "-q", "-b", "main")
     with pytest.raises(CodegenError, match="neither a directory nor a git revision"):

@@ -56,7 +56,7 @@ def _git(root, *args: str) -> None:  # type: ignore[no-untyped-def]
     subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_an_enum_change_points_at_its_definition_for_every_tool(project: Project) -> None:
     project.write("pkg/models.py", MODELS)
     project.write("pkg/tools.py", TOOLS)

@@ -32,6 +32,7 @@ def test_committed_map_is_what_the_code_says():
     )
 
 
+@pytest.mark.process
 def test_check_mode_exits_0_on_the_committed_doc():
     completed = subprocess.run(
         [sys.executable, str(SCRIPT), "--check"], capture_output=True, text=True, cwd=REPO
@@ -147,7 +148,7 @@ ENTRY_POINTS = {
 }
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("place", sorted(ENTRY_POINTS))
 def test_the_map_says_where_each_module_is_imported(place):
     """A module a process imports is declared to run there (or "any"), packages aside."""

@@ -41,7 +41,7 @@ def test_decisions_are_numbered_in_reading_order_and_indexed():
     assert re.findall(r"\]\((\d{4}-[^)]+\.md)\)", index) == files
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_site_builds_strict(tmp_path):
     completed = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],

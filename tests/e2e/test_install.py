@@ -40,7 +40,7 @@ from mcp.client.stdio import stdio_client
 import mcp_codegen
 from tests.helpers.project import REPO, run_codegen
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.process, pytest.mark.e2e, pytest.mark.slow]
 
 DISTRIBUTION = "mcp-schema-codegen"
 WHEELHOUSE = (

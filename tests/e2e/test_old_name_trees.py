@@ -27,7 +27,7 @@ from mcp.client.stdio import stdio_client
 from mcp_codegen.generator.config import load_config
 from tests.helpers.project import REPO, codegen_env, run_codegen
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 OLD = "abaf215"  # the last commit before the rename
 #: The old trees (the output directory of a configuration), by configuration.

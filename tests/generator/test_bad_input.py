@@ -8,7 +8,7 @@ import pytest
 
 from tests.helpers.project import Project
 
-pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
 
 GOOD = '''
 from mcp_codegen.decorators import tool
@@ -101,6 +101,7 @@ CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_bad_input_reports_position_and_writes_nothing(project: Project, case: str) -> None:
     project.write("pkg/good.py", GOOD)
@@ -117,6 +118,7 @@ def test_bad_input_reports_position_and_writes_nothing(project: Project, case: s
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_permissive_fallback_applies_only_when_configured(project: Project) -> None:
     project.configure('sources = ["pkg"]\npermissive_fallback = true\n')
     project.write(

@@ -20,7 +20,7 @@ import mcp_codegen.generator.pipeline
 from mcp_codegen.generator.config import load_config
 from tests.helpers.project import REPO
 
-pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
 
 EXAMPLE = REPO / "examples"
 CONFIG = (
@@ -75,6 +75,7 @@ VARIANTS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_output_does_not_depend_on_discovery_order(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant: str

@@ -34,7 +34,7 @@ from mcp_codegen.shared.diagnostics import Diagnostic
 from mcp_codegen.shared.reader import parse_literal_module
 from tests.helpers.project import REPO, Project, codegen_env, run_codegen
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 FIXTURES = REPO / "tests" / "fixtures" / "hashseed"
 CALLER_SEEDS = ("1", "12345", "random")  # generate ran with "random"

@@ -1,12 +1,13 @@
-"""Golden tests for every example in seed 000.
+"""Golden tests for every example in seed 000: the runner of its case files.
 
-The expected schemas in ``tests/fixtures/seed000/expected`` were derived by hand from the rules
-(docs/seed-deviations.md lists where seed 000's printed output contradicts the types).
+Each case is one file, ``tests/fixtures/seed000/<tool>.py``: the source, then its expected
+schemas in a ``# expected schema:`` comment block (tests/helpers/golden.py). The expected schemas
+were derived by hand from the rules (docs/seed-deviations.md lists where seed 000's printed
+output contradicts the types); never regenerate them from the generator's output.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -14,10 +15,11 @@ from jsonschema import Draft202012Validator
 
 from mcp_codegen.generator.config import Config
 from mcp_codegen.generator.pipeline import build
+from tests.helpers.golden import SEED000 as FIXTURES
+from tests.helpers.golden import read_case, seed_cases
 from tests.helpers.project import REPO
 
-FIXTURES = REPO / "tests" / "fixtures" / "seed000"
-EXPECTED = sorted((FIXTURES / "expected").glob("*.json"))
+CASES = seed_cases()
 
 
 def _build(sources: tuple[Path, ...], output: Path) -> dict[str, dict]:
@@ -42,32 +44,34 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
 
 def test_every_seed_example_has_an_expectation() -> None:
     modules = {p.stem for p in FIXTURES.glob("*.py")} - {"__init__", "openmcp"}
-    assert modules == {p.stem for p in EXPECTED}
+    assert modules == {p.stem for p in CASES}
     assert len(modules) == 14
+    for case in CASES:
+        source, expected = read_case(case)  # raises when the block is missing or malformed
+        assert set(expected) == {"inputSchema", "outputSchema"}, case
+        assert "@tool" in source, case
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("expected_file", EXPECTED, ids=lambda p: p.stem)
-def test_seed_example_schemas(built: dict[str, dict], expected_file: Path) -> None:
-    expected = json.loads(expected_file.read_text())
-    tool = built[expected_file.stem]
+@pytest.mark.process
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.stem)
+def test_seed_example_schemas(built: dict[str, dict], case: Path) -> None:
+    _, expected = read_case(case)
+    tool = built[case.stem]
     assert tool["inputSchema"] == expected["inputSchema"]
     assert tool.get("outputSchema") == expected["outputSchema"]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("expected_file", EXPECTED, ids=lambda p: p.stem)
-def test_seed_example_schemas_are_valid_2020_12_objects(
-    built: dict[str, dict], expected_file: Path
-) -> None:
-    tool = built[expected_file.stem]
+@pytest.mark.process
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.stem)
+def test_seed_example_schemas_are_valid_2020_12_objects(built: dict[str, dict], case: Path) -> None:
+    tool = built[case.stem]
     for key in ("inputSchema", "outputSchema"):
         if key in tool:
             Draft202012Validator.check_schema(tool[key])
             assert tool[key]["type"] == "object"
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_boxing_is_recorded_for_scalar_returns(built: dict[str, dict]) -> None:
     answer = built["answer"]["outputSchema"]
     assert answer["x-dedalus-box"] == {"field": "result"}
@@ -75,7 +79,7 @@ def test_boxing_is_recorded_for_scalar_returns(built: dict[str, dict]) -> None:
     assert answer["properties"]["result"] == {"type": "integer"}
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_greet_description_is_never_a_placeholder(built: dict[str, dict]) -> None:
     for tool in built.values():
         for name, prop in tool["inputSchema"].get("properties", {}).items():

@@ -23,7 +23,7 @@ from mcp_codegen.shared.reader import parse_literal_module
 from tests.helpers.corpus import fastmcp_client_tools, sdk_client_tools
 from tests.helpers.project import REPO, Project, codegen_env
 
-pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
 
 LONG = "n" * 130
 QUOTED = "it's \"quoted\" \\ {{ x }} '''"

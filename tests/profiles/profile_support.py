@@ -3,7 +3,6 @@ plus hand-written schemas that exercise each transform."""
 
 from __future__ import annotations
 
-import json
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from mcp_codegen.shared.reader import read_tree, wire_tools
+from tests.helpers.golden import read_case, seed_cases
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED_TREES = (
@@ -19,7 +19,6 @@ GENERATED_TREES = (
     ROOT / "tests/runtime/fixtures/output/generated",
     ROOT / "tests/runtime/abuse/fixtures/output/generated",
 )
-SEED_EXPECTED = ROOT / "tests/fixtures/seed000/expected"
 
 STR = {"type": "string"}
 INT = {"type": "integer"}
@@ -229,10 +228,7 @@ def _trees() -> list[dict[str, Any]]:
 
 
 def _seed_expected() -> list[dict[str, Any]]:
-    return [
-        {"name": path.stem, **json.loads(path.read_text(encoding="utf-8"))}
-        for path in sorted(SEED_EXPECTED.glob("*.json"))
-    ]
+    return [{"name": path.stem, **read_case(path)[1]} for path in seed_cases()]
 
 
 def _unique_names(tools: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:

@@ -46,7 +46,7 @@ def built(project: Project) -> Project:
     return project
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_lint_reports_and_strict_fails(built: Project) -> None:
     plain = built.run("lint", "--profile", "gemini")
     assert plain.returncode == 0, plain.stderr
@@ -63,7 +63,7 @@ def test_lint_reports_and_strict_fails(built: Project) -> None:
     assert lines[-1].endswith("failing")
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_lint_json_and_config_profiles(built: Project) -> None:
     built.configure('sources = ["pkg"]\nprofiles = ["openai-strict", "claude"]\n')
     done = built.run("lint", "--format", "json", "--strict")
@@ -86,7 +86,7 @@ def test_lint_json_and_config_profiles(built: Project) -> None:
     assert nullable["source"] == {"path": "pkg/tools.py", "line": 7, "column": 1}
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_lint_without_findings_passes_strict(project: Project) -> None:
     project.write(
         "pkg/tools.py",
@@ -98,7 +98,7 @@ def test_lint_without_findings_passes_strict(project: Project) -> None:
     assert done.stdout.splitlines()[-1].endswith("no findings; --strict: pass")
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_export_profile_prints_client_ready_tools(built: Project) -> None:
     done = built.run("export", "--profile", "openai-strict")
     assert done.returncode == 0, done.stderr
@@ -111,7 +111,7 @@ def test_export_profile_prints_client_ready_tools(built: Project) -> None:
     assert "lost: `default` dropped" in done.stderr
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_bad_profile_config_is_a_positioned_usage_error(project: Project) -> None:
     project.configure('sources = ["pkg"]\nprofiles = ["gemeni"]\nname_budget = 0\n')
     done = project.run("lint")

@@ -21,7 +21,7 @@ import pytest
 from mcp_codegen.profiles import apply_profile
 from tests.profiles.profile_support import corpus, corpus_names
 
-pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
 
 #: Test ids only; the tools themselves (``corpus()``) are built on first use, not at collection.
 NAMES = corpus_names()

@@ -22,7 +22,7 @@ from mcp_codegen.profiles import apply_profile, restore_arguments
 from mcp_codegen.shared.json_pointer import fragment_tokens
 from tests.profiles.profile_support import corpus, openapi_to_json_schema, values
 
-pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
 
 #: The size-limit fixtures are thousands of properties or values: too slow to draw from.
 HUGE = {"too_wide", "many_enums", "too_deep"}

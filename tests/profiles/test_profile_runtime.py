@@ -31,6 +31,7 @@ def test_load_tools_with_a_profile_serves_it_and_keeps_the_generated_schema() ->
     assert plain.restore_arguments("search_books", given) is given
 
 
+@pytest.mark.process
 def test_a_profile_that_cannot_express_a_tool_fails_the_load() -> None:
     with pytest.raises(GeneratedModuleError, match=r"merge_categories -> /inputSchema/properties"):
         load_tools(GENERATED, profile="gemini")
@@ -58,7 +59,7 @@ def test_a_profile_that_cannot_express_a_tool_fails_the_load() -> None:
     assert "cannot be expressed for profile 'gemini'" in done.stderr
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_serve_profile_lists_the_profile_and_reads_null_as_absent() -> None:
     async def run() -> dict[str, Any]:
         parameters = StdioServerParameters(
@@ -104,6 +105,7 @@ def test_serve_profile_lists_the_profile_and_reads_null_as_absent() -> None:
     assert outcome["wrong"].is_error
 
 
+@pytest.mark.process
 def test_serving_a_profile_imports_only_the_standard_library() -> None:
     code = (
         "import sys\n"

@@ -17,6 +17,7 @@ def test_bytes_per_four_rounds_up() -> None:
     assert tool_sizes([{"name": "t"}]) == {"t": (12, 3)}
 
 
+@pytest.mark.slow
 def test_o200k_counts_the_compact_json() -> None:
     import bpe_openai  # a test dependency (extra `tokens`): missing must fail, never skip
 
@@ -29,7 +30,7 @@ def test_o200k_counts_the_compact_json() -> None:
     assert token_counter("o200k_base")(value) < token_counter("bytes/4")(value) * 2
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_an_unknown_tokenizer_is_a_usage_error(project: Project) -> None:
     with pytest.raises(ValueError, match="unknown tokenizer 'gpt-9'; known: bytes/4, cl100k_base"):
         token_counter("gpt-9")

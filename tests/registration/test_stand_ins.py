@@ -73,7 +73,7 @@ def test_stand_ins_allow_what_decides_nothing() -> None:
             decide(s.flag)
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_registration_function_using_its_container_is_generated(tmp_path: Path) -> None:
     project = Project(tmp_path)
     project.write("pkg/__init__.py", "")
@@ -98,7 +98,7 @@ def test_a_registration_function_using_its_container_is_generated(tmp_path: Path
     )
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("body", "where", "says"),
     [

@@ -165,7 +165,7 @@ def test_protocol_key_values(tmp_path: Path, setting: str, expected: tuple[str, 
     assert load_config(tmp_path / "pyproject.toml").protocols == expected
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("value", "message"),
     [
@@ -188,7 +188,7 @@ def test_bad_protocol_values_are_positioned_errors(
 # --- the variants in the generated module ----------------------------------------------------
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_default_build_holds_both_variants_by_the_rules(built: dict[str, Path]) -> None:
     module = _module(built["all"])
     assert module["FORMAT"] == 3
@@ -225,7 +225,7 @@ def test_default_build_holds_both_variants_by_the_rules(built: dict[str, Path]) 
     assert "$defs" not in forest["outputSchema"]["properties"]["result"]
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_each_revision_gets_a_listing_its_sdk_model_accepts(built: dict[str, Path]) -> None:
     registry = load_tools(built["all"] / "generated")
     for version in ALL:
@@ -237,7 +237,7 @@ def test_each_revision_gets_a_listing_its_sdk_model_accepts(built: dict[str, Pat
         methods.serialize_server_result("tools/list", "2025-11-25", natural)
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_2026_only_build_is_natural_and_unboxed(built: dict[str, Path]) -> None:
     tools = _tools(built["modern"])
     for name, tool in tools.items():
@@ -252,7 +252,7 @@ def test_2026_only_build_is_natural_and_unboxed(built: dict[str, Path]) -> None:
     assert "built for protocol 2026-07-28 only" in done.stderr
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_older_revisions_only_keep_the_format_1_schemas(built: dict[str, Path]) -> None:
     legacy, every = _tools(built["legacy"]), _tools(built["all"])
     assert _module(built["legacy"])["PROTOCOLS"] == LEGACY
@@ -270,7 +270,7 @@ def test_older_revisions_only_keep_the_format_1_schemas(built: dict[str, Path]) 
         assert tool == {**every[name], "x-codegen": every_meta}
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_export_prints_the_requested_revisions_listing(built: dict[str, Path]) -> None:
     registry = load_tools(built["all"] / "generated")
     project = Project(built["all"])
@@ -280,7 +280,7 @@ def test_export_prints_the_requested_revisions_listing(built: dict[str, Path]) -
         assert json.loads(done.stdout) == {"tools": registry.list_tools(version)}
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_diff_tells_2026_clients_their_box_is_gone(built: dict[str, Path]) -> None:
     done = Project(built["all"]).run(
         "diff",
@@ -308,7 +308,7 @@ async def _serve_and_use(
         return await list_and_call(session, CALLS)
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("version", ALL)
 def test_python_client_gets_its_revisions_variant(
     built: dict[str, Path], version: str, monkeypatch: pytest.MonkeyPatch
@@ -327,7 +327,7 @@ def test_python_client_gets_its_revisions_variant(
     assert results["note"]["content"] == [] and "structuredContent" not in results["note"]
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_2026_only_schemas_refuse_older_clients(
     built: dict[str, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -403,7 +403,7 @@ def test_frameworks_serve_one_boxed_listing_to_every_revision(flavor: str) -> No
     assert legacy[1] == {"result": [0, 1]}
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_framework_flavor_modules_hold_no_natural_variant(tmp_path: Path) -> None:
     project = Project(tmp_path / "flavored")
     project.write("proto_flavored/__init__.py", "")
@@ -431,7 +431,7 @@ def test_natural_listings_are_fresh_copies() -> None:
     assert registry.binding("search_books").box_for("2025-06-18") == "result"
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_stdio_fast_path_serves_the_negotiated_variant(built: dict[str, Path]) -> None:
     from mcp_codegen.runtime._stdio.fastpath import Session
 

@@ -25,7 +25,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_missing_generated_output_is_a_usage_error(tmp_path: Path) -> None:
     completed = _run("--generated", str(tmp_path / "absent"))
     assert completed.returncode == 2
@@ -33,6 +33,7 @@ def test_missing_generated_output_is_a_usage_error(tmp_path: Path) -> None:
     assert completed.stdout == ""  # stdout belongs to the stdio transport
 
 
+@pytest.mark.process
 def test_rejects_a_non_positive_call_timeout() -> None:
     completed = _run("--call-timeout", "0")
     assert completed.returncode == 2

@@ -27,7 +27,7 @@ from tests.runtime.runtime_support import (
     server_args,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.process, pytest.mark.e2e]
 
 
 def _node() -> str:

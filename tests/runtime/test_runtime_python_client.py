@@ -35,7 +35,7 @@ from tests.runtime.runtime_support import (
     server_args,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 T = TypeVar("T")
 

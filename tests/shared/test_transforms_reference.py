@@ -217,7 +217,7 @@ def outcome(fn: Any, schema: dict[str, Any]) -> Any:
         return ("recursion",)
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @SETTINGS
 @given(roots())
 def test_clean_equals_the_reference(schema: dict[str, Any]) -> None:
@@ -239,7 +239,7 @@ _ALIAS_POOL = {
 }
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @SETTINGS
 @given(st.lists(roots(), min_size=2, max_size=4))
 # Regressions (see tests/shared/test_transforms_memo.py): a definition reaching a dangling name,
@@ -276,7 +276,7 @@ def test_one_memo_over_tools_sharing_definitions_equals_the_reference(
         assert same(outcome(lambda s: clean(s, memo), tool), outcome(ref_clean, tool))
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @SETTINGS
 @given(roots())
 def test_referenced_definitions_and_map_subschemas_equal_the_reference(

@@ -71,6 +71,7 @@ def sarif_validator() -> jsonschema.Draft4Validator:
     return jsonschema.Draft4Validator(schema)
 
 
+@pytest.mark.process
 def test_sarif_is_valid_and_carries_rules_results_and_suppressions(
     project: Path, capsys: Any
 ) -> None:
@@ -144,6 +145,7 @@ def test_json_schema_is_published_and_real_reports_validate(project: Path, capsy
     assert list(validator.iter_errors(reports[0]))
 
 
+@pytest.mark.process
 def test_sarif_links_each_rule_to_its_section_of_the_configured_rules_page(
     project: Path, capsys: Any
 ) -> None:

@@ -101,7 +101,7 @@ def _line(project: Project, relative: str, starts: str) -> int:
     return found[0]
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_changes_inside_models_point_at_the_field_line(tmp_path: Path) -> None:
     project = Project(tmp_path / "project")
     project.configure()
@@ -184,7 +184,7 @@ def _tool_fields(project: Project) -> dict[str, tuple[str, int]]:
     return {pointer: (path, line) for pointer, path, line in tool["x-codegen"]["fields"]}
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_installed_models_keep_the_parameter_line(tmp_path: Path) -> None:
     """A model from an installed package is not recorded: its changes keep the parameter's line."""
     project = Project(tmp_path / "project")
@@ -232,7 +232,7 @@ def ship(address: Address, backup: Address | None = None) -> Receipt:
 '''
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("flavor", ["mcp", "fastmcp"])
 def test_framework_flavors_point_at_the_field_line(tmp_path: Path, flavor: str) -> None:
     """The frameworks keep models in ``$defs`` (or inline them): either way, the field's line."""

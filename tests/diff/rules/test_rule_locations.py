@@ -24,7 +24,7 @@ def search(
 '''
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_changes_point_at_the_parameter_line(tmp_path: Path) -> None:
     project = Project(tmp_path / "project")
     project.configure()

@@ -21,7 +21,7 @@ from tests.e2e.conformance.conformance_support import (
     start_http_server,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.process, pytest.mark.e2e]
 
 EXAMPLE = REPO_ROOT / "examples" / "conformance"
 GENERATED = EXAMPLE / "generated"

@@ -14,7 +14,7 @@ from tests.e2e.conformance.conformance_support import (
     start_http_server,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.process, pytest.mark.e2e]
 
 #: What any generated output passes, whatever its tools: the handshake, ping and listing.
 PROTOCOL_SCENARIOS = ("server-initialize", "ping", "tools-list")

@@ -21,7 +21,7 @@ from tests.e2e.conformance.conformance_support import (
     start_http_server,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.process, pytest.mark.e2e]
 
 EVERYTHING = [
     sys.executable,

@@ -19,7 +19,7 @@ from mcp_codegen.shared.format import PRIVATE_KEY, SERVER_KEY
 from mcp_codegen.shared.reader import read_tree
 from tests.helpers.project import REPO, Project, codegen_env
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 FASTMCP_SOURCES = {
     "pkg/__init__.py": "",
@@ -176,6 +176,7 @@ def sdk_project(tmp_path_factory: pytest.TempPathFactory) -> Project:
     return project
 
 
+@pytest.mark.slow
 def test_fastmcp_mounted_servers_sharing_a_name_generate_keyed_per_server(
     fastmcp_project: Project,
 ) -> None:
@@ -187,6 +188,7 @@ def test_fastmcp_mounted_servers_sharing_a_name_generate_keyed_per_server(
     ]
 
 
+@pytest.mark.slow
 def test_fastmcp_strict_hook_serves_the_composed_server_as_the_framework_does(
     fastmcp_project: Project,
 ) -> None:
@@ -202,6 +204,7 @@ def test_fastmcp_strict_hook_serves_the_composed_server_as_the_framework_does(
     ]
 
 
+@pytest.mark.slow
 def test_sdk_servers_sharing_a_name_generate_and_serve_under_the_strict_hook(
     sdk_project: Project,
 ) -> None:
@@ -214,6 +217,7 @@ def test_sdk_servers_sharing_a_name_generate_and_serve_under_the_strict_hook(
     assert plain["pkg.alpha:alpha"] != plain["pkg.beta:beta"]  # two different `lookup` tools
 
 
+@pytest.mark.slow
 def test_export_shows_each_server_and_the_composed_list(fastmcp_project: Project) -> None:
     flat = fastmcp_project.run("export")
     assert flat.returncode == 2
@@ -251,6 +255,7 @@ def test_fast_path_records_sub_servers_and_leaves_the_composed_listing_to_the_fr
     ]
 
 
+@pytest.mark.slow
 def test_a_duplicate_within_one_server_is_the_error(tmp_path: Path) -> None:
     project = make(
         tmp_path,
@@ -287,6 +292,7 @@ def test_a_duplicate_within_one_server_is_the_error(tmp_path: Path) -> None:
     assert not (tmp_path / "generated").exists()
 
 
+@pytest.mark.slow
 def test_two_servers_of_one_module_cannot_share_a_name(tmp_path: Path) -> None:
     project = make(
         tmp_path,

@@ -32,7 +32,7 @@ from tests.helpers.json_text import unordered_json
 from tests.helpers.servers import server_env
 from tests.runtime.run.run_support import INITIALIZED, exchange, initialize, request, run_command
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 SOURCE = FIXTURES / "published" / "call_forms"
 #: server module -> (flavor, how its framework's own client lists it)

@@ -10,7 +10,7 @@ import pytest
 
 from tests.helpers.project import Project
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 HELPERS = '''
     class Monitor:

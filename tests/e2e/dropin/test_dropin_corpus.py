@@ -16,7 +16,7 @@ import pytest
 from tests.helpers.corpus import PACKAGES, fastmcp_client_tools, sdk_client_tools, tool_differences
 from tests.helpers.json_text import unordered_json
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 SERVERS = {
     # corpus package -> (server object, how its framework's own client lists it)

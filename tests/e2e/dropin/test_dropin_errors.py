@@ -7,7 +7,7 @@ import pytest
 
 from tests.helpers.project import Project
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 
 def test_static_problems_are_reported_at_their_position(project: Project) -> None:

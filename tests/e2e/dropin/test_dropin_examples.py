@@ -33,7 +33,7 @@ from tests.helpers.corpus import (
 from tests.helpers.examples import example_tools, framework_decorator
 from tests.helpers.json_text import unordered_json
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 
 def _hidden(function: Callable[..., Any], flavor: str) -> list[str]:

@@ -57,7 +57,7 @@ def build(root: Path, framework: str) -> tuple[dict[str, Any], Path, list[str]]:
     return built, output, calls
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("framework", list(FRAMEWORKS))
 def test_each_chain_generates_what_its_server_lists(tmp_path: Path, framework: str) -> None:
     built, _, calls = build(tmp_path, framework)
@@ -77,7 +77,7 @@ def test_each_chain_generates_what_its_server_lists(tmp_path: Path, framework: s
     }
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("framework", list(FRAMEWORKS))
 def test_verify_and_run_strict_take_the_chain(tmp_path: Path, framework: str) -> None:
     """``verify --against`` a chain passes, and ``mcp-codegen run --strict`` of it starts
@@ -132,7 +132,7 @@ def test_a_chain_is_followed_step_by_step() -> None:
     assert call.chain == (("attribute", "server"), ("attribute", "build"), ("call", (2,), ()), ("attribute", "mcp"))  # fmt: skip
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_bad_chain_in_the_config_is_an_error_at_the_key(tmp_path: Path) -> None:
     config = tmp_path / "pyproject.toml"
     config.write_text(

@@ -30,7 +30,7 @@ from tests.helpers.corpus import (
 from tests.helpers.json_text import unordered_json
 from tests.helpers.project import Project
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 #: package -> (flavor, how its framework's own client lists a server)
 PATTERNS = {

@@ -17,7 +17,7 @@ from tests.helpers.corpus import PUBLISHED, build_flavor, sdk_client_tools, tool
 from tests.helpers.json_text import unordered_json
 from tests.helpers.project import run_codegen
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 
 def test_sdk1_style_sources_equal_the_installed_sdk(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from mcp_codegen.generator.verify import ABSENT, Mismatch, compare_tools
 from tests.helpers.corpus import PUBLISHED, build_flavor
 from tests.helpers.project import run_codegen
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 
 def _verify(build: dict[str, Any], target: str, *extra: str) -> Any:

@@ -486,7 +486,7 @@ def everything(root: Path) -> dict[str, bytes]:
     }
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
 def test_bad_input(project: Project, current_tree: Path, case: Case) -> None:
     start(project, current_tree)
@@ -514,7 +514,7 @@ def test_bad_input(project: Project, current_tree: Path, case: Case) -> None:
         assert leftovers(project.root) == []
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_stdout_noise_at_import_never_reaches_export_output(
     project: Project, current_tree: Path
 ) -> None:
@@ -547,7 +547,7 @@ def test_stdout_noise_at_import_never_reaches_export_output(
     assert [tool["name"] for tool in payload["tools"]] == ["ping", "quiet"]
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_reading_stdin_at_import_gets_end_of_file_not_a_hang(
     project: Project, current_tree: Path
 ) -> None:
@@ -590,7 +590,7 @@ def test_reading_stdin_at_import_gets_end_of_file_not_a_hang(
     assert project.run("check").returncode == 0
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_hand_edited_generated_file_is_restored_by_generate(
     project: Project, current_tree: Path
 ) -> None:
@@ -622,7 +622,7 @@ def _writable(path: Path) -> None:
         subprocess.run(["chattr", "-i", str(path)], check=True)
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("locked", ["output", "parent"])
 def test_an_unwritable_output_is_an_error_and_changes_nothing(
     project: Project, current_tree: Path, locked: str

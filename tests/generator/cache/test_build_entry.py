@@ -15,15 +15,14 @@ from mcp_codegen.generator.discover import discover_sources, load_source, read_s
 from mcp_codegen.generator.model import RenderedFile
 from mcp_codegen.generator.pipeline import build
 from mcp_codegen.shared.format import MANIFEST
-from tests.generator.cache.test_manifest_entry import TOOL
-from tests.generator.cache.test_manifest_entry import _project as _two_modules
+from tests.generator.cache.cache_support import TOOL, two_module_project
 from tests.helpers.project import Project
 
-pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
 
 
 def _project(project: Project) -> Path:
-    return _two_modules(project).root
+    return two_module_project(project).root
 
 
 def _cache(root: Path) -> BuildCache:

@@ -6,7 +6,7 @@ import pytest
 
 from tests.helpers.project import Project
 
-pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
 
 MODELS = """
 from pydantic import BaseModel

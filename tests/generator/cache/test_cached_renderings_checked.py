@@ -21,7 +21,7 @@ def {name}(value: {kind}) -> {kind}:
 """
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_tampered_cached_rendering_is_refused_when_written(project: Project) -> None:
     project.write("pkg/alpha.py", TOOLS.format(name="alpha", kind="int"))
     project.write("pkg/beta.py", TOOLS.format(name="beta", kind="int"))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -21,118 +20,8 @@ from hypothesis import strategies as st
 
 from mcp_codegen.generator.config import load_config
 from mcp_codegen.generator.pipeline import build
+from tests.generator.cache.cache_support import STEPS, State, apply_step, write_state
 from tests.helpers.project import Project, codegen_env
-
-TYPES = ("int", "str", "list[int]", "Shared", "dict[str, float]", "Optional[str]", "list[Shared]")
-SHARED_FIELDS = (
-    ("a: int",),
-    ("a: int", "b: str = 'x'"),
-    ("a: float",),
-    ("a: int", "tags: list[str] = []"),
-)
-CONFIGS = (
-    "",
-    'box_field = "value"\n',
-    'version = "2.0.0"\n',
-    "permissive_fallback = true\n",
-)
-
-
-@dataclass
-class State:
-    modules: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # name -> tools
-    shared: int = 0
-    config: int = 0
-    counter: int = 0
-
-    def name(self) -> str:
-        self.counter += 1
-        return f"tool_{self.counter}"
-
-    @classmethod
-    def start(cls) -> State:
-        """Three tool modules, two of them using the shared model."""
-        state = cls()
-        state.modules = {
-            "t0": [(state.name(), "int"), (state.name(), "Shared")],
-            "t1": [(state.name(), "list[Shared]")],
-            "t2": [(state.name(), "str")],
-        }
-        return state
-
-
-def _render_module(tools: list[tuple[str, str]]) -> str:
-    lines = [
-        "from typing import Optional",
-        "",
-        "from mcp_codegen.decorators import tool",
-        "from pkg.models import Shared",
-        "",
-    ]
-    for name, kind in tools:
-        lines += [
-            "",
-            "@tool",
-            f"def {name}(value: {kind}) -> {kind}:",
-            f'    """{name}."""',
-            "    return value",
-            "",
-        ]
-    return "\n".join(lines)
-
-
-def _write(root: Path, state: State) -> None:
-    package = root / "pkg"
-    fields = "\n".join(f"    {f}" for f in SHARED_FIELDS[state.shared])
-    _replace(
-        package / "models.py",
-        f"from pydantic import BaseModel\n\n\nclass Shared(BaseModel):\n{fields}\n",
-    )
-    for module, tools in state.modules.items():
-        _replace(package / f"{module}.py", _render_module(tools))
-    for path in package.glob("t*.py"):
-        if path.stem not in state.modules:
-            path.unlink()
-    _replace(
-        root / "pyproject.toml", '[tool.mcp-codegen]\nsources = ["pkg"]\n' + CONFIGS[state.config]
-    )
-
-
-def _replace(path: Path, text: str) -> None:
-    if not path.exists() or path.read_text() != text:
-        path.write_text(text)
-
-
-def _apply(root: Path, state: State, step: tuple[str, int, int]) -> None:
-    kind, a, b = step
-    names = sorted(state.modules)
-    module = names[a % len(names)]
-    tools = state.modules[module]
-    total = sum(len(t) for t in state.modules.values())
-    if kind == "add":
-        tools.append((state.name(), TYPES[b % len(TYPES)]))
-    elif kind == "rename" and tools:
-        index = b % len(tools)
-        tools[index] = (state.name(), tools[index][1])
-    elif kind == "remove" and tools and total > 1:
-        tools.pop(b % len(tools))
-    elif kind == "retype" and tools:
-        index = b % len(tools)
-        tools[index] = (tools[index][0], TYPES[(TYPES.index(tools[index][1]) + 1 + b) % len(TYPES)])
-    elif kind == "shared":
-        state.shared = (state.shared + 1 + b) % len(SHARED_FIELDS)
-    elif kind == "delete" and len(state.modules) > 1 and total > len(tools):
-        del state.modules[module]
-    elif kind == "new":
-        state.modules[f"t{state.counter + 100}"] = [(state.name(), TYPES[b % len(TYPES)])]
-    elif kind == "config":
-        state.config = (state.config + 1 + b) % len(CONFIGS)
-    elif kind == "touch":
-        path = root / "pkg" / f"{module}.py"
-        stat = path.stat()
-        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
-        return
-    _write(root, state)
 
 
 def _tree(root: Path, use_cache: bool) -> tuple[object, ...]:
@@ -140,15 +29,6 @@ def _tree(root: Path, use_cache: bool) -> tuple[object, ...]:
     files = tuple((f.relative_path, f.content) for f in result.files)
     errors = tuple(str(d) for d in result.diagnostics if "cache entry" not in d.message)
     return files, errors
-
-
-STEPS = st.tuples(
-    st.sampled_from(
-        ["add", "rename", "remove", "retype", "shared", "delete", "new", "config", "touch"]
-    ),
-    st.integers(0, 7),
-    st.integers(0, 7),
-)
 
 
 @pytest.fixture(scope="module")
@@ -165,7 +45,7 @@ def _environment(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv(name, value)
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @settings(
     max_examples=int(os.environ.get("INCREMENTAL_EXAMPLES", "6")),
     deadline=None,
@@ -176,10 +56,10 @@ def test_incremental_builds_equal_cold_builds(
     workspace: Path, steps: list[tuple[str, int, int]]
 ) -> None:
     state = State.start()
-    _write(workspace, state)
+    write_state(workspace, state)
     _tree(workspace, use_cache=True)  # whatever the cache held from the last example
     for step in steps:
-        _apply(workspace, state, step)
+        apply_step(workspace, state, step)
         incremental = _tree(workspace, use_cache=True)
         cold = _tree(workspace, use_cache=False)
         assert incremental == cold, f"after {step}"
@@ -215,7 +95,7 @@ def _write_marked(project: Project, module: str, kind: str, shared: bool) -> Non
     )
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_only_what_changed_is_inspected_again(project: Project) -> None:
     project.write("pkg/models.py", MODELS)
     _write_marked(project, "leaf", "int", shared=False)
@@ -242,7 +122,7 @@ def test_only_what_changed_is_inspected_again(project: Project) -> None:
     assert _imported(project) == set()
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_copied_project_and_cache_give_hits(project: Project, tmp_path: Path) -> None:
     project.write("pkg/models.py", MODELS)
     _write_marked(project, "leaf", "int", shared=False)

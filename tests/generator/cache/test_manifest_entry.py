@@ -16,27 +16,10 @@ from mcp_codegen.generator.discover import discover_sources, read_sources
 from mcp_codegen.generator.pipeline import build
 from mcp_codegen.generator.render import modules
 from mcp_codegen.shared.format import MANIFEST, module_path
+from tests.generator.cache.cache_support import TOOL, two_module_project
 from tests.helpers.project import Project
 
-pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
-
-TOOL = '''
-from mcp_codegen.decorators import tool
-
-
-@tool
-def {name}(count: int = 1) -> int:
-    """Counts."""
-    return count
-'''
-
-
-def _project(project: Project) -> Project:
-    project.configure()
-    project.write("pkg/__init__.py", "")
-    for name in ("alpha", "beta"):
-        project.write(f"pkg/{name}.py", TOOL.format(name=name))
-    return project
+pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
 
 
 def _files(root: Path, use_cache: bool) -> tuple[tuple[tuple[str, str], ...], list[str]]:
@@ -47,7 +30,7 @@ def _files(root: Path, use_cache: bool) -> tuple[tuple[tuple[str, str], ...], li
 
 
 def test_a_stored_manifest_of_the_wrong_kind_is_a_miss_with_a_warning(project: Project) -> None:
-    root = _project(project).root
+    root = two_module_project(project).root
     files, _ = _files(root, use_cache=True)
     config = load_config(root / "pyproject.toml")
     contents, _ = read_sources(discover_sources(config)[0], config)
@@ -65,7 +48,7 @@ def test_a_stored_manifest_of_the_wrong_kind_is_a_miss_with_a_warning(project: P
 def test_an_edit_that_changes_no_module_path_renders_no_manifest(
     project: Project, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = _project(project).root
+    root = two_module_project(project).root
     assert project.run("generate").returncode == 0
     project.write("pkg/alpha.py", TOOL.format(name="alpha") + "# edited\n")
 
@@ -81,7 +64,7 @@ def test_an_edit_that_changes_no_module_path_renders_no_manifest(
 
 
 def test_an_added_module_renders_the_manifest_again(project: Project) -> None:
-    root = _project(project).root
+    root = two_module_project(project).root
     _files(root, use_cache=True)
     project.write("pkg/gamma.py", TOOL.format(name="gamma"))
     cached, _ = _files(root, use_cache=True)

@@ -33,7 +33,7 @@ def _two_modules(project: Project) -> None:
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_truncated_and_corrupted_entries_are_misses_with_a_warning(project: Project) -> None:
     _two_modules(project)
     expected = project.snapshot()
@@ -64,7 +64,7 @@ def test_truncated_and_corrupted_entries_are_misses_with_a_warning(project: Proj
     assert project.run("check", "--no-cache").returncode == 0
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_an_entry_with_a_valid_checksum_but_wrong_content_is_a_miss(project: Project) -> None:
     import hashlib
 
@@ -94,7 +94,7 @@ def test_prune_keeps_the_most_recently_used_within_the_bound(tmp_path: Path) -> 
     assert store.warnings == []
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_cache_clean_removes_the_cache_and_the_next_build_is_whole(project: Project) -> None:
     _two_modules(project)
     info = project.run("cache", "info")
@@ -106,7 +106,7 @@ def test_cache_clean_removes_the_cache_and_the_next_build_is_whole(project: Proj
     assert len(_entries(project)) == 6
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_the_size_bound_applies_to_builds(project: Project) -> None:
     _two_modules(project)
     project.write("pkg/alpha.py", TOOLS.format(name="alpha") + "\n# edited\n")

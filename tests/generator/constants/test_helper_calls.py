@@ -52,7 +52,7 @@ def put(x: int) -> int:
 """
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_helper_calls_generate_what_the_server_serves(tmp_path: Path) -> None:
     project = Project(tmp_path)
     project.write("hpkg/__init__.py", "")
@@ -66,7 +66,7 @@ def test_helper_calls_generate_what_the_server_serves(tmp_path: Path) -> None:
     assert "the 2 generated tools equal" in verify.stdout
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_helper_beyond_one_return_keeps_the_clear_error(tmp_path: Path) -> None:
     project = Project(tmp_path)
     project.write("hpkg/__init__.py", "")

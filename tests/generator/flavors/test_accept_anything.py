@@ -38,7 +38,7 @@ def _listed(path: str) -> dict[str, dict]:
     return {tool.name: tool.input_schema for tool in tools}
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_accept_anything_parameters_are_warned_at_and_served_unchanged(project: Project) -> None:
     project.configure('sources = ["pkg"]\nflavor = "mcp"\n')
     source = project.write("pkg/tools.py", SOURCE)

@@ -15,7 +15,7 @@ import pytest
 
 from tests.helpers.project import Project
 
-pytestmark = pytest.mark.slow  # imports the frameworks in worker and verify processes
+pytestmark = pytest.mark.process  # imports the frameworks in worker and verify processes
 
 SOURCES = {
     "fastmcp": '''

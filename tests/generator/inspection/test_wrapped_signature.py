@@ -47,7 +47,7 @@ def lookup(key: str, client: Client, limit: int = 3) -> str:
 """
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("flavor", ["clean", "mcp"])
 def test_a_hidden_parameter_stays_hidden(tmp_path: Path, flavor: str) -> None:
     project = Project(tmp_path)

@@ -137,6 +137,7 @@ def assert_literal_module(content: str, names: list[str], comment_lines: int) ->
 # -- unit level ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @UNIT
 @given(hostile_text)
 def test_string_literal_round_trips_and_comment_text_stays_on_its_line(text: str) -> None:
@@ -150,7 +151,7 @@ def test_string_literal_round_trips_and_comment_text_stays_on_its_line(text: str
     assert [t.type for t in tokens[:2]] == [tokenize.COMMENT, tokenize.NL]
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @UNIT
 @given(st.one_of(json_values, st.tuples(json_values, json_values)))
 def test_python_literal_round_trips_any_json_value(value: Any) -> None:
@@ -213,7 +214,7 @@ MODULE_NAMES = [
 ]
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @UNIT
 @given(
     tools=st.lists(tool_definitions(), min_size=1, max_size=2),
@@ -257,7 +258,7 @@ def test_rendered_module_is_literal_and_round_trips(
     assert same(values["TOOLS"], expected)
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @UNIT
 @given(
     version=hostile_text,
@@ -347,7 +348,7 @@ def generate_and_read(project: Project, name: str) -> tuple[dict[str, Any], dict
     return values, json.loads(exported.stdout)
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_hostile_text_end_to_end(project: Project) -> None:
     texts = [EVERYTHING, *(f for f in FRAGMENTS if not re.search("[\ud800-\udfff]", f))]
     body = "".join(tool_source(i, text) for i, text in enumerate(texts))
@@ -378,7 +379,7 @@ def paragraphs(x: int) -> None:
         assert wire[name] == {k: v for k, v in tool.items() if k != "x-codegen"}
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @settings(max_examples=4, derandomize=True, database=None, deadline=None)
 @given(
     texts=st.lists(
@@ -401,7 +402,7 @@ def test_generated_hostile_text_end_to_end(
         check_hostile_tool(values["TOOLS"][index], text)
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_hostile_tool_name_is_refused_not_rendered(project: Project) -> None:
     project.write(
         "pkg/named.py",
@@ -416,7 +417,7 @@ def test_a_hostile_tool_name_is_refused_not_rendered(project: Project) -> None:
     assert not (project.root / "generated").exists()
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_hostile_printable_tool_name_is_rendered_as_a_literal(project: Project) -> None:
     """Quotes, backslashes, template and comment syntax in a name only warn (the spec says
     SHOULD); the module stays pure literals and the name round-trips exactly."""

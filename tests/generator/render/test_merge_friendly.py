@@ -39,7 +39,7 @@ def commit(project: Project, message: str) -> None:
     assert git(project.root, "commit", "-q", "-m", message).returncode == 0
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_branches_adding_tools_in_different_modules_merge(tmp_path: Path) -> None:
     project = Project(tmp_path)
     project.configure()
@@ -70,7 +70,7 @@ def test_branches_adding_tools_in_different_modules_merge(tmp_path: Path) -> Non
     assert "linguist-generated" not in project.run("generate").stderr
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_generate_prints_the_gitattributes_line_when_missing(tmp_path: Path) -> None:
     project = Project(tmp_path)
     project.configure('sources = ["pkg"]\noutput = "schemas/generated"\n')
@@ -81,7 +81,7 @@ def test_generate_prints_the_gitattributes_line_when_missing(tmp_path: Path) -> 
     assert "schemas/generated/** linguist-generated=true" in done.stderr
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_same_module_additions_conflict_only_where_the_source_does(tmp_path: Path) -> None:
     """With the merge driver (mcp_codegen.cli.merge_driver), tools added at both ends of one module
     merge cleanly, as the source does; ``generate`` then makes ``check`` pass."""

@@ -58,7 +58,7 @@ def _entry(message: str) -> str:
     return found[0]
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("flavor", sorted(SERVERS))
 def test_the_printed_entry_works_as_printed(project: Project, flavor: str) -> None:
     project.write("pkg/__init__.py", "")

@@ -30,7 +30,7 @@ CORPUS = sorted(
 )
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("chunk", range(4))
 def test_same_tree_as_libcst(chunk: int) -> None:
     paths = CORPUS[chunk::4]
@@ -42,7 +42,7 @@ def test_same_tree_as_libcst(chunk: int) -> None:
         assert tree.code == text, path
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_same_tree_for_the_synthetic_tools(tmp_path: Path) -> None:
     package = _write_package(tmp_path, 120)
     for path in sorted(package.glob("tools_*.py")):

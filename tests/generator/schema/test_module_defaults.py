@@ -38,7 +38,7 @@ def c(n: Annotated[int, Field(ge=0)] = {bad}) -> int:
 """
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_defaults_checked_together_come_out_as_alone(project: Project) -> None:
     project.configure()
     project.write("pkg/__init__.py", "")
@@ -57,7 +57,7 @@ def test_defaults_checked_together_come_out_as_alone(project: Project) -> None:
     }
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_one_wrong_default_among_others_is_reported_at_its_parameter(project: Project) -> None:
     project.configure()
     project.write("pkg/__init__.py", "")

@@ -11,7 +11,7 @@ from mcp_codegen.shared.format import SERVERS_FILE, check_servers
 from mcp_codegen.shared.reader import parse_literal_module
 from tests.helpers.project import Project
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 APP = """
     from mcp.server.mcpserver import MCPServer

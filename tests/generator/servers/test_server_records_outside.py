@@ -12,7 +12,7 @@ from mcp_codegen.shared.format import SERVERS_FILE, check_servers
 from mcp_codegen.shared.reader import parse_literal_module
 from tests.helpers.project import Project, codegen_env
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 SERVER = """
     from mcp.server.mcpserver import MCPServer

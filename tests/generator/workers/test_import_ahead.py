@@ -14,7 +14,7 @@ from mcp_codegen.generator.workers import prestart
 from tests.helpers.project import in_process_builds  # noqa: F401 - the fixture, used by name
 
 pytestmark = [
-    pytest.mark.slow,  # starts real processes (builds, servers or clients)
+    pytest.mark.process,  # starts real processes (builds, servers or clients)
     pytest.mark.usefixtures("in_process_builds"),
 ]
 

@@ -125,7 +125,7 @@ def second(chain: OtherNode) -> OtherNode:
 '''
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_two_types_with_one_short_name_keep_their_short_names(project: Project) -> None:
     """Described together, pydantic would qualify both ``Node`` definitions; each tool described
     alone names its own ``Node`` plainly, and that is what the generator must write."""
@@ -172,7 +172,7 @@ def broken(thing: Opaque) -> int:
 '''
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_type_pydantic_cannot_describe_is_still_reported_at_its_tool(project: Project) -> None:
     """The module pass fails as a whole; the one-by-one fallback names the tool and its line."""
     project.configure()

@@ -13,7 +13,7 @@ import pytest
 from mcp_codegen.generator.workers import prestart
 from tests.helpers.project import Project, codegen_env
 
-pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from mcp_codegen.generator.workers import prestart
 from mcp_codegen.generator.workers.process import WorkerProcess, scratch_file
 from tests.helpers.project import codegen_env
 
-pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
 
 ECHO = "import sys; data = sys.stdin.buffer.read(); sys.stdout.buffer.write(data[::-1]); print('err', file=sys.stderr); sys.exit(3)"
 

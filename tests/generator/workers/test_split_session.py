@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 from mcp_codegen.generator.config import load_config
 from mcp_codegen.generator.pipeline import build
 from mcp_codegen.generator.workers import prestart
-from tests.generator.cache.test_incremental import STEPS, State, _apply, _write
+from tests.generator.cache.cache_support import STEPS, State, apply_step, write_state
 from tests.helpers.project import in_process_builds  # noqa: F401 - the fixture, used by name
 
 pytestmark = [
-    pytest.mark.slow,  # starts real processes (builds, servers or clients)
+    pytest.mark.process,  # starts real processes (builds, servers or clients)
     pytest.mark.usefixtures("in_process_builds"),
 ]
 
@@ -169,10 +169,10 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @given(steps=st.lists(STEPS, min_size=1, max_size=4))
 def test_split_builds_equal_cold_builds(workspace: Path, steps: list[tuple[str, int, int]]) -> None:
     state = State.start()
-    _write(workspace, state)
+    write_state(workspace, state)
     _build(workspace, split=True)  # whatever the cache held from the last example
     for step in steps:
-        _apply(workspace, state, step)
+        apply_step(workspace, state, step)
         assert _build(workspace, split=True) == _build(workspace, split=False, use_cache=False), (
             f"after {step}"
         )

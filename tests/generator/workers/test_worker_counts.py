@@ -18,7 +18,7 @@ from mcp_codegen.generator.config import load_config
 from mcp_codegen.generator.pipeline import build
 from tests.helpers.project import REPO
 
-pytestmark = pytest.mark.slow  # starts real worker processes
+pytestmark = pytest.mark.process  # starts real worker processes
 
 CONFIG = (
     "[tool.mcp-codegen]\n"

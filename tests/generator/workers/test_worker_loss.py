@@ -11,7 +11,7 @@ import pytest
 
 from tests.helpers.project import Project
 
-pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
 
 GOOD = '''
 from mcp_codegen.decorators import tool
@@ -40,6 +40,7 @@ KILLERS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("killer", sorted(KILLERS))
 def test_modules_queued_behind_a_lost_worker_are_still_inspected(
     project: Project, killer: str

@@ -14,7 +14,7 @@ import pytest
 
 from tests.helpers.project import run_codegen
 
-pytestmark = pytest.mark.slow  # starts real worker processes
+pytestmark = pytest.mark.process  # starts real worker processes
 
 PATCHING = '''\
 import mcp_codegen.generator.render.modules as modules

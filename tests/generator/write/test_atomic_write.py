@@ -179,6 +179,7 @@ def test_a_failed_write_changes_nothing_and_cleans_up(
     assert leftovers(output) == []
 
 
+@pytest.mark.process
 def test_concurrent_runs_serialise_on_the_lock(tmp_path: Path) -> None:
     output = tmp_path / "generated"
     trees = {}
@@ -340,7 +341,7 @@ def _kill_the_cli(project: Project, trees: dict[str, Tree], kills: int, window: 
     return landed
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_kill_minus_9_at_random_moments_leaves_the_old_or_the_new_tree(project: Project) -> None:
     _make_wide_project(project)
     began = time.monotonic()

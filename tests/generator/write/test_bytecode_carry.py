@@ -62,6 +62,7 @@ def swap(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
     return request.param
 
 
+@pytest.mark.process
 def test_unchanged_modules_keep_valid_bytecode_and_changed_ones_are_compiled_again(
     tmp_path: Path, swap: str
 ) -> None:
@@ -90,6 +91,7 @@ def test_unchanged_modules_keep_valid_bytecode_and_changed_ones_are_compiled_aga
     assert changed.exists()  # compiled from the new source and written
 
 
+@pytest.mark.process
 def test_a_tree_whose_modules_all_go_keeps_no_bytecode_directory(tmp_path: Path) -> None:
     output = tmp_path / "generated"
     write.apply([manifest("A"), module("A", 0)], output)
@@ -101,6 +103,7 @@ def test_a_tree_whose_modules_all_go_keeps_no_bytecode_directory(tmp_path: Path)
     assert not (output / "pkg").exists()  # its __pycache__ did not keep it alive
 
 
+@pytest.mark.process
 def test_links_in_a_bytecode_directory_are_never_carried(tmp_path: Path) -> None:
     output = tmp_path / "generated"
     write.apply([manifest("A"), module("A", 0), module("A", 1)], output)

@@ -17,7 +17,7 @@ from mcp.shared.exceptions import MCPError
 
 from tests.runtime.abuse.abuse_support import DEEP, HttpServer, http_server, request_line, run
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 
 @pytest.fixture(scope="module")

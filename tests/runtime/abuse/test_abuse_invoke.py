@@ -27,7 +27,7 @@ def _tools_importable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(GENERATED.parents[1]))  # the fixtures directory
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_the_fixture_schemas_are_what_the_generator_makes_of_the_fixture_tools() -> None:
     completed = subprocess.run(
         [
@@ -165,7 +165,7 @@ def test_arguments_nested_10_000_levels_deep_are_refused_and_the_caller_recovers
     assert _call(caller, "add", {"a": 2, "b": 3}).structured_content == 5
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_a_huge_argument_is_served_and_a_huge_wrong_one_is_quoted_briefly() -> None:
     caller = ToolCaller(REGISTRY)
     text = "é" * 20_000_000

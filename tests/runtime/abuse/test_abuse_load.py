@@ -15,7 +15,7 @@ import pytest
 
 from tests.runtime.abuse.abuse_support import REPO_ROOT
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 STDIO_CALLS = 10_000
 HTTP_CLIENTS = 100

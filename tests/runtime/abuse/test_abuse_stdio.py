@@ -23,7 +23,7 @@ from tests.runtime.abuse.abuse_support import (
     stdio_session,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 PARSE_ERROR = types.PARSE_ERROR
 INVALID_REQUEST = types.INVALID_REQUEST

@@ -170,7 +170,7 @@ def test_strict_output_checks_passthrough_results_too(tmp_path: Path) -> None:
     assert _structured(_call(strict, "handmade", {"flag": False})) == {"flag": False}
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_server_defers_jsonschema_until_the_first_call() -> None:
     script = f"""
 import sys, anyio

@@ -34,7 +34,7 @@ from tests.helpers.framework_calls import (
 from tests.helpers.json_text import exact_json
 from tests.runtime.runtime_support import EXAMPLE_CALLS
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 TABLE = {name: [arguments] for name, arguments in EXAMPLE_CALLS.items()}
 

@@ -21,7 +21,7 @@ from mcp_codegen.runtime import load_tools
 from tests.helpers.framework_calls import PACKAGES, Answers, answer_differences, stdio_runtime_calls
 from tests.helpers.json_text import exact_json
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 
 @pytest.mark.parametrize("package", list(PACKAGES))

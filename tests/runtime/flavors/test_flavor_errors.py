@@ -28,7 +28,7 @@ from tests.helpers.framework_calls import (
 from tests.helpers.json_text import exact_json
 from tests.runtime.runtime_support import FIXTURE_GENERATED
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 EXTRAS = {"mcp": "extras_sdk", "fastmcp": "extras_fastmcp"}
 

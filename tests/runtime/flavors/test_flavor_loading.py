@@ -24,7 +24,7 @@ from mcp_codegen.runtime import GeneratedModuleError, load_tools
 from mcp_codegen.runtime._call.invoke import ToolCaller
 from tests.helpers.project import REPO
 
-pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
 
 #: Never imported to load or list tools (mcp_codegen.generator.flavors belongs to the first call too).
 HEAVY = ("pydantic", "pydantic_core", "jsonschema", "mcp", "mcp_types", "fastmcp", "anyio")

@@ -136,7 +136,7 @@ def _probe(project: Project) -> dict[str, object]:
     return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_call_form_tools_answer_as_fastmcp_does(project: Project) -> None:
     _generate(project)
     plain = drive(plain_command("pkg.server:mcp"), CALLS, cwd=project.root)
@@ -153,7 +153,7 @@ def test_call_form_tools_answer_as_fastmcp_does(project: Project) -> None:
     assert "StaleSchemaWarning" not in hooked["stderr"], hooked["stderr"]
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_call_form_tools_are_not_inferred_until_called(project: Project) -> None:
     _generate(project)
     found = _probe(project)

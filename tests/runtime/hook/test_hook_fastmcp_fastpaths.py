@@ -272,6 +272,7 @@ def _hooked_and_plain(
 
 
 @pytest.mark.slow
+@pytest.mark.process
 def test_the_decorator_refuses_self_with_fastmcps_own_message(tmp_path: Path) -> None:
     said = _hooked_and_plain(tmp_path, "fast", FAST_APP, REFUSAL)
     assert "'self' as its first parameter" in said["plain"]
@@ -341,6 +342,7 @@ print(json.dumps({"cache": cache, "own": own, "seed_calls": calls}, sort_keys=Tr
 
 
 @pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("transform", ["none", "namespace"])
 def test_the_schema_cache_is_what_fastmcp_seeds(tmp_path: Path, transform: str) -> None:
     said = _hooked_and_plain(tmp_path, "seeded", SEEDED_APP, SEEDING, transform)

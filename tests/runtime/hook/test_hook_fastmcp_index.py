@@ -21,7 +21,7 @@ import pytest
 
 from tests.helpers.project import REPO
 
-pytestmark = pytest.mark.slow  # starts real processes (builds, servers or clients)
+pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
 
 PROBE = Path(__file__).resolve().parent / "probe_fastmcp_index.py"
 

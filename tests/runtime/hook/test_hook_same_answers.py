@@ -30,7 +30,7 @@ from tests.runtime.hook.hook_support import (
     plain_command,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ import pytest
 from tests.helpers.project import REPO, Project
 from tests.runtime.hook.hook_support import drive, environment, hooked_command
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 PROBE = Path(__file__).resolve().parent / "probe_hook.py"
 
 SDK_TOOLS = '''

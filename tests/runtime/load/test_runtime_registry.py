@@ -223,7 +223,7 @@ def _write_synthetic_output(directory: Path, tool_count: int, per_module: int) -
     _write_output(directory, modules, tool_count=tool_count)
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_loading_1000_tools_imports_no_heavy_dependency(tmp_path: Path) -> None:
     _write_synthetic_output(tmp_path / "out", tool_count=1000, per_module=20)
     script = (
@@ -248,7 +248,7 @@ def test_loading_1000_tools_imports_no_heavy_dependency(tmp_path: Path) -> None:
     assert heavy == []
 
 
-@pytest.mark.slow
+@pytest.mark.process
 def test_tool_decorator_is_reexported_lazily() -> None:
     script = (
         "import sys\nimport mcp_codegen.runtime\n"

@@ -14,6 +14,7 @@ from typing import Any
 from tests.helpers.project import codegen_env
 
 REPO = Path(__file__).resolve().parents[3]
+FIXTURES = REPO / "tests" / "fixtures"
 
 
 def line(message: Any) -> bytes:
@@ -95,6 +96,34 @@ def exchange(
             process.wait()
     stderr = process.stderr.read().decode("utf-8", "replace") if process.stderr else ""
     return answers, notifications, stderr
+
+
+def build_published_project(root: Path, package: str, flavor: str) -> str:
+    """Generate corpus package ``package`` in ``flavor`` with its server as the run target."""
+    target = f"published.{package}.server:mcp"
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text(
+        "[tool.mcp-codegen]\n"
+        f"sources = {json.dumps([str(FIXTURES / 'published' / package)])}\n"
+        'output = "generated"\n'
+        f'flavor = "{flavor}"\n'
+        f"python_path = {json.dumps([str(REPO), str(FIXTURES)])}\n"
+        f"run_targets = {json.dumps([target])}\n",
+        encoding="utf-8",
+    )
+    env = codegen_env(PYTHONPATH=f"{REPO}:{FIXTURES}")
+    done = subprocess.run(
+        [sys.executable, "-m", "mcp_codegen", "generate"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    servers = (root / "generated" / "__servers__.py").read_text()
+    assert f'"object": "{target}"' in servers
+    return target
 
 
 def run_command(generated: str, target: str, *options: str) -> list[str]:

@@ -12,7 +12,7 @@ from tests.e2e.dropin.test_composed_servers import FASTMCP_SOURCES, make
 from tests.helpers.project import codegen_env
 from tests.runtime.run.run_support import INITIALIZED, exchange, initialize, request, run_command
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 
 @pytest.fixture(scope="module")

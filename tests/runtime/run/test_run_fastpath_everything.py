@@ -18,7 +18,7 @@ from tests.runtime.run.run_support import (
     run_command,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 GENERATED = "examples/everything/generated"
 TARGET = "examples.everything.server:mcp"

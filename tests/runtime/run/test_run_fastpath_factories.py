@@ -14,7 +14,7 @@ from mcp_codegen.shared.reader import parse_literal_module
 from tests.helpers.project import Project, codegen_env
 from tests.runtime.run.run_support import INITIALIZED, exchange, initialize, request, run_command
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 CALL = "pkg.server:create_server(namespace='team_')"
 SERVERS = {

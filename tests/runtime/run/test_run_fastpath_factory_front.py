@@ -15,7 +15,7 @@ import pytest
 from tests.helpers.project import Project, codegen_env
 from tests.runtime.run.run_support import INITIALIZED, initialize, line, request
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 SERVER = '''
 from fastmcp import FastMCP
@@ -59,6 +59,7 @@ def _run(root: Path, target: str, *options: str) -> subprocess.CompletedProcess[
     )
 
 
+@pytest.mark.slow
 def test_a_recorded_factory_call_is_answered_without_the_parser(built: Path) -> None:
     for attempt in ("shaped", "stored"):
         done = _run(built, CALL)

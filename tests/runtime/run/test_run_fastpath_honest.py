@@ -18,7 +18,7 @@ import pytest
 from tests.helpers.project import REPO, Project, codegen_env
 from tests.runtime.run.run_support import run_command, with_client
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 SERVERS = {
     "mcp": '''

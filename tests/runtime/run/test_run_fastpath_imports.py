@@ -14,7 +14,7 @@ import pytest
 from tests.helpers.project import Project, codegen_env
 from tests.runtime.run.run_support import INITIALIZED, initialize, line, request
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 SERVER = '''
 from fastmcp import FastMCP

@@ -21,18 +21,19 @@ import pytest
 
 from tests.helpers.project import codegen_env
 from tests.runtime.run.run_support import (
+    FIXTURES,
     INITIALIZED,
     REPO,
+    build_published_project,
     exchange,
     initialize,
     line,
     request,
     run_command,
 )
-from tests.runtime.run.test_run_fastpath_corpus import FIXTURES, _build
-from tests.runtime.run.test_run_fastpath_projects import _generated
+from tests.runtime.run.test_run_fastpath_projects import generated_project
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 MAGIC = b"mcp-codegen-listing 1\n"
@@ -107,7 +108,7 @@ def _stored_equals_shaped(root: Path, target: str, pythonpath: str) -> None:
 
 @pytest.mark.parametrize(("package", "flavor"), [("sdk2", "mcp"), ("fastmcp_style", "fastmcp")])
 def test_stored_listing_is_the_shaped_one_corpus(tmp_path: Path, package: str, flavor: str) -> None:
-    target = _build(tmp_path, package, flavor)
+    target = build_published_project(tmp_path, package, flavor)
     _stored_equals_shaped(tmp_path, target, f"{REPO}:{FIXTURES}")
 
 
@@ -123,7 +124,7 @@ def test_stored_listing_is_the_shaped_one_everything(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module", params=["mcp", "fastmcp"])
 def project(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _generated(tmp_path_factory.mktemp(request.param), request.param).root
+    return generated_project(tmp_path_factory.mktemp(request.param), request.param).root
 
 
 def _fresh(project: Path, tmp: Path, name: str = "p") -> Path:

@@ -25,7 +25,7 @@ from mcp_codegen.shared.reader import parse_literal_module
 from tests.helpers.project import codegen_env
 from tests.runtime.run.run_support import REPO, assert_same_answers
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 FIXTURES = REPO / "tests" / "fixtures"
 PACKAGES = {"patterns_sdk2": "mcp", "patterns_fastmcp": "fastmcp"}

@@ -11,7 +11,7 @@ import pytest
 from tests.helpers.project import Project, codegen_env
 from tests.runtime.run.run_support import INITIALIZED, exchange, initialize, request, run_command
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 SERVERS = {
     "mcp": '''
@@ -65,7 +65,7 @@ SERVERS = {
 }
 
 
-def _generated(tmp: Path, flavor: str) -> Project:
+def generated_project(tmp: Path, flavor: str) -> Project:
     project = Project(tmp)
     project.write("pkg/__init__.py", "")
     project.write("pkg/server.py", SERVERS[flavor])
@@ -78,7 +78,7 @@ def _generated(tmp: Path, flavor: str) -> Project:
 
 @pytest.fixture(scope="module", params=["mcp", "fastmcp"])
 def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _generated(tmp_path_factory.mktemp(request.param), request.param).root
+    return generated_project(tmp_path_factory.mktemp(request.param), request.param).root
 
 
 def _copy(built: Path, tmp: Path) -> Path:
@@ -100,6 +100,7 @@ def _run(root: Path, messages: list[object], expect: set[int], *options: str, **
     )
 
 
+@pytest.mark.slow
 def test_same_answers(built: Path) -> None:
     messages = [
         *OPENING,
@@ -114,6 +115,7 @@ def test_same_answers(built: Path) -> None:
     assert fast == plain
 
 
+@pytest.mark.slow
 def test_answers_before_the_server_imports(built: Path) -> None:
     """A server whose import fails (what no cheap check before the first answer can see: its
     sources are as generated) still gets its opening answered from the literals; plain does
@@ -129,6 +131,7 @@ def test_answers_before_the_server_imports(built: Path) -> None:
     assert "slow dependency missing" in err
 
 
+@pytest.mark.slow
 def test_a_changed_source_is_served_plain(built: Path, tmp_path: Path) -> None:
     """A source changed since generation is seen before the first answer: one note, and the
     framework answers from the start (here: the new description), nothing listed stale."""
@@ -177,6 +180,7 @@ KEPT = '''
     '''
 
 
+@pytest.mark.slow
 def test_tools_kept_with_the_framework(tmp_path: Path) -> None:
     """A tool marked ``# mcp-codegen: framework`` is skipped with one note, its neighbours are
     generated, ``--strict`` starts, and tools/list comes from the framework (same bytes)."""

@@ -79,7 +79,7 @@ def _collector(root: Path, *options: str) -> dict[str, bool]:
     return json.loads(result["content"][0]["text"])
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("mode", [(), ("--no-fast-path",)], ids=["fast-path", "no-fast-path"])
 def test_the_import_runs_without_the_collector(project: Path, mode: tuple[str, ...]) -> None:
     seen = _collector(project, *mode)
@@ -87,7 +87,7 @@ def test_the_import_runs_without_the_collector(project: Path, mode: tuple[str, .
     assert seen == {"at_import": False, "now": True, "import_cycle_freed": True}
 
 
-@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.parametrize("mode", [(), ("--no-fast-path",)], ids=["fast-path", "no-fast-path"])
 def test_no_gc_pause_keeps_it_running(project: Path, mode: tuple[str, ...]) -> None:
     seen = _collector(project, "--no-gc-pause", *mode)

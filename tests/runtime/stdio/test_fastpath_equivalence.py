@@ -28,7 +28,7 @@ from tests.runtime.stdio.fastpath_support import (
     run_script,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.process
 
 UNKNOWN_VERSION = "2099-01-01"
 ADD = {"name": "add", "arguments": {"a": 2, "b": 40}}

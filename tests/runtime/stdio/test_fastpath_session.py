@@ -150,6 +150,7 @@ def _imported(session: list[Any], **env: str) -> tuple[list[Any], set[str]]:
 
 
 @pytest.mark.slow
+@pytest.mark.process
 def test_the_fast_path_answers_without_importing_the_sdk() -> None:
     opening = [
         INITIALIZE,

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 import pydantic
+import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from mcp_types.methods import serialize_server_result
@@ -106,6 +107,7 @@ _TOOL = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tools=st.lists(_TOOL, min_size=1, max_size=2))
 @example(tools=[{"name": "t", "inputSchema": {"type": "object", "properties": {"a": True}}}])

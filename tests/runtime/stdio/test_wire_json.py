@@ -57,6 +57,7 @@ def _wire_loads(text: str) -> tuple[str, Any]:
         return "refused", None
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(values)
 def test_writes_what_json_dumps_writes(value: Any) -> None:
@@ -79,6 +80,7 @@ def test_refuses_what_json_refuses_to_write(value: Any) -> None:
         DUMPS({"a": {1, 2}})
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(
     st.one_of(
@@ -103,6 +105,7 @@ def test_reads_what_json_reads(text: str) -> None:
     assert _wire_loads(text) == _json_loads(text)
 
 
+@pytest.mark.process
 def test_neither_imports_re() -> None:
     code = (
         "import sys\n"
@@ -137,6 +140,7 @@ _FRESH_REFUSAL = (
 )
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     "text",
     ['{"jsonrpc": "2.0", "id": 7, "params": {', '{"a": 1', '{"a" 1}', "{", '["\\x"]', "[1,"],

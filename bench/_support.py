@@ -1,4 +1,4 @@
-"""Process helpers shared by the stdio benchmarks (bench/hook.py, bench/run_fastpath.py).
+"""Helpers shared by the benchmark scenarios: processes, environments, scratch directories.
 
 ``server_process`` spawns one server for one measurement (pipes for stdin/stdout, stderr
 dropped) with a watchdog that kills it if it hangs, and closes it the same way every time;
@@ -12,13 +12,29 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import subprocess
+import sys
+import tempfile
 import threading
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from startup import _child_env
+
+def child_env(lib: Path) -> dict[str, str]:
+    """A minimal environment with ``lib`` (the benchmark's copy of the package) importable."""
+    env = {key: os.environ[key] for key in ("PATH", "HOME", "LANG") if key in os.environ}
+    env["PYTHONPATH"] = str(lib)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"  # everything is precompiled; measure reads, not writes
+    return env
+
+
+def send(process: subprocess.Popen[bytes], message: dict[str, object]) -> None:
+    """Write one JSON-RPC message to the server's stdin."""
+    process.stdin.write(json.dumps(message).encode() + b"\n")  # type: ignore[union-attr]
+    process.stdin.flush()  # type: ignore[union-attr]
 
 
 def read_answer(process: subprocess.Popen[bytes], request_id: int) -> dict[str, Any]:
@@ -43,7 +59,7 @@ def server_env(project: Path, lib: Path) -> dict[str, str]:
     # its ``fastmcp run`` command only; with it alone, ``mcp-codegen run``'s fastmcp rows drew
     # the banner, with its imports, where plain did not)
     env = {
-        **_child_env(lib),
+        **child_env(lib),
         "FASTMCP_SHOW_SERVER_BANNER": "false",
         "FASTMCP_SHOW_CLI_BANNER": "false",
     }
@@ -157,3 +173,26 @@ def first_call_table(
                 missed.append(f"{label}: first call {what} {med(fast):.0f} > {med(plain):.0f} ms")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return lines, missed
+
+
+def main_thread_cpu_ms(pid: int) -> float:
+    """CPU time the live process's main thread has used so far (Linux /proc schedstat, ns).
+
+    Everything up to the tools/list answer runs on the main thread in every setup (the fast
+    path starts its background import only after answering), so this is the work done by then.
+    """
+    with open(f"/proc/{pid}/schedstat", encoding="ascii") as schedstat:
+        return int(schedstat.read().split()[0]) / 1e6
+
+
+@contextmanager
+def scratch_dir(prefix: str, *, keep: bool) -> Iterator[Path]:
+    """A temporary directory for one benchmark run, removed afterwards unless ``keep``."""
+    workdir = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield workdir
+    finally:
+        if keep:
+            print(f"kept {workdir}", file=sys.stderr)
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)

@@ -1,0 +1,1 @@
+"""Benchmarks of mcp-codegen, run as named scenarios: ``python -m bench NAME [options]`` (bench/README.md)."""
