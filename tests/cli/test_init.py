@@ -132,6 +132,7 @@ def test_a_factory_argument_init_cannot_fill_is_marked_and_never_generated(
     assert project.snapshot() == {}  # nothing generated
 
 
+@pytest.mark.process
 def test_init_refuses_an_existing_table_unless_forced(project: Project) -> None:
     project.write("pkg/__init__.py", "")
     project.write(
@@ -156,6 +157,7 @@ def test_init_refuses_an_existing_table_unless_forced(project: Project) -> None:
     assert data["tool"]["mcp-codegen"] == {"sources": ["pkg"], "flavor": "clean"}
 
 
+@pytest.mark.process
 def test_init_without_tools_writes_nothing(project: Project) -> None:
     (project.root / "pyproject.toml").unlink()
     project.write("pkg/__init__.py", "def helper() -> None: ...\n")

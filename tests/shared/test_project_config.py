@@ -90,6 +90,7 @@ def test_errors_are_located(tmp_path: Path) -> None:
         runtime_settings(str(path))
 
 
+@pytest.mark.process
 def test_found_from_a_module_without_importing_it(tree: Project) -> None:
     tree.write("src/pkg/__init__.py", "raise SystemExit('imported')\n")
     code = (
