@@ -24,19 +24,21 @@ from tests.helpers.project import codegen_env, run_codegen
 
 pytestmark = pytest.mark.slow
 
+PYPROJECT = """
+    [build-system]
+    requires = ["hatchling"]
+    build-backend = "hatchling.build"
+
+    [project]
+    name = "{name}"
+    version = "1.0"
+
+    [tool.hatch.build.targets.wheel]
+    packages = ["{package}"]
+    """
+
 OTHER = {
-    "pyproject.toml": """
-        [build-system]
-        requires = ["hatchling"]
-        build-backend = "hatchling.build"
-
-        [project]
-        name = "other-mcp-server"
-        version = "1.0"
-
-        [tool.hatch.build.targets.wheel]
-        packages = ["otherpkg"]
-        """,
+    "pyproject.toml": PYPROJECT.format(name="other-mcp-server", package="otherpkg"),
     "otherpkg/__init__.py": """
         from otherpkg import server as server
         """,
@@ -71,18 +73,7 @@ OTHER = {
 }
 
 PROJECT = {
-    "pyproject.toml": """
-        [build-system]
-        requires = ["hatchling"]
-        build-backend = "hatchling.build"
-
-        [project]
-        name = "project-mcp-server"
-        version = "1.0"
-
-        [tool.hatch.build.targets.wheel]
-        packages = ["projsrv"]
-        """,
+    "pyproject.toml": PYPROJECT.format(name="project-mcp-server", package="projsrv"),
     "projsrv/__init__.py": "",
     "projsrv/server.py": """
         from mcp.server.mcpserver import MCPServer
