@@ -20,9 +20,12 @@ if TYPE_CHECKING:
     from mcp_codegen.generator.pipeline import BuildResult
 
 
-def _print_diagnostics(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) -> None:
+def _print_diagnostics(
+    diagnostics: tuple[Diagnostic, ...] | list[Diagnostic], verbose: bool = False
+) -> None:
     for diagnostic in diagnostics:
-        print(diagnostic, file=sys.stderr)
+        if verbose or diagnostic.severity != "info":
+            print(diagnostic, file=sys.stderr)
 
 
 def _load(args: argparse.Namespace, target: str | None = None) -> Config:
@@ -50,7 +53,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     config = _load(args)
     result, report = generate(config, use_cache=not args.no_cache, progress=_progress(args))
-    _print_diagnostics(result.diagnostics)
+    _print_diagnostics(result.diagnostics, args.verbose)
     if report is None:
         print(f"mcp-codegen: {len(result.errors)} error(s); nothing was written", file=sys.stderr)
         return ExitCode.USAGE
@@ -119,7 +122,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     config = _load(args)
     result, report = check(config, use_cache=not args.no_cache, progress=_progress(args))
-    _print_diagnostics(result.diagnostics)
+    _print_diagnostics(result.diagnostics, args.verbose)
     if report is None:
         print(f"mcp-codegen: {len(result.errors)} error(s)", file=sys.stderr)
         return ExitCode.USAGE
@@ -324,6 +327,13 @@ def build_parser() -> argparse.ArgumentParser:
             "--quiet",
             action="store_true",
             help="no progress line on a terminal, no line per written file",
+        )
+        command.add_argument(
+            "-v",
+            "--verbose",
+            action="store_true",
+            help="also print notes on what the build left out on purpose (tools registered on "
+            "servers of other installed packages)",
         )
         command.add_argument(
             "--vary-hash-seed",

@@ -70,6 +70,37 @@ class BuildResult:
         return tuple(d for d in self.diagnostics if d.severity == "warning")
 
 
+def _by_source(
+    registrations: list[Any], sources: list[SourceFile], scanned_by: dict[str, ScannedModule]
+) -> dict[str, list[Any]]:
+    """The registrations each source's cache entry keeps (``registrations.attributed``)."""
+    from mcp_codegen.generator.inspection.registrations import attributed, registers_at_import
+
+    imported_alone = {}
+    for source in sources:
+        module = scanned_by.get(source.relative_path)
+        if module.inspectable if module is not None else registers_at_import(source.data):
+            imported_alone[os.path.realpath(source.path)] = source.relative_path
+    return attributed(registrations, imported_alone)
+
+
+def _project_dirs(config: Config, sources: list[SourceFile]) -> list[str]:
+    """The project root and each source's top-level package directory: code the project owns."""
+    found = {str(config.root)}
+    for source in sources:
+        top = os.path.join(source.import_root, source.module.split(".")[0])
+        if os.path.isdir(top):
+            found.add(top)
+    return sorted(found)
+
+
+def _named(config: Config) -> frozenset[str]:
+    """The modules ``run_targets`` and ``factories`` name: their servers are the project's."""
+    return frozenset(
+        entry.partition(":")[0].strip() for entry in (*config.run_targets, *config.factories)
+    )
+
+
 def _has_errors(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> bool:
     return any(d.severity == "error" for d in diagnostics)
 
@@ -264,6 +295,7 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
                 misses_late.append(source)
                 continue
             dependencies.update(found)
+            registrations.extend(cache.stored_registrations(source))  # type: ignore[union-attr]
             if module is not None:
                 record_scan(module)
             if module is None or not module.inspectable or cache is None:
@@ -305,6 +337,8 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             registrations.extend(session.registrations())
             session.close()
     scanned = [m for s in sources if (m := scanned_by.get(s.relative_path)) is not None]
+    if cache is not None:
+        cache.store_registrations(_by_source(registrations, sources, scanned_by))
     # Pruned once, at the end: by ``store_build``, or by ``failed`` (a build that is not stored).
     cache_warnings = cache.finish(prune=False) if cache is not None else []
 
@@ -318,7 +352,16 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
     # framework flavors: names are unique per server, checked on the definitions below
     diagnostics.extend(duplicate_names(scanned, across_modules=config.flavor == "clean"))
     project_files = {os.path.realpath(f): config.relative(f) for f in files}
-    diagnostics.extend(omissions(registrations, scanned, diagnostics, project_files))
+    diagnostics.extend(
+        omissions(
+            registrations,
+            scanned,
+            diagnostics,
+            project_files,
+            _project_dirs(config, sources),
+            _named(config),
+        )
+    )
     diagnostics.extend(_unused_factories(config, scanned))
     if not scanned and not _has_errors(diagnostics):
         diagnostics.append(

@@ -20,13 +20,15 @@ class Diagnostic:
     line: int
     column: int
     message: str
-    severity: str = "error"  # "error", "warning" or "note"
+    #: "error", "warning", "note", or "info" (a note shown only by ``generate -v``)
+    severity: str = "error"
 
     def __str__(self) -> str:
         where = self.path
         if self.line:
             where += f":{self.line}:{self.column or 1}"
         prefix = f"{self.severity}: " if self.severity in ("warning", "note") else ""
+        prefix = "note: " if self.severity == "info" else prefix
         return f"{where}: {prefix}{self.message}"
 
 

@@ -14,7 +14,11 @@ machine's paths:
   source itself (path, import name, content); it records every project file the module imported,
   transitively, as the worker saw it (``mcp_codegen.generator.workers.child``), and the installed
   distributions, and is used only while they are unchanged. The scan and the inspection are
-  pickled apart and read only once the build has started the workers for the modules it redoes;
+  pickled apart and read only once the build has started the workers for the modules it redoes.
+  It also holds the tools real servers registered while the module was imported
+  (``registrations.attributed``): a module taken from the cache is not imported, and the
+  no-silent-omission check must see what a build without the cache sees. So it is written
+  once the build's workers are done (``store_registrations``);
 - a **rendering** entry holds a module assembled and rendered, keyed on its module entry, its
   dependencies and every configuration value: configuration applied in this process
   (``box_field``, ``version``) re-renders from the module entry and never needs a worker;
@@ -27,6 +31,7 @@ A module with errors is never stored; any doubt is a miss.
 
 from __future__ import annotations
 
+import os
 import pickle
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -55,6 +60,10 @@ from mcp_codegen.generator.model import (
 from mcp_codegen.generator.project import CACHE_DIR
 from mcp_codegen.shared.diagnostics import Diagnostic
 from mcp_codegen.shared.format import INFERENCE_DISTRIBUTIONS, MANIFEST, module_path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # records arrive from the workers; the fast path never imports inspection
+    from mcp_codegen.generator.inspection.registrations import Registration
 
 
 class UnreadableEntry(Exception):
@@ -95,6 +104,10 @@ class BuildCache:
         self._config_key = config_key(config)
         self._environment = environment
         self._reported = 0  # warnings returned by ``finish`` so far
+        #: relative path -> (key, entry) of each module entry waiting for its registrations
+        self._pending: dict[str, tuple[str, dict[str, Any]]] = {}
+        #: relative path -> the registrations stored with each module entry this build read
+        self._registrations: dict[str, list[Registration]] = {}
         #: relative path -> (key, file) of each rendered file this build read or wrote as an
         #: entry of its own: the build entry names those entries instead of holding the text
         self._file_entries: dict[str, tuple[str, RenderedFile]] = {}
@@ -214,6 +227,11 @@ class BuildCache:
             if not self.hashes.current(dependencies):
                 return None
             scanned_payload, payload = stored["scanned"], stored["inspected"]
+            root = str(self.config.root)
+            self._registrations[source.relative_path] = [
+                record.relocated(lambda path: os.path.join(root, path))
+                for record in stored["registrations"]
+            ]
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             self._ignored(source, exc)
             return None
@@ -268,7 +286,7 @@ class BuildCache:
             return None  # it was never inspected (a worker died): not an answer
         dependencies = self.hashes.classify(imported)
         dependencies["file:" + source.relative_path] = self.hashes.of(source.relative_path)
-        self.store.put(
+        self._pending[source.relative_path] = (
             self.module_key(source),
             {
                 "dependencies": dependencies,
@@ -287,6 +305,24 @@ class BuildCache:
             },
         )
         return dependencies
+
+    def store_registrations(self, by_source: Mapping[str, Sequence[Registration]]) -> None:
+        """Write the module entries of this build, each with the registrations recorded while
+        its module was imported (paths relative to the project root)."""
+        root = os.path.realpath(self.config.root) + os.sep
+
+        def move(path: str) -> str:
+            real = os.path.realpath(path)
+            return real[len(root) :] if real.startswith(root) else path
+
+        for relative_path, (key, entry) in sorted(self._pending.items()):
+            records = by_source.get(relative_path, ())
+            self.store.put(key, {**entry, "registrations": [r.relocated(move) for r in records]})
+        self._pending.clear()
+
+    def stored_registrations(self, source: SourceFile) -> list[Registration]:
+        """The registrations stored with ``source``'s module entry (read by ``load_module``)."""
+        return self._registrations.get(source.relative_path, [])
 
     def render_key(self, source: SourceFile, dependencies: Mapping[str, str | None]) -> str:
         """A module's assembled and rendered output: its inspection plus every config value."""

@@ -1,10 +1,16 @@
 """Never a silent omission: every tool a real server registered at import is generated or reported.
 
-The workers record each tool the user's own servers register while their modules are imported
+The workers record each tool a real server registers while the project's modules are imported
 (``mcp_codegen.generator.inspection.registrations``). Here, in the generator, each record is checked
 against what the scanner found: a tool with that name and that function, or an error already
 reported in its file. Anything else is an error at the registration, saying which form the
 generator did not understand.
+
+Only the project's own servers count: a server created by the project's code (a module of the
+project, or a call the project makes) or by a module that ``run_targets`` / ``factories`` name.
+A server that another installed package creates in its own module body, imported by a project
+module, is not the project's: its registrations are ignored, with an ``info`` note (shown by
+``generate -v``) at the project line whose import made them.
 """
 
 from __future__ import annotations
@@ -24,12 +30,21 @@ def omissions(
     scanned: Sequence[ScannedModule],
     diagnostics: Sequence[Diagnostic],
     project_files: dict[str, str],
+    project_dirs: Iterable[str] = (),
+    named_modules: frozenset[str] = frozenset(),
 ) -> list[Diagnostic]:
-    """One error per registered tool the generator neither generated nor reported.
+    """One error per registered tool the generator neither generated nor reported, and one
+    ``info`` note per project line whose import registered tools on another package's server.
 
-    ``project_files`` maps each source's real path to its path relative to the project root.
+    ``project_files`` maps each source's real path to its path relative to the project root;
+    ``project_dirs``: the project root and the top-level package directory of each source;
+    ``named_modules``: the modules ``run_targets`` and ``factories`` name.
     """
     project = dict(project_files)
+    owned = _ProjectCode(project, project_dirs, named_modules)
+    registrations = list(registrations)
+    notes = _ignored([record for record in registrations if not owned.server_of(record)], project)
+    registrations = [record for record in registrations if owned.server_of(record)]
     by_path = {os.path.realpath(m.path): m for m in scanned}
     project.update({path: m.relative_path for path, m in by_path.items()})
     reported = {d.path for d in diagnostics if d.severity == "error"}
@@ -75,7 +90,70 @@ def omissions(
             continue  # the function cannot be told apart: its name is enough
         message = _message(record, path, line, [tool.name for tool in same_function])
         found.setdefault((path, line, record.name), Diagnostic(path, line, column, message))
-    return list(found.values())
+    return [*found.values(), *notes]
+
+
+class _ProjectCode:
+    """Which code is the project's: its sources, and any file under the project root or a
+    source's top-level package directory outside hidden and installed-package directories; and
+    the modules the configuration names."""
+
+    def __init__(self, project: dict[str, str], dirs: Iterable[str], named: frozenset[str]):
+        self.project = project
+        self.dirs = tuple(os.path.realpath(d) + os.sep for d in dirs)
+        self.named = named
+
+    def holds(self, file: str) -> bool:
+        real = os.path.realpath(file)
+        if real in self.project:
+            return True
+        for directory in self.dirs:
+            if real.startswith(directory):
+                parts = real[len(directory) :].split(os.sep)[:-1]
+                if not any(p.startswith(".") or p in _INSTALLED for p in parts):
+                    return True
+        return False
+
+    def server_of(self, record: Registration) -> bool:
+        """Whether ``record`` counts: registered by the project's own call, or on a server
+        created by project code, by a module the configuration names, or by a call the worker
+        made itself (a factory). Not: a server another package's module body creates, filled
+        by that package's own code."""
+        if record.server is None or (record.frames and self.holds(record.frames[0][0])):
+            return True  # its creation was not seen, or the project's own line registers it
+        for file, body, module in record.server:
+            if module in self.named or self.holds(file):
+                return True
+            if body:
+                return False  # created by another package's own module body
+        return True
+
+
+_INSTALLED = frozenset({"site-packages", "dist-packages"})
+
+
+def _ignored(records: list[Registration], project: dict[str, str]) -> list[Diagnostic]:
+    """One note per project line whose import registered tools on another package's server."""
+    by_place: dict[tuple[str, int, int, str], set[str]] = {}
+    for record in records:
+        place = _place(record, project)
+        if place is None or not record.server:
+            continue
+        creator = next((m for _, body, m in record.server if body), record.server[0][2])
+        by_place.setdefault((*place, creator), set()).add(record.name)
+    return [
+        Diagnostic(
+            path,
+            line,
+            column,
+            f"ignored {len(names)} tool(s) registered while this line ran on a server that "
+            f"module {creator} creates ({', '.join(repr(n) for n in sorted(names))}): not a "
+            "server of this project (only servers the project creates, or that `run_targets` "
+            "or `factories` name, are checked)",
+            "info",
+        )
+        for (path, line, column, creator), names in sorted(by_place.items())
+    ]
 
 
 def _place(record: Registration, project: dict[str, str]) -> tuple[str, int, int] | None:

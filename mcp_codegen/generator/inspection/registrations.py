@@ -10,17 +10,25 @@ generated and reports each one it neither generated nor reported, at the registr
 
 Watched stores (whichever of them are installed; a framework is patched when it is imported):
 SDK 2.x ``MCPServer`` and SDK 1.x ``FastMCP`` (``ToolManager.add_tool``), fastmcp 2.x
-(``ToolManager.add_tool``) and fastmcp 3.x/4.x (``LocalProvider.add_tool``).
+(``ToolManager.add_tool``) and fastmcp 3.x/4.x (``LocalProvider.add_tool``). Each store's
+creation is watched too (its ``__init__``): a record says which code created the server it
+lands on, so the generator counts only the project's own servers, not those of another
+installed package that a project module imports (``Registration.server``).
+
+Each record also says which module bodies were running and which source the worker was
+processing: the build cache stores each record with a source, so that a build answered from
+the cache checks the same registrations as a build that imports everything (``attributed``).
 """
 
 from __future__ import annotations
 
 import inspect
 import os
+import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import FrameType, ModuleType
 from typing import Any
 
@@ -53,6 +61,27 @@ class Registration:
     #: store, when this registration copies that tool (fastmcp 3.x ``import_server``): a
     #: composition the framework renames, not a name computed at run time
     copy_of: str | None = None
+    #: the code that created the server this tool lands on: ``(absolute file, is a module body,
+    #: module name)`` of each frame outside the frameworks, innermost first; None when the
+    #: store's creation was not seen (counted as the project's: never a silent omission)
+    server: tuple[tuple[str, bool, str], ...] | None = None
+    #: the absolute files of the module bodies running at the registration, innermost first
+    running: tuple[str, ...] = ()
+    #: the source (relative path) the worker was importing when this was recorded
+    source: str | None = None
+
+    def relocated(self, move: Callable[[str], str]) -> Registration:
+        """This record with every file path passed through ``move`` (the build cache stores
+        them relative to the project root, so a restored cache works in another checkout)."""
+        return replace(
+            self,
+            frames=tuple((move(f), line, column) for f, line, column in self.frames),
+            function_file=move(self.function_file) if self.function_file else None,
+            server=None
+            if self.server is None
+            else tuple((move(f), body, name) for f, body, name in self.server),
+            running=tuple(move(f) for f in self.running),
+        )
 
 
 _recorded: list[Registration] = []
@@ -66,6 +95,9 @@ _functions: dict[tuple[str, str], list[Any]] = {}
 #: reaches the function of ``mcp.tool()(obj.method)`` or ``mcp.add_tool(imported)``
 _by_site: dict[tuple[str, int, int], list[tuple[str, Any]]] = {}
 _active = 0
+_source: str | None = None  # the source being imported (``recording``)
+#: id(store) -> (the store, its creation chain, see ``Registration.server``)
+_created: dict[int, tuple[Any, tuple[tuple[str, bool, str], ...]]] = {}
 
 
 def registered_at(path: str, line: int, column: int) -> list[tuple[str, Any]]:
@@ -82,14 +114,17 @@ def registered_function(path: str, qualname: str) -> Any:
 
 
 @contextmanager
-def recording() -> Iterator[None]:
-    """Record registrations made inside this block (user modules being imported)."""
-    global _active
+def recording(source: str | None = None) -> Iterator[None]:
+    """Record registrations made inside this block (user modules being imported; ``source``:
+    the relative path of the source whose import this is)."""
+    global _active, _source
     _active += 1
+    outer, _source = _source, source if source is not None else _source
     try:
         yield
     finally:
         _active -= 1
+        _source = outer
 
 
 def recorded() -> list[Registration]:
@@ -116,6 +151,8 @@ def watch() -> None:
 def _patch(name: str, module: ModuleType) -> None:
     class_name, framework = _STORES[name]
     owner = getattr(module, class_name, None)
+    if owner is not None and "__init__" in vars(owner):
+        _watch_creation(owner)
     original = getattr(owner, "add_tool", None) if owner is not None else None
     if original is None or getattr(original, _MARK, False):
         return
@@ -132,6 +169,36 @@ def _patch(name: str, module: ModuleType) -> None:
     setattr(add_tool, _MARK, True)
     add_tool.__wrapped__ = original  # type: ignore[attr-defined]
     owner.add_tool = add_tool  # type: ignore[union-attr]
+
+
+def _watch_creation(owner: Any) -> None:
+    """Record which code creates each store of ``owner`` (each server's)."""
+    original = owner.__init__
+    if getattr(original, _MARK, False):
+        return
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        # The store is kept alive with its record: an id is never reused for another store.
+        _created[id(self)] = (self, _creation(sys._getframe(1)))
+
+    setattr(__init__, _MARK, True)
+    __init__.__wrapped__ = original  # type: ignore[attr-defined]
+    owner.__init__ = __init__
+
+
+def _creation(frame: FrameType | None) -> tuple[tuple[str, bool, str], ...]:
+    """``Registration.server`` of a store created by the call in ``frame``."""
+    skip = _library_dirs()
+    found: list[tuple[str, bool, str]] = []
+    while frame is not None and len(found) < _FRAMES_KEPT:
+        file = frame.f_code.co_filename
+        if not file.startswith("<") and not os.path.abspath(file).startswith(skip):
+            body = frame.f_code.co_name == "<module>"
+            name = frame.f_globals.get("__name__")
+            found.append((os.path.abspath(file), body, name if isinstance(name, str) else ""))
+        frame = frame.f_back
+    return tuple(found)
 
 
 _WATCHED = dict.fromkeys(_STORES, _patch)
@@ -159,26 +226,66 @@ def _record(tool: Any, framework: str, store: Any = None) -> None:
             received = getattr(function, "__func__", function)
             _functions.setdefault((os.path.realpath(file), qualname), []).append(received)
     frames = _user_frames(sys._getframe(2))
+    bodies = _running_modules(sys._getframe(2))
     if callable(function):
         # A call site counts only while its own module's body runs (imported by whoever): a
         # call in a method that another module's import calls depends on which module this
         # worker imported first, so it would make the output depend on the worker layout.
-        running = _running_modules(sys._getframe(2))
+        running = {os.path.realpath(body) for body in bodies}
         for frame_file, frame_line, frame_column in frames:
             site = (os.path.realpath(frame_file), frame_line, frame_column)
             if site[0] in running:
                 _by_site.setdefault(site, []).append((name, function))
-    _recorded.append(Registration(name, framework, frames, file, line, qualname, copy_of))
+    created = _created.get(id(store))
+    server = created[1] if created is not None and created[0] is store else None
+    _recorded.append(
+        Registration(
+            name, framework, frames, file, line, qualname, copy_of, server, bodies, _source
+        )
+    )
 
 
-def _running_modules(frame: FrameType | None) -> set[str]:
-    """The real paths of the modules whose top-level code is on the stack."""
-    running = set()
+def _running_modules(frame: FrameType | None) -> tuple[str, ...]:
+    """The absolute paths of the modules whose top-level code is on the stack, innermost first."""
+    running: list[str] = []
     while frame is not None:
-        if frame.f_code.co_name == "<module>":
-            running.add(os.path.realpath(frame.f_code.co_filename))
+        if frame.f_code.co_name == "<module>" and not frame.f_code.co_filename.startswith("<"):
+            running.append(os.path.abspath(frame.f_code.co_filename))
         frame = frame.f_back
-    return running
+    return tuple(running)
+
+
+_REGISTERS = re.compile(rb"\.(?:add_)?tool\b")
+
+
+def registers_at_import(data: bytes) -> bool:
+    """A module without tools the scanner could read, that may still register some at import
+    (``register = mcp.tool()``, ``adder = mcp.add_tool``): it is imported so the tools its
+    servers register are checked (``mcp_codegen.generator.inspection.omissions``)."""
+    return _REGISTERS.search(data) is not None
+
+
+def attributed(
+    records: Iterable[Registration], imported_alone: Mapping[str, str]
+) -> dict[str, list[Registration]]:
+    """Each record under the source whose cache entry keeps it: the innermost running module
+    body among ``imported_alone`` (real path -> relative path of each source that a build
+    imports whenever it redoes it), else the source the worker was importing. Whichever
+    worker imported a module first, a record lands with the same source, and that source's
+    entry depends on every file the record's code came from."""
+    found: dict[str, list[Registration]] = {}
+    for record in records:
+        owner = next(
+            (
+                imported_alone[real]
+                for body in record.running
+                if (real := os.path.realpath(body)) in imported_alone
+            ),
+            record.source,
+        )
+        if owner is not None:
+            found.setdefault(owner, []).append(record)
+    return found
 
 
 def _library_dirs() -> tuple[str, ...]:

@@ -10,7 +10,7 @@ inspection would: under ``recording()``, through ``resolve.import_module``, with
 diagnostics (an import failure is kept and reported when the scan arrives, the module is never
 imported twice). What a build without the split would not have done is undone when the scan
 says so: the module is imported only when its scan has tools or its text registers some
-(``child._registers``); otherwise the registrations recorded by this import are forgotten, so
+(``registrations.registers_at_import``); otherwise the registrations recorded by this import are forgotten, so
 the omission check sees what it sees in a cold build. Modules first loaded by this import count
 as loaded while the module was inspected (its dependencies).
 """
@@ -49,7 +49,7 @@ def import_ahead(source: SourceFile) -> ImportedAhead:
     before = frozenset(sys.modules)
     count = recorded_count()
     try:
-        with recording():
+        with recording(source.relative_path):
             import_module(ScannedModule(**source.location(), tools=()))
     except ResolveFailure as failure:
         return ImportedAhead(before, count, failure)

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import gc
 import os
-import re
 import sys
 import time
 from pathlib import Path
@@ -62,7 +61,7 @@ def _inspect_module(
     try:
         if failure is not None:  # raised when it was imported ahead (``workers.ahead``)
             raise failure
-        with recording():
+        with recording(module.relative_path):
             loaded = import_module(module)
     except ResolveFailure as failed:
         return [], failed.diagnostics
@@ -262,16 +261,6 @@ def _framework_module(
     ]
 
 
-_REGISTERS = re.compile(rb"\.(?:add_)?tool\b")
-
-
-def _registers(data: bytes) -> bool:
-    """A module without tools the scanner could read, that may still register some at import
-    (``register = mcp.tool()``, ``adder = mcp.add_tool``): it is imported so the tools its
-    servers register are checked (``mcp_codegen.generator.inspection.omissions``)."""
-    return _REGISTERS.search(data) is not None
-
-
 def _preload(flavor: str) -> None:
     """Import the flavor's framework while the parent is still scanning (it costs ~1 s)."""
     if flavor == "clean":
@@ -357,7 +346,12 @@ def main(role: str = "both") -> None:
         import mcp_codegen.generator.scan.files
     import mcp_codegen.generator.schema.describe  # noqa: F401
     from mcp_codegen.generator.inspection.output_guard import guard_output_package
-    from mcp_codegen.generator.inspection.registrations import forget_since, recorded, watch
+    from mcp_codegen.generator.inspection.registrations import (
+        forget_since,
+        recorded,
+        registers_at_import,
+        watch,
+    )
     from mcp_codegen.generator.workers.ahead import ImportAhead, ImportedAhead, import_ahead
 
     watch()  # before any framework is imported (the flavor's preload, user modules)
@@ -413,7 +407,7 @@ def main(role: str = "both") -> None:
                 places,
                 imported_ahead.failure if imported_ahead else None,
             )
-        elif module is None and _registers(source.data):
+        elif module is None and registers_at_import(source.data):
             if imported_ahead is None:  # else imported already, registrations recorded
                 import_ahead(source)  # as the inspection would; a failure registers nothing
         elif imported_ahead is not None:  # imported, but a build without the split would not

@@ -56,6 +56,8 @@ class Outcome:
     known_gaps: int = 0
     seconds: float = 0.0
     strict_hook: bool = False  # listed exactly the same under use_generated(strict=True)
+    #: warm, --no-cache and cache-made-under-another-hash-seed builds agree (issue 35, item 2)
+    cache_independent: bool = False
     problems: list[str] = field(default_factory=list)
 
 
@@ -116,6 +118,70 @@ def check_hash_seeds(project: Path, out: Outcome) -> None:
                 f"check --no-cache under PYTHONHASHSEED={seed} exited {check.returncode}:\n    "
                 + "\n    ".join(shown)
             )
+
+
+def _build_answer(project: Path, *args: str, hash_seed: str | None = None) -> tuple[Any, ...]:
+    """``generate -v ARGS`` from an empty output directory: its exit code, its diagnostics
+    (every ``path:line:col:`` line, notes and warnings included) and the tree it wrote."""
+    import shutil
+
+    shutil.rmtree(project / "generated", ignore_errors=True)
+    done = codegen(project, "generate", "-v", *args, hash_seed=hash_seed)
+    lines = [line for line in done.stderr.splitlines() if _DIAGNOSTIC.match(line)]
+    return done.returncode, lines, _tree(project / "generated")
+
+
+def _tree(output: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(output).as_posix(): p.read_bytes()
+        for p in sorted(output.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+def _differing(mine: Any, theirs: Any) -> list[Any]:
+    if isinstance(mine, dict):
+        return [k for k in sorted({*mine, *theirs}) if mine.get(k) != theirs.get(k)]
+    if isinstance(mine, list):
+        return sorted(set(mine) ^ set(theirs)) or ["(the same lines, in another order)"]
+    return [mine, theirs]
+
+
+def check_cache_independence(
+    project: Path, first: subprocess.CompletedProcess[str], out: Outcome
+) -> None:
+    """A build's answer never depends on the cache: a warm build (from the cache ``first``
+    made), a ``--no-cache`` build, a cold build under another hash seed and a warm build from
+    the cache that one made give the same exit code, diagnostics and tree (issue 35, item 2)."""
+    import shutil
+
+    cold_tree = _tree(project / "generated")
+    answers = {"warm": _build_answer(project)}
+    answers["--no-cache"] = _build_answer(project, "--no-cache")
+    shutil.rmtree(project / ".mcp-codegen-cache", ignore_errors=True)
+    answers["cold, PYTHONHASHSEED=1"] = _build_answer(project, hash_seed="1")
+    answers["warm from that cache"] = _build_answer(project, hash_seed="4242")
+    reference = answers["warm"]
+    if reference[0] != first.returncode:
+        out.problems.append(
+            f"the warm build's exit code differs from the cold build's: {reference[0]}, "
+            f"{first.returncode}"
+        )
+    if reference[2] != cold_tree:
+        out.problems.append(
+            "the warm build's tree differs from the cold build's: "
+            f"{_differing(reference[2], cold_tree)[:6]}"
+        )
+    for name, answer in answers.items():
+        for part, (mine, theirs) in zip(
+            ("exit code", "diagnostics", "tree"), zip(answer, reference, strict=True), strict=True
+        ):
+            if mine != theirs:
+                shown = _differing(mine, theirs)
+                out.problems.append(
+                    f"{name} build: its {part} differs from the warm build's: {shown[:6]}"
+                )
+    out.cache_independent = not any("differs from the " in p for p in out.problems)
 
 
 def errors_of(stderr: str, package: Path) -> list[tuple[str, int, str]]:
@@ -332,6 +398,7 @@ def run_one(run: dict[str, Any], server: dict[str, Any], workdir: Path) -> Outco
         check_strict_hook(run, project, out)
         if run.get("factories"):
             check_factory_record(run, project, out)
+    check_cache_independence(project, generate, out)
     return out
 
 
@@ -373,14 +440,15 @@ def cmd_table(args: argparse.Namespace) -> int:
         rows.append(out)
     print(
         "| server | framework | tools | exact | clear errors | known gaps | strict hook = plain "
-        "| seconds | ok |"
+        "| cache = no cache | seconds | ok |"
     )
-    print("| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | --- | --- | ---: | --- |")
     for out in rows:
         print(
             f"| {out['run']} ({out['server']} {out['version']}) | {FRAMEWORKS[out['framework']]} ({out['pins']}) | "
             f"{out['tools']} | {out['exact']} | {out['clear_errors']} | {out['known_gaps']} | "
-            f"{'yes' if out.get('strict_hook') else '-'} | {out['seconds']:.1f} | "
+            f"{'yes' if out.get('strict_hook') else '-'} | "
+            f"{'yes' if out.get('cache_independent') else 'NO'} | {out['seconds']:.1f} | "
             f"{'yes' if not out['problems'] else 'NO'} |"
         )
     return 1 if bad else 0
