@@ -22,7 +22,7 @@ import pytest
 from mcp_codegen.shared.reader import read_tree
 from tests.helpers.project import codegen_env, run_codegen
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.process, pytest.mark.slow]
 
 PYPROJECT = """
     [build-system]

@@ -18,7 +18,7 @@ import pytest
 from tests.e2e.realworld.check_realworld import Outcome, check_cache_independence, codegen
 from tests.helpers.corpus import FIXTURES
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.process, pytest.mark.slow]
 
 INSPECTION = Path(__file__).resolve().parents[1] / "inspection"
 
