@@ -156,6 +156,20 @@ def test_a_name_from_the_environment_is_an_error_naming_the_variable(tmp_path: P
     ]
 
 
+def test_a_registry_loop_of_wrapped_functions_is_an_error_at_the_call(tmp_path: Path) -> None:
+    """Form (e): ``mcp.tool(name=name, ...)(errors_as_text(logged(fn)))`` in a loop of the
+    factory: the registered function is built when the call runs; the error is at its argument
+    and says what to write, not a ``factories`` entry that would not help."""
+    path = SOURCE / "e_registry_fastmcp.py"
+    assert errors_of(tmp_path, "e_registry_fastmcp", "fastmcp") == [
+        f"{path}:60:64: mcp.tool(...)(`errors_as_text(logged(fn))`) registers a function built at "
+        "run time, whose name and parameters are only known when the code runs (run-time only); "
+        "define the function with def, apply its wrappers as decorators under @mcp.tool(...), "
+        "and register it by name (`factories` does not help: the function is built when the "
+        "call runs, wherever that is)"
+    ]
+
+
 #: Forms not generated exactly yet (issue 35, item 3 (c), (d), (e)): each must still fail, so a
 #: fix has to move it into SERVERS. (module, server attribute, flavor, the listed names, config)
 GAPS = [
