@@ -102,6 +102,7 @@ def dropin_sdk1(session: nox.Session) -> None:
         "pytest",
         "tests/e2e/dropin/test_dropin_call_forms.py",
         "tests/e2e/dropin/test_dropin_factory_chains.py",
+        "tests/e2e/dropin/test_dropin_forms.py",
         "-k",
         "sdk2",
         *session.posargs,

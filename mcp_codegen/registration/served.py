@@ -255,7 +255,10 @@ class _Envelope:
     """JSON-RPC messages in the shape the installed SDK's streams carry (1.x or 2.x)."""
 
     def __init__(self) -> None:
-        from mcp.shared.message import SessionMessage
+        try:
+            from mcp.shared.message import SessionMessage
+        except ImportError:  # SDK 1.x before 1.8 (chroma-mcp pins 1.6): bare JSONRPCMessages
+            SessionMessage = None
 
         self.session_message = SessionMessage
         self.types = mcp_types()
@@ -266,7 +269,7 @@ class _Envelope:
     def _wrap(self, message: Any) -> Any:
         if self.root:
             message = self.types.JSONRPCMessage(message)
-        return self.session_message(message=message)
+        return message if self.session_message is None else self.session_message(message=message)
 
     def request(self, number: int, method: str, params: dict[str, Any]) -> Any:
         return self._wrap(
@@ -277,7 +280,7 @@ class _Envelope:
         return self._wrap(self.types.JSONRPCNotification(jsonrpc="2.0", method=method))
 
     def unpack(self, message: Any) -> tuple[str, object, Any]:
-        body = message.message
+        body = message.message if self.session_message is not None else message
         body = getattr(body, "root", body)
         if isinstance(body, self.types.JSONRPCResponse):
             return "response", body.id, body.result

@@ -59,11 +59,15 @@ def write_config(
 
 
 def build_flavor(
-    root: Path, flavor: str, sources: list[Path], extra: str = ""
+    root: Path,
+    flavor: str,
+    sources: list[Path],
+    extra: str = "",
+    python_path: tuple[Path, ...] = (REPO, FIXTURES),
 ) -> tuple[dict[str, Any], Path]:
     """Generate ``sources`` with ``flavor`` into ``root/generated``: the tools by name, as served
     (``wire``) and as generated (``generated``, with ``x-codegen``). ``extra`` is more config."""
-    config = load_config(write_config(root, flavor, sources, extra))
+    config = load_config(write_config(root, flavor, sources, extra, python_path))
     result, report = generate(config, use_cache=False)
     assert report is not None, "\n".join(map(str, result.diagnostics))
     assert not result.errors, "\n".join(map(str, result.errors))

@@ -76,8 +76,11 @@ class CallEvaluation:
         callee = dotted_name(node.func) or short_source(node.func)
         short = callee.rsplit(".", 1)[-1]
         if short in ("getenv", "environ") or callee.startswith("os.environ"):
+            first = node.args[0] if node.args else None
+            named = isinstance(first, ast.Constant) and isinstance(first.value, str)
             raise Unresolved(
-                f"{callee}(...)", "reads the environment, which is known only at run time"
+                f"{callee}({first.value!r})" if named else f"{callee}(...)",  # type: ignore[union-attr]
+                "reads the environment, which is known only at run time",
             )
         if callee in BUILTIN_CONSTRUCTORS and callee not in self.scope.bindings:
             args = [self.evaluate(a, enclosing) for a in node.args]
@@ -97,11 +100,25 @@ class CallEvaluation:
         text = self._text_call(node, callee, enclosing)
         if text is not None:
             return text
-        from mcp_codegen.generator.constants.helpers import call_helper, helper_def
+        from mcp_codegen.generator.constants.helpers import (
+            call_helper,
+            environment_reads,
+            helper_def,
+            project_def,
+        )
 
         helper = helper_def(self, node.func)  # type: ignore[arg-type]
         if helper is not None:  # ``def read_only(): return ToolAnnotations(...)``
             return call_helper(self, *helper, node, enclosing)  # type: ignore[arg-type]
+        defined = project_def(self, node.func)
+        variables = environment_reads(defined[1]) if defined is not None else []
+        if variables:  # ``def tool_name(n): return f"{os.environ.get('PREFIX')}_{n}"``
+            listed = ", ".join(variables)
+            raise Unresolved(
+                f"{callee}(...)",
+                f"reads the environment variable{'s' if len(variables) > 1 else ''} {listed} "
+                "(known only at run time)",
+            )
         raise Unresolved(
             f"{callee}(...)",
             f"calls a function, whose result is known only by running it ({_CALLS})",

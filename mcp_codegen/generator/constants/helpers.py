@@ -32,6 +32,13 @@ class BoundValue(ast.expr):
 def helper_def(evaluator: Evaluator, func: ast.expr) -> tuple[Evaluator, ast.FunctionDef] | None:
     """The evaluator of the module defining the helper ``func`` names, and its ``def``; None
     when ``func`` is not a single-return function of the project."""
+    found = project_def(evaluator, func)
+    return found if found is not None and single_return(found[1]) else None
+
+
+def project_def(evaluator: Evaluator, func: ast.expr) -> tuple[Evaluator, ast.FunctionDef] | None:
+    """The evaluator of the module defining the plain function ``func`` names, and its ``def``
+    (any body); None when ``func`` is not a function of the project."""
     if not isinstance(func, ast.Name):
         return None
     owner: Evaluator | None = evaluator
@@ -41,9 +48,34 @@ def helper_def(evaluator: Evaluator, func: ast.expr) -> tuple[Evaluator, ast.Fun
         module, _, attribute = dotted.rpartition(".")
         owner = evaluator._other(module) if module else None
         bound = owner.scope.bindings.get(attribute) if owner is not None else None
-    if owner is None or not isinstance(bound, ast.FunctionDef) or not single_return(bound):
+    if owner is None or not isinstance(bound, ast.FunctionDef):
         return None
     return owner, bound
+
+
+def environment_reads(node: ast.FunctionDef) -> list[str]:
+    """The environment variables a function's body reads by a literal name
+    (``os.environ.get("X")``, ``os.getenv("X")``, ``os.environ["X"]``), in source order."""
+    names: list[str] = []
+    for inner in ast.walk(node):
+        key: ast.expr | None = None
+        if isinstance(inner, ast.Call) and inner.args:
+            callee = inner.func
+            if isinstance(callee, ast.Attribute) and (
+                callee.attr == "getenv" or (callee.attr == "get" and _is_environ(callee.value))
+            ):
+                key = inner.args[0]
+        elif isinstance(inner, ast.Subscript) and _is_environ(inner.value):
+            key = inner.slice
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            names.append(key.value)
+    return list(dict.fromkeys(names))
+
+
+def _is_environ(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Attribute) and node.attr == "environ") or (
+        isinstance(node, ast.Name) and node.id == "environ"
+    )
 
 
 def single_return(node: ast.FunctionDef) -> bool:

@@ -168,8 +168,9 @@ def _as_call_form(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
             located_target,
             f"{server}.tool(...)(`{ast.unparse(located_target)}`) registers a function built "
             "at run time, whose name and parameters are only known when the code runs "
-            "(run-time only); define the function with def and pass it by its name, or list "
-            "the call that builds the server in `factories` with literal arguments",
+            "(run-time only); define the function with def, apply its wrappers as decorators "
+            f"under @{server}.tool(...), and register it by name (`factories` does not help: "
+            "the function is built when the call runs, wherever that is)",
         )
     dotted = _dotted(target)
     if dotted is None:

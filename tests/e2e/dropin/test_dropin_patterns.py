@@ -272,7 +272,7 @@ ERRORS = [
     'published/patterns_errors/factory_required.py:10:39: decorator argument description= cannot be known at build time: `db_path` is a parameter of create_mcp_server(), known only when it is called; write the value literally, or, if create_mcp_server() builds the server, list the call in `factories` (e.g. factories = ["published.patterns_errors.factory_required:create_mcp_server(..., read_only=...)"] with literal arguments; replace each ... with a literal value for db_path, read_only) so the generator calls it',
     "published/patterns_errors/factory_required.py:11:5: tool 'query' is registered on `server`, a server that create_mcp_server() creates when it runs, so the generator cannot reach it without calling create_mcp_server(); list the call in `factories` (e.g. factories = [\"published.patterns_errors.factory_required:create_mcp_server(..., read_only=...)\"], with literal arguments; replace each ... with a literal value for db_path, read_only) in [tool.mcp-codegen], or create the server at module level",
     "published/patterns_errors/runtime_only.py:19:16: decorator argument name= cannot be known at "
-    "build time: `os.environ.get(...)` reads the environment, which is known only at run time; "
+    "build time: `os.environ.get('SEARCH_TOOL')` reads the environment, which is known only at run time; "
     'write the value literally (e.g. name="search") or as a module-level constant built from '
     "literals",
     "published/patterns_errors/runtime_only.py:24:23: decorator argument description= cannot be "
@@ -286,7 +286,7 @@ ERRORS = [
     "published/patterns_errors/runtime_only.py:39:19: decorator argument name= cannot be known at "
     "build time: `TOOL_PREFIX` is imported from published.patterns_errors.settings, where "
     "`TOOL_PREFIX` is a module-level constant (published/patterns_errors/settings.py:3:15), but "
-    "its value `os.getenv('TOOL_PREFIX', 'acme')` is not constant: `os.getenv(...)` reads the "
+    "its value `os.getenv('TOOL_PREFIX', 'acme')` is not constant: `os.getenv('TOOL_PREFIX')` reads the "
     "environment, which is known only at run time; write the value literally (e.g. "
     'name="search") or as a module-level constant built from literals',
     "published/patterns_errors/runtime_only.py:45:23: decorator argument name= cannot be known at "
