@@ -32,7 +32,7 @@ from tests.helpers.project import REPO
 from tests.helpers.servers import QUIET_FASTMCP, server_env
 from tests.runtime.run.run_support import INITIALIZED, exchange, initialize, request, run_command
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.process, pytest.mark.slow]
 
 SOURCE = FIXTURES / "published" / "forms"
 PACKAGE = "published.forms"
