@@ -26,6 +26,7 @@ EXAMPLE = REPO / "examples"
 CONFIG = (
     'injected_types = ["examples.bookshop.deps.Settings", "examples.bookshop.deps.ConfigPaths"]\n'
     'version = "0.1.0"\n'
+    'regenerate_command = "nox -s codegen"\n'  # as this repository's pyproject.toml
 )
 
 

@@ -25,6 +25,7 @@ CONFIG = (
     'sources = ["examples/bookshop"]\n'
     'injected_types = ["examples.bookshop.deps.Settings", "examples.bookshop.deps.ConfigPaths"]\n'
     'version = "0.1.0"\n'
+    'regenerate_command = "nox -s codegen"\n'  # as this repository's pyproject.toml
 )
 
 
