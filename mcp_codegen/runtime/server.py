@@ -482,8 +482,11 @@ def _configured(options: Any) -> None:
     from mcp_codegen.shared import project_config as project
 
     path = os.path.realpath(options.config) if options.config is not None else None
+    if path is None and options.generated and not options.name:
+        options.name = _recorded_name(options.generated)
     if path is None and options.generated and options.name and options.path:
-        return  # nothing left to fill: no file is read (tomllib costs milliseconds to import)
+        return  # nothing left to fill: no file is read (tomllib's import costs more than the
+        # fast path's whole answer: re, typing and datetime)
     if path is None:
         path = project.nearest_config_file(os.path.realpath(os.getcwd()), require_table=True)
     if path is None and options.generated is not None and os.path.isdir(options.generated):
@@ -494,6 +497,20 @@ def _configured(options: Any) -> None:
     )
     options.name = options.name or (settings and settings.server_name) or DEFAULT_NAME
     options.path = options.path or [*(settings.import_paths if settings else ()), os.curdir]
+
+
+def _recorded_name(generated: str) -> str | None:
+    """The ``server_name`` the tree was generated with (the manifest's ``SERVER_NAME``); the
+    default name when it was generated without one or before manifests recorded it (regenerate
+    to record it); ``None`` for a tree that cannot be read (loading it reports that)."""
+    from mcp_codegen.shared.format import GeneratedModuleError
+    from mcp_codegen.shared.reader import read_manifest
+
+    try:
+        manifest = read_manifest(generated)
+    except GeneratedModuleError:
+        return None
+    return manifest.get("SERVER_NAME") or DEFAULT_NAME
 
 
 def _fast_path_disabled(options: Any) -> bool:

@@ -166,6 +166,8 @@ def check_manifest(manifest: dict[str, Any], path: str) -> None:
         and all(isinstance(k, str) and isinstance(v, str) for k, v in dependencies.items())
     ):
         raise GeneratedModuleError("DEPENDENCIES must map distribution names to versions", path)
+    if not isinstance(manifest.get("SERVER_NAME", ""), str):
+        raise GeneratedModuleError("SERVER_NAME must be a string", path)
     check_flavor(manifest.get("FLAVOR", "clean"), path)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -120,6 +121,44 @@ def test_serve_from_root_reads_the_configuration(notes: Project, tmp_path: Path,
     assert name == "notes"  # server_name, not the runtime's default "mcp-codegen"
     _same_tools(tools, _exported(notes))
     assert text == "noted: milk"  # the tool module imported from src/ (an import root)
+
+
+@pytest.mark.process
+def test_serve_takes_the_name_the_tree_was_generated_with_without_reading_toml(
+    notes: Project,
+) -> None:
+    """The manifest records ``server_name``; ``serve --generated DIR --path ...`` answers
+    ``initialize`` with it and parses no TOML (tomllib's import costs more than the fast path's
+    whole answer)."""
+    manifest = (notes.root / "schemas" / "__init__.py").read_text()
+    assert 'SERVER_NAME = "notes"' in manifest.splitlines()
+    opening = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"},
+        },
+    }
+    schemas, src = str(notes.root / "schemas"), str(notes.root / "src")
+    done = subprocess.run(
+        [
+            *(sys.executable, "-X", "importtime", "-m", "mcp_codegen.runtime"),
+            *("--generated", schemas, "--path", src),
+        ],
+        input=json.dumps(opening) + "\n",
+        capture_output=True,
+        text=True,
+        cwd="/",
+        env=codegen_env(),
+        timeout=120,
+    )
+    answer = json.loads(done.stdout.splitlines()[0])
+    assert answer["result"]["serverInfo"]["name"] == "notes", done.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
+    assert "tomllib" not in imported
 
 
 @pytest.mark.process

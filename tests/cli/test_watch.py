@@ -130,6 +130,7 @@ THREE_TOOLS = "\n".join(TOOL.format(name=name, kind="int") for name in ("alpha",
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("in_process_builds")
+@pytest.mark.process
 def test_watch_counts_the_tools_that_changed_not_the_tools_of_the_module(project: Project) -> None:
     """One tool of a three-tool module edited: one tool changed, whether the watcher built the
     module before the edit or found it generated when it started, and however many lines the

@@ -106,6 +106,7 @@ def render_manifest(modules: list[RenderedFile], config: Config) -> RenderedFile
         format=FORMAT,
         generator_version=__version__,
         schema_set_version=config.version,
+        server_name=config.server_name,
         flavor=config.flavor,
         protocols=config.protocols,
         regenerate_command=config.regenerate_command,

@@ -190,9 +190,10 @@ def tool_definitions(draw: st.DrawFn) -> ToolDefinition:
     )
 
 
-def config_with(version: str, regenerate_command: str) -> Config:
+def config_with(version: str, regenerate_command: str, server_name: str = "") -> Config:
     root = Path("/project")
     return Config(
+        server_name=server_name,
         root=root,
         config_file=root / "pyproject.toml",
         sources=(root / "pkg",),
@@ -263,19 +264,21 @@ def test_rendered_module_is_literal_and_round_trips(
 @given(
     version=hostile_text,
     command=hostile_text,
+    name=hostile_text,
     paths=st.lists(hostile_text, max_size=5, unique=True),
 )
 def test_rendered_manifest_is_literal_and_round_trips(
-    version: str, command: str, paths: list[str]
+    version: str, command: str, name: str, paths: list[str]
 ) -> None:
     modules = [RenderedFile(path, "") for path in paths]
-    rendered = render_manifest(modules, config_with(version, command))
+    rendered = render_manifest(modules, config_with(version, command, name))
     values = assert_literal_module(
         rendered.content,
         [
             "FORMAT",
             "GENERATOR_VERSION",
             "SCHEMA_SET_VERSION",
+            "SERVER_NAME",
             "FLAVOR",
             "PROTOCOLS",
             "DEPENDENCIES",
@@ -284,6 +287,7 @@ def test_rendered_manifest_is_literal_and_round_trips(
         2,
     )
     assert same(values["SCHEMA_SET_VERSION"], version)
+    assert same(values["SERVER_NAME"], name)
     assert same(values["MODULES"], tuple(sorted(paths)))
 
 

@@ -219,14 +219,14 @@ def test_a_changed_source_turns_the_fast_path_off_in_one_line(built: Path, tmp_p
     notes = [line for line in _lines(stderr) if "mcp-codegen run" in line]
     assert notes == [
         f"mcp-codegen run: note: the stdio fast path is off for {TARGET}: {server} changed "
-        f"since {root / 'generated' / '__servers__.py'} was generated; run `nox -s codegen` to "
+        f"since {root / 'generated' / '__servers__.py'} was generated; run `mcp-codegen generate` to "
         "turn it on again (the server starts plain)"
     ], stderr
     refused, stderr = _session(root, listing, "--strict")
     assert isinstance(refused, Exception)
     assert _lines(stderr) == [
         f"mcp-codegen run: refusing to start (strict): {server} changed since "
-        f"{root / 'generated' / '__servers__.py'} was generated; run `nox -s codegen`"
+        f"{root / 'generated' / '__servers__.py'} was generated; run `mcp-codegen generate`"
     ], stderr
 
 
@@ -246,7 +246,7 @@ def test_a_broken_generated_module_is_refused_without_a_traceback(
         lines = _lines(stderr)
         assert len(lines) == 1 and "Traceback" not in stderr, (options, stderr)
         assert lines[0].startswith(f"mcp-codegen run: refusing to start: {generated}"), lines
-        assert lines[0].endswith("; run `nox -s codegen`"), lines
+        assert lines[0].endswith("; run `mcp-codegen generate`"), lines
 
 
 def test_a_target_without_a_record_says_how_to_turn_the_fast_path_on(tmp_path: Path) -> None:
