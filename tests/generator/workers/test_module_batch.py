@@ -23,6 +23,7 @@ from tests.helpers.project import REPO, Project
 
 CONFIG = load_config(REPO / "pyproject.toml")
 PUBLISHED = REPO / "tests" / "fixtures" / "published"
+FORMS_LAYOUT = PUBLISHED / "forms_layout"
 INJECTED = frozenset(CONFIG.injected_types)
 SOURCES = [
     path
@@ -44,6 +45,8 @@ def test_the_corpus_is_not_empty() -> None:
 def _resolved(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[Any]]:
     if PUBLISHED in path.parents:  # these import their siblings as ``published.*``
         monkeypatch.syspath_prepend(str(PUBLISHED.parent))
+    if FORMS_LAYOUT in path.parents:  # a project whose top-level package is named ``src``
+        monkeypatch.syspath_prepend(str(FORMS_LAYOUT))
     module = scan_file(path, CONFIG)
     assert module is not None
     loaded = import_module(module)
