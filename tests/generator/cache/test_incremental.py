@@ -55,7 +55,29 @@ def _environment(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_incremental_builds_equal_cold_builds(
     workspace: Path, steps: list[tuple[str, int, int]]
 ) -> None:
-    state = State.start()
+    _edits_equal_cold_builds(workspace, State.start(), steps)
+
+
+@pytest.mark.process
+@settings(
+    max_examples=int(os.environ.get("INCREMENTAL_EXAMPLES", "6")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(steps=st.lists(STEPS, min_size=1, max_size=5))
+def test_a_package_that_imports_every_tool_module_builds_as_cold(
+    workspace: Path, steps: list[tuple[str, int, int]]
+) -> None:
+    """The common registration layout: the package's ``__init__`` imports every tool module, so
+    importing any one imports all of them; the tools import a model and a constant it
+    re-exports, and edits to either, to the constants behind them and to the ``__init__``
+    itself still give the cold build."""
+    _edits_equal_cold_builds(workspace, State.start(aggregated=True), steps)
+
+
+def _edits_equal_cold_builds(
+    workspace: Path, state: State, steps: list[tuple[str, int, int]]
+) -> None:
     write_state(workspace, state)
     _tree(workspace, use_cache=True)  # whatever the cache held from the last example
     for step in steps:
@@ -140,3 +162,33 @@ def test_a_copied_project_and_cache_give_hits(project: Project, tmp_path: Path) 
     assert _imported(copy) == {"leaf"}, "module entries must hit in another directory too"
     assert copy.snapshot() != project.snapshot()
     assert copy.run("check", "--no-cache").returncode == 0
+
+
+def _rebuilt(root: Path) -> set[str]:
+    result = build(load_config(root / "pyproject.toml"), use_cache=True)
+    assert not result.errors, result.errors
+    return {definition.source.module for definition in result.rebuilt}
+
+
+@pytest.mark.process
+def test_a_package_that_imports_every_tool_module_redoes_only_what_changed(
+    tmp_path: Path,
+) -> None:
+    """Importing one tool module runs the ``__init__`` that imports all of them, yet an edit
+    redoes only the modules whose schemas can read what changed."""
+    state = State.start(aggregated=True)
+    state.modules["t1"] = [("tool_9", "Extra")]  # the only user of Extra (and LIMIT)
+    (tmp_path / "pkg").mkdir()
+    write_state(tmp_path, state)
+    assert _rebuilt(tmp_path) == {"pkg.t0", "pkg.t1", "pkg.t2"}
+
+    apply_step(tmp_path, state, ("retype", 2, 0))  # a leaf tool module
+    assert _rebuilt(tmp_path) == {"pkg.t2"}
+    apply_step(tmp_path, state, ("extra", 0, 0))  # the model only t1 uses
+    assert _rebuilt(tmp_path) == {"pkg.t1"}
+    apply_step(tmp_path, state, ("consts", 0, 0))  # the constant and enumeration behind it
+    assert _rebuilt(tmp_path) == {"pkg.t1"}
+    apply_step(tmp_path, state, ("shared", 0, 0))  # every tool module imports it itself
+    assert _rebuilt(tmp_path) == {"pkg.t0", "pkg.t1", "pkg.t2"}
+    apply_step(tmp_path, state, ("init", 0, 0))  # the package every module is in
+    assert _rebuilt(tmp_path) == {"pkg.t0", "pkg.t1", "pkg.t2"}
