@@ -319,6 +319,7 @@ def main() -> None:
             add("edit shared", lambda: _run(repo, shared, "generate"))
             for _ in range(options.watch_saves if watcher is not None else 0):
                 add("watch", lambda: watcher.save_to_written(watched_module, counter))
+            time.sleep(1.0)  # the watcher's next worker has started: nothing else runs
             edit_module(registering_module, counter)
             add("reg edit", lambda: _run(repo, registering, "generate"))
             add("reg floor", lambda: _infer(registering, ["synth.tools_010"]))
