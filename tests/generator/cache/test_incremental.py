@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -45,26 +46,25 @@ def _environment(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv(name, value)
 
 
-@pytest.mark.process
-@settings(
-    max_examples=int(os.environ.get("INCREMENTAL_EXAMPLES", "6")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(steps=st.lists(STEPS, min_size=1, max_size=5))
+def _edit_sequences(test: Callable[..., None]) -> Callable[..., None]:
+    """A property test over random edit sequences (``INCREMENTAL_EXAMPLES`` of them)."""
+    return pytest.mark.process(
+        settings(
+            max_examples=int(os.environ.get("INCREMENTAL_EXAMPLES", "6")),
+            deadline=None,
+            suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+        )(given(steps=st.lists(STEPS, min_size=1, max_size=5))(test))
+    )
+
+
+@_edit_sequences
 def test_incremental_builds_equal_cold_builds(
     workspace: Path, steps: list[tuple[str, int, int]]
 ) -> None:
     _edits_equal_cold_builds(workspace, State.start(), steps)
 
 
-@pytest.mark.process
-@settings(
-    max_examples=int(os.environ.get("INCREMENTAL_EXAMPLES", "6")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(steps=st.lists(STEPS, min_size=1, max_size=5))
+@_edit_sequences
 def test_a_package_that_imports_every_tool_module_builds_as_cold(
     workspace: Path, steps: list[tuple[str, int, int]]
 ) -> None:
