@@ -21,7 +21,13 @@ from hypothesis import strategies as st
 
 from mcp_codegen.generator.config import load_config
 from mcp_codegen.generator.pipeline import build
-from tests.generator.cache.cache_support import STEPS, State, apply_step, write_state
+from tests.generator.cache.cache_support import (
+    STEPS,
+    State,
+    apply_step,
+    render_module,
+    write_state,
+)
 from tests.helpers.project import Project, codegen_env
 
 
@@ -192,3 +198,58 @@ def test_a_package_that_imports_every_tool_module_redoes_only_what_changed(
     assert _rebuilt(tmp_path) == {"pkg.t0", "pkg.t1", "pkg.t2"}
     apply_step(tmp_path, state, ("init", 0, 0))  # the package every module is in
     assert _rebuilt(tmp_path) == {"pkg.t0", "pkg.t1", "pkg.t2"}
+
+
+HELPERS = '''
+import functools
+import inspect
+
+
+def with_limit(function):
+    """Adds a ``limit`` parameter to the tool's signature."""
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        return function(*args)
+
+    signature = inspect.signature(function)
+    extra = inspect.Parameter("limit", inspect.Parameter.KEYWORD_ONLY, annotation={kind})
+    wrapper.__signature__ = signature.replace(parameters=[*signature.parameters.values(), extra])
+    return wrapper
+'''
+DECORATED = '''
+from mcp_codegen.decorators import tool
+from pkg import with_limit
+
+
+@tool
+@with_limit
+def {name}(value: int) -> int:
+    """{name}."""
+    return value
+'''
+
+
+@pytest.mark.process
+def test_a_decorator_from_a_helper_module_reexported_by_the_package_is_a_dependency(
+    tmp_path: Path,
+) -> None:
+    """The decorator that changes the tool's signature is defined in ``pkg/helpers.py`` and
+    imported through the package's ``__init__`` (which imports every tool module): editing
+    the helper redoes the module that uses it, and not the other one."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.mcp-codegen]\nsources = ["pkg"]\n')
+    (tmp_path / "pkg" / "__init__.py").write_text(
+        "from pkg.helpers import with_limit\n\nfrom pkg import decorated, plain  # noqa: E402\n"
+    )
+    (tmp_path / "pkg" / "helpers.py").write_text(HELPERS.format(kind="int"))
+    (tmp_path / "pkg" / "decorated.py").write_text(DECORATED.format(name="decorated_tool"))
+    (tmp_path / "pkg" / "plain.py").write_text(render_module([("plain_tool", "int")]))
+    (tmp_path / "pkg" / "models.py").write_text(MODELS)
+    assert _rebuilt(tmp_path) == {"pkg.decorated", "pkg.plain"}
+    (tmp_path / "pkg" / "helpers.py").write_text(HELPERS.format(kind="str"))
+    assert _rebuilt(tmp_path) == {"pkg.decorated"}
+    assert _tree(tmp_path, use_cache=True) == _tree(tmp_path, use_cache=False)
+    assert '"string"' in next(
+        content for path, content in _tree(tmp_path, use_cache=True)[0] if "decorated" in path
+    )
