@@ -25,6 +25,10 @@ round's edit leaf (and edit with the daemon) as a ratio to that round's floor.
 - edit leaf, daemon: the edit leaf case again, with `mcp-codegen daemon` running for the
   project: ``generate`` is still a fresh process, which hands its command line to the daemon
   (no CPU is shown: the daemon's is not a child's until it ends);
+- registering package: the same 1,000 tools in a package whose ``__init__`` imports every tool
+  module (the common way to register them), so importing any one module imports all 20: its
+  edit of one module and its watch save, each against that layout's own floor (which imports
+  the whole package, as any import of the module does);
 - cold 10,000 tools in 200 modules beside bare single-process inference of the same tools
   (one process importing every module and building one TypeAdapter per module), with the
   generator process's own peak RSS (its workers not counted).
@@ -176,8 +180,12 @@ def _infer(cwd: Path, modules: list[str], script: str = INFER) -> float:
     return time.perf_counter() - start
 
 
-def write_project(root: Path, tools: int, shared: bool = False) -> Path:
+def write_project(root: Path, tools: int, shared: bool = False, registering: bool = False) -> Path:
+    """``registering``: the package's ``__init__`` imports every tool module."""
     package = write_package(root, tools)
+    if registering:
+        modules = sorted(p.stem for p in package.glob("tools_*.py"))
+        (package / "__init__.py").write_text("".join(f"from synth import {m}\n" for m in modules))
     if shared:
         (package / "shared.py").write_text(SHARED)
         for index in range(5):
@@ -249,9 +257,15 @@ def main() -> None:
     has_daemon = (repo / "mcp_codegen" / "cli" / "daemon").is_dir()
     scratch = Path(tempfile.mkdtemp(prefix="mcp-codegen-incremental-"))
     try:
-        names = ("leaf", "shared", "watch", "big", "daemon")
-        leaf, shared, watched, big, daemoned = (scratch / n for n in names)
+        names = ("leaf", "shared", "watch", "big", "daemon", "registering", "registering-watch")
+        leaf, shared, watched, big, daemoned, registering, registering_watched = (
+            scratch / n for n in names
+        )
         write_project(leaf, options.tools)
+        write_project(registering, options.tools, registering=True)
+        write_project(registering_watched, options.tools, registering=True)
+        registering_module = registering / "synth" / "tools_010.py"
+        registering_watched_module = registering_watched / "synth" / "tools_010.py"
         write_project(daemoned, options.tools)
         daemon_module = daemoned / "synth" / "tools_010.py"
         shared_package = write_project(shared, options.tools, shared=True)
@@ -262,9 +276,10 @@ def main() -> None:
         if options.big_tools:
             write_project(big, options.big_tools)
             big_modules = sorted(f"synth.{p.stem}" for p in (big / "synth").glob("tools_*.py"))
-        for project in (shared, leaf):
+        for project in (shared, leaf, registering):
             _run(repo, project, "generate")
         watcher = _Watcher(repo, watched) if has_watch else None
+        registering_watcher = _Watcher(repo, registering_watched) if has_watch else None
         if has_daemon:
             _run(repo, daemoned, "generate")
             _run(repo, daemoned, "daemon", "start", "--idle-timeout", "0")
@@ -276,7 +291,11 @@ def main() -> None:
         def add(name: str, measure: Callable[[], float]) -> None:
             before = _cpu()
             times.setdefault(name, []).append(measure())
-            if name not in ("watch", "daemon"):  # long-lived: its CPU is no child's until it ends
+            if name not in (
+                "watch",
+                "daemon",
+                "reg watch",
+            ):  # long-lived: its CPU is no child's until it ends
                 cpu.setdefault(name, []).append(_cpu() - before)
 
         for round_ in range(options.rounds):
@@ -300,6 +319,18 @@ def main() -> None:
             add("edit shared", lambda: _run(repo, shared, "generate"))
             for _ in range(options.watch_saves if watcher is not None else 0):
                 add("watch", lambda: watcher.save_to_written(watched_module, counter))
+            time.sleep(1.0)  # the watcher's next worker has started: nothing else runs
+            edit_module(registering_module, counter)
+            add("reg edit", lambda: _run(repo, registering, "generate"))
+            add("reg floor", lambda: _infer(registering, ["synth.tools_010"]))
+            add("reg import", lambda: _infer(registering, ["synth.tools_010"], IMPORT_FLOOR))
+            for _ in range(options.watch_saves if registering_watcher is not None else 0):
+                add(
+                    "reg watch",
+                    lambda: registering_watcher.save_to_written(
+                        registering_watched_module, counter
+                    ),
+                )
             if big_modules:
                 shutil.rmtree(big / "generated", ignore_errors=True)
                 before = _cpu()
@@ -308,8 +339,9 @@ def main() -> None:
                 cpu.setdefault("cold big", []).append(_cpu() - before)
                 rss.append(peak)
                 add("bare big", lambda: _infer(big, big_modules))
-        if watcher is not None:
-            watcher.stop()
+        for running in (watcher, registering_watcher):
+            if running is not None:
+                running.stop()
     finally:
         if has_daemon and daemoned.exists():
             _run(repo, daemoned, "daemon", "stop")
@@ -355,6 +387,10 @@ def _report(
         ("bound", "  least for scan-then-infer: scan floor + inference", floor),
         ("watch", "watch: save to written", floor),
         ("daemon", "generate, one module edited, `mcp-codegen daemon` running", floor),
+        ("reg edit", "registering package (__init__ imports all): one module edited", "reg"),
+        ("reg floor", "  its floor (the module's import imports all 20)", "reg"),
+        ("reg import", "  its floor without inference", "reg"),
+        ("reg watch", "  watch: save to written", "reg"),
         ("cold big", f"generate --no-cache, {options.big_tools} tools / 200 modules", None),
         ("bare big", "bare single-process TypeAdapter inference", None),
     ]
@@ -369,10 +405,13 @@ def _report(
     for key, what, base in rows:
         if key not in median:
             continue
-        ratio = f"{median[key] / base:.2f}x floor" if base and key != "floor" else ""
+        floor_key = "reg floor" if base == "reg" else "floor"
+        base = median.get(floor_key) if base == "reg" else base
+        own = key == floor_key
+        ratio = f"{median[key] / base:.2f}x floor" if base and not own else ""
         used = median_cpu.get(key)
-        base_cpu = median_cpu.get("floor") if base else None
-        cpu_ratio = f"{used / base_cpu:.2f}x floor" if used and base_cpu and key != "floor" else ""
+        base_cpu = median_cpu.get(floor_key) if base else None
+        cpu_ratio = f"{used / base_cpu:.2f}x floor" if used and base_cpu and not own else ""
         if key == "cold big" and "bare big" in median:
             ratio = f"{median[key] / median['bare big']:.2f}x bare"
             cpu_ratio = f"{(used or 0) / median_cpu['bare big']:.2f}x bare"
@@ -388,10 +427,10 @@ def _report(
         )
     # The floor drifts with the machine as much as the edit does: each round's own ratio shows
     # how far apart the rounds are, beside the ratio of the medians above.
-    for key in ("edit leaf", "daemon"):
+    for key, floor_key in (("edit leaf", "floor"), ("daemon", "floor"), ("reg edit", "reg floor")):
         if key not in times:
             continue
-        rounds = zip(times[key], times["floor"], strict=True)
+        rounds = zip(times[key], times[floor_key], strict=True)
         per_round = [edit_s / floor_s for edit_s, floor_s in rounds]
         print(
             f"{key} per round, x that round's floor: "

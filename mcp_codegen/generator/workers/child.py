@@ -50,10 +50,12 @@ def _inspect_module(
     root: str | None = None,
     places: tuple[Path, Path] | None = None,
     failure: Any = None,
+    objects: list[Any] | None = None,
 ) -> tuple[list[InspectedTool], list[Diagnostic]]:
     """Import and inspect one module; ``places``: the project root and the output directory
     (where server objects are looked for, to key each framework tool by its server);
-    ``failure``: the ``ResolveFailure`` its import raised when it was imported ahead."""
+    ``failure``: the ``ResolveFailure`` its import raised when it was imported ahead;
+    ``objects`` gains what the schemas are built from (``ImportGraph.dependencies``)."""
     from mcp_codegen.generator.inspection.registrations import recording
     from mcp_codegen.generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
     from mcp_codegen.generator.schema.describe import describe_module, inspect_tool
@@ -77,7 +79,10 @@ def _inspect_module(
             continue
         _progress(events, module.relative_path)
         try:
-            resolved_tools.append((tool, resolve_tool(module, loaded, tool)))
+            resolved = resolve_tool(module, loaded, tool)
+            resolved_tools.append((tool, resolved))
+            if objects is not None:
+                objects.extend(_schema_inputs(resolved))
         except ResolveFailure as failure:
             diagnostics.extend(failure.diagnostics)
         except Exception as exc:
@@ -104,6 +109,54 @@ def _inspect_module(
             diagnostics.append(_cannot_build(module, tool, exc))
     tools = _with_models(tools, resolved_tools, root)
     return _with_registered_functions(module, tools, resolved_tools), diagnostics
+
+
+def _schema_inputs(resolved: Any) -> list[Any]:
+    """What a resolved tool's schemas are built from."""
+    return [
+        resolved.function,
+        resolved.received,
+        resolved.return_annotation,
+        *((parameter.annotation, parameter.default) for parameter in resolved.parameters),
+    ]
+
+
+class _RegistrationFiles:
+    """The files of the code that registered a module's tools: of every registration made while
+    its module body ran, and of those made while it was inspected outside any other project
+    module's body (a package ``__init__`` calling a helper). Indexed as records arrive, since a
+    worker holds thousands."""
+
+    def __init__(self) -> None:
+        self.seen: list[Any] = []
+        self.by_body: dict[str, set[str]] = {}
+
+    def __call__(self, module_file: str | None, since: int) -> list[str]:
+        from mcp_codegen.generator.inspection.registrations import recorded
+
+        records = recorded()
+        kept = len(self.seen)
+        if len(records) < kept or (kept and records[kept - 1] is not self.seen[-1]):
+            self.seen, self.by_body, kept = [], {}, 0  # some were forgotten: index again
+        for record in records[kept:]:
+            self.seen.append(record)
+            for body in record.running:
+                self.by_body.setdefault(os.path.realpath(body), set()).update(_files_of(record))
+        own = os.path.realpath(module_file) if module_file else None
+        files = set(self.by_body.get(own, ())) if own else set()
+        for record in records[since:]:
+            running = [os.path.realpath(f) for f in record.running]
+            if all(f == own or os.path.basename(f) == "__init__.py" for f in running):
+                files.update(_files_of(record))
+        return sorted(files)
+
+
+def _files_of(record: Any) -> set[str]:
+    files = {f for f, _, _ in record.frames} | {f for f, _, _ in record.server or ()}
+    files.update(record.running)
+    if record.function_file:
+        files.add(record.function_file)
+    return files
 
 
 def _with_registered_functions(
@@ -349,6 +402,7 @@ def main(role: str = "both") -> None:
     from mcp_codegen.generator.inspection.registrations import (
         forget_since,
         recorded,
+        recorded_count,
         registers_at_import,
         watch,
     )
@@ -374,6 +428,7 @@ def main(role: str = "both") -> None:
     from mcp_codegen.generator.workers.imports import ImportGraph
 
     graph = ImportGraph(settings["sys_path"])  # after the libraries: only user code is recorded
+    registration_files = _RegistrationFiles()
     write_message(events, ("ready",))
     ahead: dict[str, ImportedAhead] = {}
     unsettled = False  # the last source's garbage is collected only if more work follows
@@ -396,6 +451,8 @@ def main(role: str = "both") -> None:
         tools: list[InspectedTool] = []
         diagnostics: list[Diagnostic] = []
         before = set(imported_ahead.modules_before if imported_ahead else sys.modules)
+        marked = imported_ahead.registrations if imported_ahead else recorded_count()
+        objects: list[Any] = []
         if module is not None and module.inspectable:
             tools, diagnostics = _inspect_module(
                 module,
@@ -406,6 +463,7 @@ def main(role: str = "both") -> None:
                 settings["sys_path"][0],
                 places,
                 imported_ahead.failure if imported_ahead else None,
+                objects,
             )
         elif module is None and registers_at_import(source.data):
             if imported_ahead is None:  # else imported already, registrations recorded
@@ -415,12 +473,19 @@ def main(role: str = "both") -> None:
         imported: list[tuple[str, str | None]] = []
         output = None
         if module is not None and module.inspectable:
-            imported = graph.reached([source.module, *(set(sys.modules) - before)])
+            imported = graph.dependencies(
+                source.module,
+                set(sys.modules) - before,
+                objects,
+                registration_files(
+                    getattr(sys.modules.get(source.module), "__file__", None), marked
+                ),
+            )
             output = _output(module, tools, diagnostics, config)
             if output is not None and not settings.get("inspections", True):
                 tools = []  # the generator keeps no cache: only the output is sent
         write_message(events, ("done", key, tools, diagnostics, imported, output))
-        del module, tools, diagnostics, imported, output  # garbage now, not frozen
+        del module, tools, diagnostics, imported, output, objects  # garbage now, not frozen
         # Settled when the next request arrives: after the last source the generator waits
         # for "finished", and a collection then would only delay it.
         unsettled = True

@@ -12,7 +12,29 @@ from hypothesis import strategies as st
 
 from tests.helpers.project import Project
 
-TYPES = ("int", "str", "list[int]", "Shared", "dict[str, float]", "Optional[str]", "list[Shared]")
+TYPES = (
+    "int",
+    "str",
+    "list[int]",
+    "Shared",
+    "dict[str, float]",
+    "Optional[str]",
+    "list[Shared]",
+    "Extra",
+)
+#: ``pkg/extra.py``'s model, imported only by the modules with a tool that uses it: its fields
+#: read a class and a constant from ``pkg/consts.py`` (the default is inlined in the schema)
+EXTRA_FIELDS = (
+    ("colour: Colour",),
+    ("colour: Colour", "count: int = Field(default=LIMIT)"),
+    ("count: list[int] = Field(default_factory=list, max_length=LIMIT)",),
+)
+#: ``pkg/consts.py``: the constant and the enumeration ``Extra`` reads
+CONSTS = (
+    (3, ("red", "green")),
+    (5, ("red", "green")),
+    (5, ("red", "blue", "green")),
+)
 SHARED_FIELDS = (
     ("a: int",),
     ("a: int", "b: str = 'x'"),
@@ -33,15 +55,21 @@ class State:
     shared: int = 0
     config: int = 0
     counter: int = 0
+    extra: int = 0
+    consts: int = 0
+    #: the package's ``__init__`` imports every tool module (to register them), re-exports
+    #: ``Extra`` and ``LIMIT`` (which the tools import from it) and shifts ``LIMIT`` by this
+    aggregated: bool = False
+    shift: int = 0
 
     def name(self) -> str:
         self.counter += 1
         return f"tool_{self.counter}"
 
     @classmethod
-    def start(cls) -> State:
+    def start(cls, aggregated: bool = False) -> State:
         """Three tool modules, two of them using the shared model."""
-        state = cls()
+        state = cls(aggregated=aggregated)
         state.modules = {
             "t0": [(state.name(), "int"), (state.name(), "Shared")],
             "t1": [(state.name(), "list[Shared]")],
@@ -50,24 +78,41 @@ class State:
         return state
 
 
-def render_module(tools: list[tuple[str, str]]) -> str:
+def render_module(tools: list[tuple[str, str]], aggregated: bool = False) -> str:
     lines = [
         "from typing import Optional",
         "",
         "from mcp_codegen.decorators import tool",
         "from pkg.models import Shared",
-        "",
     ]
+    if not any(kind == "Extra" for _, kind in tools):
+        pass
+    elif aggregated:  # from the package, which re-exports them
+        lines.append("from pkg import LIMIT, Extra")
+    else:
+        lines += ["from pkg.consts import LIMIT", "from pkg.extra import Extra"]
+    lines.append("")
     for name, kind in tools:
+        limit = ", limit: int = LIMIT" if kind == "Extra" else ""
         lines += [
             "",
             "@tool",
-            f"def {name}(value: {kind}) -> {kind}:",
+            f"def {name}(value: {kind}{limit}) -> {kind}:",
             f'    """{name}."""',
             "    return value",
             "",
         ]
     return "\n".join(lines)
+
+
+def render_init(state: State) -> str:
+    if not state.aggregated:
+        return ""
+    lines = ["from pkg.consts import LIMIT", "from pkg.extra import Extra", ""]
+    if state.shift:
+        lines += [f"LIMIT = LIMIT + {state.shift}", ""]
+    lines += [f"from pkg import {module}  # noqa: E402" for module in sorted(state.modules)]
+    return "\n".join(lines) + "\n"
 
 
 def write_state(root: Path, state: State) -> None:
@@ -77,8 +122,21 @@ def write_state(root: Path, state: State) -> None:
         package / "models.py",
         f"from pydantic import BaseModel\n\n\nclass Shared(BaseModel):\n{fields}\n",
     )
+    fields = "\n".join(f"    {f}" for f in EXTRA_FIELDS[state.extra])
+    replace_text(
+        package / "extra.py",
+        "from pydantic import BaseModel, Field\n\nfrom pkg.consts import LIMIT, Colour\n\n\n"
+        f"class Extra(BaseModel):\n{fields}\n",
+    )
+    limit, colours = CONSTS[state.consts]
+    members = "".join(f"    {c} = {c!r}\n" for c in colours)
+    replace_text(
+        package / "consts.py",
+        f"from enum import Enum\n\nLIMIT = {limit}\n\n\nclass Colour(Enum):\n{members}",
+    )
+    replace_text(package / "__init__.py", render_init(state))
     for module, tools in state.modules.items():
-        replace_text(package / f"{module}.py", render_module(tools))
+        replace_text(package / f"{module}.py", render_module(tools, state.aggregated))
     for path in package.glob("t*.py"):
         if path.stem not in state.modules:
             path.unlink()
@@ -114,6 +172,12 @@ def apply_step(root: Path, state: State, step: tuple[str, int, int]) -> None:
         del state.modules[module]
     elif kind == "new":
         state.modules[f"t{state.counter + 100}"] = [(state.name(), TYPES[b % len(TYPES)])]
+    elif kind == "extra":
+        state.extra = (state.extra + 1 + b) % len(EXTRA_FIELDS)
+    elif kind == "consts":
+        state.consts = (state.consts + 1 + b) % len(CONSTS)
+    elif kind == "init":
+        state.shift = (state.shift + 1 + b) % 3
     elif kind == "config":
         state.config = (state.config + 1 + b) % len(CONFIGS)
     elif kind == "touch":
@@ -126,7 +190,20 @@ def apply_step(root: Path, state: State, step: tuple[str, int, int]) -> None:
 
 STEPS = st.tuples(
     st.sampled_from(
-        ["add", "rename", "remove", "retype", "shared", "delete", "new", "config", "touch"]
+        [
+            "add",
+            "rename",
+            "remove",
+            "retype",
+            "shared",
+            "extra",
+            "consts",
+            "init",
+            "delete",
+            "new",
+            "config",
+            "touch",
+        ]
     ),
     st.integers(0, 7),
     st.integers(0, 7),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,13 @@ from hypothesis import strategies as st
 
 from mcp_codegen.generator.config import load_config
 from mcp_codegen.generator.pipeline import build
-from tests.generator.cache.cache_support import STEPS, State, apply_step, write_state
+from tests.generator.cache.cache_support import (
+    STEPS,
+    State,
+    apply_step,
+    render_module,
+    write_state,
+)
 from tests.helpers.project import Project, codegen_env
 
 
@@ -45,17 +52,38 @@ def _environment(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv(name, value)
 
 
-@pytest.mark.process
-@settings(
-    max_examples=int(os.environ.get("INCREMENTAL_EXAMPLES", "6")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(steps=st.lists(STEPS, min_size=1, max_size=5))
+def _edit_sequences(test: Callable[..., None]) -> Callable[..., None]:
+    """A property test over random edit sequences (``INCREMENTAL_EXAMPLES`` of them)."""
+    return pytest.mark.process(
+        settings(
+            max_examples=int(os.environ.get("INCREMENTAL_EXAMPLES", "6")),
+            deadline=None,
+            suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+        )(given(steps=st.lists(STEPS, min_size=1, max_size=5))(test))
+    )
+
+
+@_edit_sequences
 def test_incremental_builds_equal_cold_builds(
     workspace: Path, steps: list[tuple[str, int, int]]
 ) -> None:
-    state = State.start()
+    _edits_equal_cold_builds(workspace, State.start(), steps)
+
+
+@_edit_sequences
+def test_a_package_that_imports_every_tool_module_builds_as_cold(
+    workspace: Path, steps: list[tuple[str, int, int]]
+) -> None:
+    """The common registration layout: the package's ``__init__`` imports every tool module, so
+    importing any one imports all of them; the tools import a model and a constant it
+    re-exports, and edits to either, to the constants behind them and to the ``__init__``
+    itself still give the cold build."""
+    _edits_equal_cold_builds(workspace, State.start(aggregated=True), steps)
+
+
+def _edits_equal_cold_builds(
+    workspace: Path, state: State, steps: list[tuple[str, int, int]]
+) -> None:
     write_state(workspace, state)
     _tree(workspace, use_cache=True)  # whatever the cache held from the last example
     for step in steps:
@@ -140,3 +168,88 @@ def test_a_copied_project_and_cache_give_hits(project: Project, tmp_path: Path) 
     assert _imported(copy) == {"leaf"}, "module entries must hit in another directory too"
     assert copy.snapshot() != project.snapshot()
     assert copy.run("check", "--no-cache").returncode == 0
+
+
+def _rebuilt(root: Path) -> set[str]:
+    result = build(load_config(root / "pyproject.toml"), use_cache=True)
+    assert not result.errors, result.errors
+    return {definition.source.module for definition in result.rebuilt}
+
+
+@pytest.mark.process
+def test_a_package_that_imports_every_tool_module_redoes_only_what_changed(
+    tmp_path: Path,
+) -> None:
+    """Importing one tool module runs the ``__init__`` that imports all of them, yet an edit
+    redoes only the modules whose schemas can read what changed."""
+    state = State.start(aggregated=True)
+    state.modules["t1"] = [("tool_9", "Extra")]  # the only user of Extra (and LIMIT)
+    (tmp_path / "pkg").mkdir()
+    write_state(tmp_path, state)
+    assert _rebuilt(tmp_path) == {"pkg.t0", "pkg.t1", "pkg.t2"}
+
+    apply_step(tmp_path, state, ("retype", 2, 0))  # a leaf tool module
+    assert _rebuilt(tmp_path) == {"pkg.t2"}
+    apply_step(tmp_path, state, ("extra", 0, 0))  # the model only t1 uses
+    assert _rebuilt(tmp_path) == {"pkg.t1"}
+    apply_step(tmp_path, state, ("consts", 0, 0))  # the constant and enumeration behind it
+    assert _rebuilt(tmp_path) == {"pkg.t1"}
+    apply_step(tmp_path, state, ("shared", 0, 0))  # every tool module imports it itself
+    assert _rebuilt(tmp_path) == {"pkg.t0", "pkg.t1", "pkg.t2"}
+    apply_step(tmp_path, state, ("init", 0, 0))  # the package every module is in
+    assert _rebuilt(tmp_path) == {"pkg.t0", "pkg.t1", "pkg.t2"}
+
+
+HELPERS = '''
+import functools
+import inspect
+
+
+def with_limit(function):
+    """Adds a ``limit`` parameter to the tool's signature."""
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        return function(*args)
+
+    signature = inspect.signature(function)
+    extra = inspect.Parameter("limit", inspect.Parameter.KEYWORD_ONLY, annotation={kind})
+    wrapper.__signature__ = signature.replace(parameters=[*signature.parameters.values(), extra])
+    return wrapper
+'''
+DECORATED = '''
+from mcp_codegen.decorators import tool
+from pkg import with_limit
+
+
+@tool
+@with_limit
+def {name}(value: int) -> int:
+    """{name}."""
+    return value
+'''
+
+
+@pytest.mark.process
+def test_a_decorator_from_a_helper_module_reexported_by_the_package_is_a_dependency(
+    tmp_path: Path,
+) -> None:
+    """The decorator that changes the tool's signature is defined in ``pkg/helpers.py`` and
+    imported through the package's ``__init__`` (which imports every tool module): editing
+    the helper redoes the module that uses it, and not the other one."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[tool.mcp-codegen]\nsources = ["pkg"]\n')
+    (tmp_path / "pkg" / "__init__.py").write_text(
+        "from pkg.helpers import with_limit\n\nfrom pkg import decorated, plain  # noqa: E402\n"
+    )
+    (tmp_path / "pkg" / "helpers.py").write_text(HELPERS.format(kind="int"))
+    (tmp_path / "pkg" / "decorated.py").write_text(DECORATED.format(name="decorated_tool"))
+    (tmp_path / "pkg" / "plain.py").write_text(render_module([("plain_tool", "int")]))
+    (tmp_path / "pkg" / "models.py").write_text(MODELS)
+    assert _rebuilt(tmp_path) == {"pkg.decorated", "pkg.plain"}
+    (tmp_path / "pkg" / "helpers.py").write_text(HELPERS.format(kind="str"))
+    assert _rebuilt(tmp_path) == {"pkg.decorated"}
+    assert _tree(tmp_path, use_cache=True) == _tree(tmp_path, use_cache=False)
+    assert '"string"' in next(
+        content for path, content in _tree(tmp_path, use_cache=True)[0] if "decorated" in path
+    )
