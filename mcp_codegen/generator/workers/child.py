@@ -88,6 +88,7 @@ def _inspect_module(
             tools.extend(_framework_module(module, framework_tools, injected, flavor, diagnostics))
         if places is not None:
             _key_by_server(module, loaded, places, tools)
+        _mark_unlisted(module, loaded, tools)
         tools = _with_models(tools, resolved_tools, root)
         return _with_registered_functions(module, tools, resolved_tools), diagnostics
     try:
@@ -197,6 +198,18 @@ def _key_by_server(
         server = keys.get(tool.name)
         if server is not None and tool.flavored is not None:
             tool.flavored[PRIVATE_KEY][SERVER_KEY] = server
+
+
+def _mark_unlisted(module: ScannedModule, loaded: Any, tools: list[InspectedTool]) -> None:
+    """``x-codegen.unlisted`` on each tool its server registers but does not list (removed at
+    import): the hook still finds its entry, listings skip it (``flavors.server_keys``)."""
+    from mcp_codegen.generator.flavors.server_keys import unlisted_names
+    from mcp_codegen.shared.format import PRIVATE_KEY, UNLISTED_KEY
+
+    unlisted = unlisted_names(module, loaded)
+    for tool in tools:
+        if tool.name in unlisted and tool.flavored is not None:
+            tool.flavored[PRIVATE_KEY][UNLISTED_KEY] = True
 
 
 _PROGRESS_EVERY_S = 0.1

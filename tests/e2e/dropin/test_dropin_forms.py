@@ -50,6 +50,10 @@ SERVERS = [
     ("b_subclass_fastmcp", "app", "fastmcp", ["query"]),
     ("b_subclass_sdk2", "mcp", "mcp", ["grip", "move"]),
     ("b_subclass_sdk2", "app", "mcp", ["query"]),
+    # form (c): tools removed at import (fastmcp ``disable(names=/tags=)``,
+    # ``local_provider.remove_tool``, the SDK's ``remove_tool``) are generated unlisted
+    ("c_disable_fastmcp", "mcp", "fastmcp", ["read_file"]),
+    ("c_disable_sdk2", "mcp", "mcp", ["read_file"]),
     ("f_handler_class_fastmcp", "mcp", "fastmcp", ["add_note", "delete_note", "get_note"]),
     ("f_handler_class_sdk2", "mcp", "mcp", ["add_note", "delete_note", "get_note"]),
     ("h_types_fastmcp", "mcp", "fastmcp", TYPES),
@@ -170,12 +174,9 @@ def test_a_registry_loop_of_wrapped_functions_is_an_error_at_the_call(tmp_path: 
     ]
 
 
-#: Forms not generated exactly yet (issue 35, item 3 (c), (d), (e)): each must still fail, so a
-#: fix has to move it into SERVERS. (module, server attribute, flavor, the listed names, config)
+#: Forms not generated exactly yet (issue 35, item 3 (d), (e); the design for (d):
+#: docs/decisions/0605-tools-known-after-a-call.md): each must still fail, so a fix has to move it into SERVERS. (module, server attribute, flavor, the listed names, config)
 GAPS = [
-    # (c) tools removed at import: the tree lists the removed ones too
-    ("c_disable_fastmcp", "mcp", "fastmcp", ["read_file"], ""),
-    ("c_disable_sdk2", "mcp", "mcp", ["read_file"], ""),
     # (d) tools added only by setup()/main() in a loop over (fn, name, description) tuples
     (
         "d_main_fastmcp",
@@ -183,6 +184,13 @@ GAPS = [
         "fastmcp",
         ["list_notes", "read_note"],
         'factories = ["published.forms.d_main_fastmcp:setup()"]\n',
+    ),
+    (
+        "d_main_sdk2",
+        "app",
+        "mcp",
+        ["list_notes", "read_note"],
+        'factories = ["published.forms.d_main_sdk2:setup()"]\n',
     ),
     # (e) a registry decorator; a factory with a literal registers each, wrapped twice, in a loop
     (
@@ -195,7 +203,7 @@ GAPS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35 item 3 (c), (d), (e): not generated yet")
+@pytest.mark.xfail(strict=True, reason="issue 35 item 3 (d), (e): not generated yet")
 @pytest.mark.parametrize(
     ("module", "attribute", "flavor", "names", "extra"), GAPS, ids=[g[0] for g in GAPS]
 )
@@ -208,3 +216,28 @@ def test_forms_not_generated_yet(
     assert sorted(listed) == names
     built, _ = build_flavor(tmp_path, flavor, [SOURCE / f"{module}.py"], extra)
     assert_same_tools(listed, built["wire"])
+
+
+@pytest.mark.parametrize(
+    ("module", "flavor", "removed"),
+    [
+        ("c_disable_fastmcp", "fastmcp", ["delete_file", "stat_file", "write_file"]),
+        ("c_disable_sdk2", "mcp", ["write_file"]),
+    ],
+)
+def test_a_tool_removed_at_import_is_generated_unlisted(
+    tmp_path: Path, module: str, flavor: str, removed: list[str]
+) -> None:
+    """Form (c): each removed tool keeps an entry the hook finds (``x-codegen.unlisted``), and
+    no listing of the tree (``serve``, ``export``, ``verify``) includes it."""
+    from mcp_codegen.runtime._load.registry import load_tools
+
+    built, output = build_flavor(tmp_path, flavor, [SOURCE / f"{module}.py"])
+    unlisted = sorted(n for n, t in built["generated"].items() if t["x-codegen"].get("unlisted"))
+    assert unlisted == removed
+    registry = load_tools(output)
+    assert list(registry.names()) == ["read_file"]
+    assert [t["name"] for t in registry.list_tools()] == ["read_file"]
+    assert sorted(where[0] for where, _ in registry.unlisted_locations()) == removed
+    with pytest.raises(KeyError):
+        registry.get_tool(removed[0])
