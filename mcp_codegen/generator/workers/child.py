@@ -12,7 +12,8 @@ Protocol (``mcp_codegen.generator.workers.messages``), keyed by the source's rel
   ``(SourceFile, ScannedModule | None)``, scanned by a ``scan`` worker, and before it maybe an
   ``ImportAhead``, ``mcp_codegen.generator.workers.ahead``), then ``None``;
 - out, on the original stdout: ``("ready",)``, then per source ``("start", path)``,
-  ``("scanned", path, ScannedModule | None)``, ``("progress", path)`` while it works and
+  ``("scanned", path, ScannedModule | None)``, ``("progress", path)`` while it works,
+  ``("expanded", path, ScannedModule)`` when a factory's call site became several tools, and
   ``("done", path, tools, diagnostics, imported, output)`` (``imported``: the ``(module, file)``
   pairs the source depends on, see ``mcp_codegen.generator.workers.imports``; ``output``: the module
   assembled and rendered, see ``_output`` (the generator checks it); ``tools`` is empty when the
@@ -50,10 +51,12 @@ def _inspect_module(
     root: str | None = None,
     places: tuple[Path, Path] | None = None,
     failure: Any = None,
-) -> tuple[list[InspectedTool], list[Diagnostic]]:
+) -> tuple[ScannedModule, list[InspectedTool], list[Diagnostic]]:
     """Import and inspect one module; ``places``: the project root and the output directory
     (where server objects are looked for, to key each framework tool by its server);
-    ``failure``: the ``ResolveFailure`` its import raised when it was imported ahead."""
+    ``failure``: the ``ResolveFailure`` its import raised when it was imported ahead. Returns
+    the module too: a configured factory's call site that registers functions defined
+    elsewhere becomes one tool per function (``flavors.factories.expand_call_sites``)."""
     from mcp_codegen.generator.inspection.registrations import recording
     from mcp_codegen.generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
     from mcp_codegen.generator.schema.describe import describe_module, inspect_tool
@@ -64,13 +67,15 @@ def _inspect_module(
         with recording(module.relative_path):
             loaded = import_module(module)
     except ResolveFailure as failed:
-        return [], failed.diagnostics
+        return module, [], failed.diagnostics
     tools, diagnostics = [], []
     resolved_tools = []
     made = [tool for tool in module.tools if tool.factory is not None]
     if made:  # defined inside a configured factory: as the factory's server lists them
-        from mcp_codegen.generator.flavors.factories import build_factory_tools
+        from mcp_codegen.generator.flavors.factories import build_factory_tools, expand_call_sites
 
+        module = expand_call_sites(module)
+        made = [tool for tool in module.tools if tool.factory is not None]
         tools, diagnostics = build_factory_tools(flavor, module, made)
     for tool in module.tools:
         if tool.factory is not None:
@@ -90,7 +95,7 @@ def _inspect_module(
             _key_by_server(module, loaded, places, tools)
         _mark_unlisted(module, loaded, tools)
         tools = _with_models(tools, resolved_tools, root)
-        return _with_registered_functions(module, tools, resolved_tools), diagnostics
+        return module, _with_registered_functions(module, tools, resolved_tools), diagnostics
     try:
         batch = describe_module(module, [resolved for _, resolved in resolved_tools], injected)
     except Exception:  # each tool is then described on its own, with its own diagnostics
@@ -104,7 +109,7 @@ def _inspect_module(
         except Exception as exc:
             diagnostics.append(_cannot_build(module, tool, exc))
     tools = _with_models(tools, resolved_tools, root)
-    return _with_registered_functions(module, tools, resolved_tools), diagnostics
+    return module, _with_registered_functions(module, tools, resolved_tools), diagnostics
 
 
 def _with_registered_functions(
@@ -410,7 +415,7 @@ def main(role: str = "both") -> None:
         diagnostics: list[Diagnostic] = []
         before = set(imported_ahead.modules_before if imported_ahead else sys.modules)
         if module is not None and module.inspectable:
-            tools, diagnostics = _inspect_module(
+            expanded, tools, diagnostics = _inspect_module(
                 module,
                 injected,
                 settings["permissive_fallback"],
@@ -420,6 +425,9 @@ def main(role: str = "both") -> None:
                 places,
                 imported_ahead.failure if imported_ahead else None,
             )
+            if expanded is not module:  # the generator assembles the module as expanded
+                module = expanded
+                write_message(events, ("expanded", key, module))
         elif module is None and registers_at_import(source.data):
             if imported_ahead is None:  # else imported already, registrations recorded
                 import_ahead(source)  # as the inspection would; a failure registers nothing

@@ -174,24 +174,9 @@ def test_a_registry_loop_of_wrapped_functions_is_an_error_at_the_call(tmp_path: 
     ]
 
 
-#: Forms not generated exactly yet (issue 35, item 3 (d), (e); the design for (d):
-#: docs/decisions/0605-tools-known-after-a-call.md): each must still fail, so a fix has to move it into SERVERS. (module, server attribute, flavor, the listed names, config)
+#: Forms not generated exactly yet (issue 35, item 3 (e)): each must still fail, so a fix has
+#: to move it into SERVERS. (module, server attribute, flavor, the listed names, config)
 GAPS = [
-    # (d) tools added only by setup()/main() in a loop over (fn, name, description) tuples
-    (
-        "d_main_fastmcp",
-        "app",
-        "fastmcp",
-        ["list_notes", "read_note"],
-        'factories = ["published.forms.d_main_fastmcp:setup()"]\n',
-    ),
-    (
-        "d_main_sdk2",
-        "app",
-        "mcp",
-        ["list_notes", "read_note"],
-        'factories = ["published.forms.d_main_sdk2:setup()"]\n',
-    ),
     # (e) a registry decorator; a factory with a literal registers each, wrapped twice, in a loop
     (
         "e_registry_fastmcp",
@@ -203,15 +188,13 @@ GAPS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35 item 3 (d), (e): not generated yet")
+@pytest.mark.xfail(strict=True, reason="issue 35 item 3 (e): not generated yet")
 @pytest.mark.parametrize(
     ("module", "attribute", "flavor", "names", "extra"), GAPS, ids=[g[0] for g in GAPS]
 )
 def test_forms_not_generated_yet(
     tmp_path: Path, module: str, attribute: str, flavor: str, names: list[str], extra: str
 ) -> None:
-    if module.startswith("d_"):
-        importlib.import_module(f"{PACKAGE}.{module}").setup()  # what main() does first
     listed = theirs(module, attribute, flavor)
     assert sorted(listed) == names
     built, _ = build_flavor(tmp_path, flavor, [SOURCE / f"{module}.py"], extra)
@@ -241,3 +224,55 @@ def test_a_tool_removed_at_import_is_generated_unlisted(
     assert sorted(where[0] for where, _ in registry.unlisted_locations()) == removed
     with pytest.raises(KeyError):
         registry.get_tool(removed[0])
+
+
+#: form (d): (module, flavor); its server ``app`` lists these only after ``setup()`` runs
+AFTER_SETUP = [("d_main_fastmcp", "fastmcp"), ("d_main_sdk2", "mcp")]
+AFTER_SETUP_NAMES = ["list_notes", "read_note"]
+
+
+def build_after_setup(root: Path, module: str, flavor: str) -> tuple[dict, Path]:
+    entry = f'factories = ["{PACKAGE}.{module}:setup()"]\n'
+    return build_flavor(root, flavor, [SOURCE / f"{module}.py"], entry)
+
+
+@pytest.mark.parametrize(("module", "flavor"), AFTER_SETUP)
+def test_tools_registered_by_a_setup_call_generate_with_its_factories_entry(
+    tmp_path: Path, module: str, flavor: str
+) -> None:
+    """Form (d): ``setup()`` loops ``app.add_tool(...)`` over ``(fn, name, description)``
+    tuples of another module. With ``factories = ["...:setup()"]`` the one call site becomes
+    one tool per function the server then registers, as its framework lists them."""
+    server = importlib.import_module(dotted(module)).app
+    assert LISTERS[flavor](server) == {}  # nothing before setup() runs
+    built, _ = build_after_setup(tmp_path, module, flavor)
+    importlib.import_module(dotted(module)).setup()
+    listed = LISTERS[flavor](server)
+    assert sorted(listed) == AFTER_SETUP_NAMES
+    assert_same_tools(listed, built["wire"])
+    functions = {n: t["x-codegen"]["function"] for n, t in built["generated"].items()}
+    assert functions == {n: f"{PACKAGE}.d_tools_one:{n}" for n in AFTER_SETUP_NAMES}
+
+
+@pytest.mark.parametrize("target", ["setup()", "main"])
+@pytest.mark.parametrize(("module", "flavor"), AFTER_SETUP)
+def test_the_strict_hook_serves_a_setup_calls_tools(
+    tmp_path: Path, module: str, flavor: str, target: str
+) -> None:
+    """``mcp-codegen run --strict`` of ``module:setup()`` (the server the call returns) and of
+    ``module:main`` (which calls setup() then ``app.run()``): every tool found in the tree, and
+    the listing is the framework's own after setup()."""
+    _, output = build_after_setup(tmp_path, module, flavor)
+    answers, _, stderr = exchange(
+        run_command(str(output), f"{dotted(module)}:{target}", "--strict", "--no-fast-path"),
+        [initialize(), INITIALIZED, request(2, "tools/list")],
+        {2},
+        cwd=tmp_path,
+        env=server_env(FIXTURES, **QUIET_FASTMCP),
+    )
+    assert 2 in answers, stderr
+    listed = {t["name"]: t for t in json.loads(answers[2])["result"]["tools"]}
+    assert sorted(listed) == AFTER_SETUP_NAMES
+    loaded = importlib.import_module(dotted(module))
+    loaded.setup()
+    assert unordered_json(listed) == unordered_json(LISTERS[flavor](loaded.app)), stderr
