@@ -231,22 +231,27 @@ AFTER_SETUP = [("d_main_fastmcp", "fastmcp"), ("d_main_sdk2", "mcp")]
 AFTER_SETUP_NAMES = ["list_notes", "read_note"]
 
 
-def build_after_setup(root: Path, module: str, flavor: str) -> tuple[dict, Path]:
-    entry = f'factories = ["{PACKAGE}.{module}:setup()"]\n'
+def build_after_setup(
+    root: Path, module: str, flavor: str, call: str = "setup()"
+) -> tuple[dict, Path]:
+    entry = f'factories = ["{PACKAGE}.{module}:{call}"]\n'
     return build_flavor(root, flavor, [SOURCE / f"{module}.py"], entry)
 
 
+@pytest.mark.parametrize("call", ["setup()", "main()"])
 @pytest.mark.parametrize(("module", "flavor"), AFTER_SETUP)
 def test_tools_registered_by_a_setup_call_generate_with_its_factories_entry(
-    tmp_path: Path, module: str, flavor: str
+    tmp_path: Path, module: str, flavor: str, call: str
 ) -> None:
     """Form (d): ``setup()`` loops ``app.add_tool(...)`` over ``(fn, name, description)``
     tuples of another module. With ``factories = ["...:setup()"]`` the one call site becomes
-    one tool per function the server then registers, as its framework lists them."""
-    server = importlib.import_module(dotted(module)).app
-    assert LISTERS[flavor](server) == {}  # nothing before setup() runs
-    built, _ = build_after_setup(tmp_path, module, flavor)
-    importlib.import_module(dotted(module)).setup()
+    one tool per function the server then registers, as its framework lists them. ``main()``
+    (setup(), then ``app.run()``) works as the entry too: during the build call the server's
+    ``run`` returns at once, and the server it was asked to run is the one built."""
+    loaded = importlib.reload(importlib.import_module(dotted(module)))  # a server of its own
+    assert LISTERS[flavor](loaded.app) == {}  # nothing before setup() runs
+    built, _ = build_after_setup(tmp_path, module, flavor, call)
+    server = loaded.setup()
     listed = LISTERS[flavor](server)
     assert sorted(listed) == AFTER_SETUP_NAMES
     assert_same_tools(listed, built["wire"])
@@ -273,6 +278,6 @@ def test_the_strict_hook_serves_a_setup_calls_tools(
     assert 2 in answers, stderr
     listed = {t["name"]: t for t in json.loads(answers[2])["result"]["tools"]}
     assert sorted(listed) == AFTER_SETUP_NAMES
-    loaded = importlib.import_module(dotted(module))
+    loaded = importlib.reload(importlib.import_module(dotted(module)))  # a server of its own
     loaded.setup()
     assert unordered_json(listed) == unordered_json(LISTERS[flavor](loaded.app)), stderr
