@@ -281,3 +281,23 @@ def test_the_strict_hook_serves_a_setup_calls_tools(
     loaded = importlib.reload(importlib.import_module(dotted(module)))  # a server of its own
     loaded.setup()
     assert unordered_json(listed) == unordered_json(LISTERS[flavor](loaded.app)), stderr
+
+
+@pytest.mark.parametrize(("module", "flavor"), AFTER_SETUP)
+def test_the_error_before_the_entry_prints_one_that_works(
+    tmp_path: Path, module: str, flavor: str
+) -> None:
+    """Without the entry, each loop variable is an error at its argument that names the
+    ``factories`` entry; pasted into the configuration as printed, it generates the tools."""
+    import re
+
+    errors = errors_of(tmp_path / "before", module, flavor)
+    assert len(errors) == 2
+    entries = {re.search(r'(factories = \["[^"]+"\])', error).group(1) for error in errors}  # type: ignore[union-attr]
+    assert entries == {f'factories = ["{PACKAGE}.{module}:setup()"]'}
+    assert all("is a local variable of setup()" in error for error in errors)
+    built, _ = build_flavor(
+        tmp_path / "after", flavor, [SOURCE / f"{module}.py"], entries.pop() + "\n"
+    )
+    loaded = importlib.reload(importlib.import_module(dotted(module)))
+    assert_same_tools(LISTERS[flavor](loaded.setup()), built["wire"])
