@@ -190,24 +190,10 @@ def _defined_elsewhere(module: ScannedModule, tool: ScannedTool, function: Any) 
     another file defines it (as ``workers.child`` records them for registered tools)."""
     if tool.registered_at is None or function is None:
         return {}
-    import sys
-    from pathlib import Path
+    from mcp_codegen.generator.inspection.registrations import function_location
 
-    from mcp_codegen.shared.format import source_digest
-
-    target = _unwrapped(function)
-    owner = getattr(target, "__module__", None) or ""
-    digest = None
-    defining = getattr(sys.modules.get(owner), "__file__", None)
-    if isinstance(defining, str) and Path(defining).resolve() != Path(module.path).resolve():
-        try:
-            digest = source_digest(Path(defining).read_bytes())
-        except OSError:
-            digest = None
-    return {
-        "function": f"{owner}:{getattr(target, '__qualname__', '')}",
-        "function_sha256": digest,
-    }
+    where, digest = function_location(function, module.path)
+    return {"function": where, "function_sha256": digest}
 
 
 def _result_shape(flavor: str) -> Any:

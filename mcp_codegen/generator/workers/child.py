@@ -120,22 +120,14 @@ def _with_registered_functions(
     defines it when that is another file (the hook's freshness check)."""
     from dataclasses import replace
 
-    from mcp_codegen.shared.format import source_digest
+    from mcp_codegen.generator.inspection.registrations import function_location
 
     found: dict[str, tuple[str, str | None]] = {}
     for tool, resolved in resolved_tools:
         if tool.registered_at is None:
             continue
         received = resolved.received if resolved.received is not None else resolved.function
-        owner = getattr(received, "__module__", None) or ""
-        digest = None
-        defining = getattr(sys.modules.get(owner), "__file__", None)
-        if isinstance(defining, str) and Path(defining).resolve() != Path(module.path).resolve():
-            try:
-                digest = source_digest(Path(defining).read_bytes())
-            except OSError:
-                digest = None
-        found[tool.name] = (f"{owner}:{getattr(received, '__qualname__', '')}", digest)
+        found[tool.name] = function_location(received, module.path)
     if not found:
         return tools
     return [
