@@ -9,6 +9,7 @@ function has that qualname.
 from __future__ import annotations
 
 import inspect
+import os
 from dataclasses import replace
 from typing import Any
 
@@ -26,16 +27,35 @@ from mcp_codegen.shared.diagnostics import Diagnostic
 _FLAVOR_OF = {"mcp": "mcp", "mcp1": "mcp", "fastmcp": "fastmcp"}
 #: factory call -> the server (or the exception) its one call of this module's build gave
 _CALLED: dict[str, Any] = {}
+#: factory call -> (real path, line, column, tool name) of each registration its call made
+_SITES: dict[str, list[tuple[str, int, int, str]]] = {}
 
 
 def _call_once(text: str) -> Any:
     """The server of factory call ``text``, called once per module: the expansion of its call
-    sites and the build of its tools see the same registrations. Raises what the call raised."""
+    sites and the build of its tools see the same registrations. Raises what the call raised.
+    Where each registration of the call was made is kept (``_SITES``), then forgotten by the
+    registration records (the call is no import: not the omission check's business)."""
+    from mcp_codegen.generator.inspection.registrations import (
+        forget_since,
+        recorded,
+        recorded_count,
+        recording,
+    )
+
     if text not in _CALLED:
+        mark = recorded_count()
         try:
-            _CALLED[text] = parse_factory_call(text).call()
+            with recording():
+                _CALLED[text] = parse_factory_call(text).call()
         except BaseException as exc:  # user code may raise anything: re-raised at each use
             _CALLED[text] = _Raised(exc)
+        _SITES[text] = [
+            (os.path.realpath(file), line, column, record.name)
+            for record in recorded()[mark:]
+            for file, line, column in record.frames
+        ]
+        forget_since(mark)
     found = _CALLED[text]
     if isinstance(found, _Raised):
         raise found.exc
@@ -57,10 +77,11 @@ def expand_call_sites(module: ScannedModule) -> ScannedModule:
     from mcp_codegen.registration.served import framework_of
 
     _CALLED.clear()
+    _SITES.clear()
     sites = [t for t in module.tools if t.factory is not None and t.registered_at is not None]
     if not sites:
         return module
-    own = {t.qualname for t in module.tools if t.registered_at is None}
+    path = os.path.realpath(module.path)
     tools: list[ScannedTool] = []
     for tool in module.tools:
         if tool not in sites:
@@ -73,16 +94,16 @@ def expand_call_sites(module: ScannedModule) -> ScannedModule:
         except BaseException:  # reported at the tool when it is built
             tools.append(tool)
             continue
-        names = [
+        site = tool.registered_at
+        assert site is not None
+        at_site = {
             name
-            for name, function in sorted(registered.items())
-            if not (
-                getattr(target := _unwrapped(function), "__module__", None) == module.module
-                and getattr(target, "__qualname__", None) in own
-            )
-        ]
-        if len({t.registered_at for t in sites if t.factory == tool.factory}) > 1 or not names:
-            tools.append(tool)  # several sites share the server's tools: not told apart here
+            for file, line, column, name in _SITES.get(tool.factory, [])
+            if (file, line, column) == (path, site.line, site.column)
+        }
+        names = sorted(name for name in registered if name in at_site)
+        if not names:  # registered nothing there: reported at the tool when it is built
+            tools.append(tool)
             continue
         tools.extend(
             replace(tool, name=name, options={**tool.options, "name": name}) for name in names
