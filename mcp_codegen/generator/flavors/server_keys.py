@@ -93,21 +93,32 @@ def unlisted_names(module: ScannedModule, loaded: ModuleType) -> set[str]:
     (fastmcp ``disable(names=/tags=)`` or ``local_provider.remove_tool``, the SDK's
     ``remove_tool``). Each server is asked for ``tools/list`` over its own JSON-RPC stream,
     without entering its lifespan; a server that cannot be listed so marks nothing."""
-    import anyio
-
-    from mcp_codegen.registration.served import HANDSHAKE_PROTOCOL_VERSION, opening_answers
-
     by_server: dict[int, tuple[Any, list[str]]] = {}
     for name, server in decorator_receivers(module, loaded).items():
         by_server.setdefault(id(server), (server, []))[1].append(name)
     unlisted: set[str] = set()
     for server, names in by_server.values():
         try:
-            _, pages = anyio.run(
-                lambda s=server: opening_answers(s, HANDSHAKE_PROTOCOL_VERSION, listing=True)
-            )
+            listed = _listed_names(server)
         except Exception:  # not a server, or one listed only with its lifespan: as before
             continue
-        listed = {tool.get("name") for page in pages or [] for tool in page.get("tools", [])}
         unlisted.update(name for name in names if name not in listed)
     return unlisted
+
+
+def _listed_names(server: Any) -> set[str]:
+    """The names ``server`` lists at ``tools/list``, without entering its lifespan: over its
+    own JSON-RPC stream (SDK 2.x, fastmcp), or by its own ``list_tools`` handler (SDK 1.x
+    ``FastMCP``, whose low-level run would enter the lifespan)."""
+    import anyio
+
+    from mcp_codegen.registration.served import (
+        HANDSHAKE_PROTOCOL_VERSION,
+        framework_of,
+        opening_answers,
+    )
+
+    if framework_of(server) == "mcp1":
+        return {tool.name for tool in anyio.run(server.list_tools)}
+    _, pages = anyio.run(lambda: opening_answers(server, HANDSHAKE_PROTOCOL_VERSION, listing=True))
+    return {tool.get("name") for page in pages or [] for tool in page.get("tools", [])}
