@@ -14,8 +14,10 @@ Runs in: any.
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib
 import inspect
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,17 +43,84 @@ class FactoryCall:
 
     def call(self) -> Any:
         """Import the module, call the factory and follow the chain after it, awaiting each
-        call's result that is a coroutine."""
-        obj: Any = importlib.import_module(self.module)
-        for part in self.qualname.split("."):
-            obj = getattr(obj, part)
-        result = _awaited(obj(*self.args, **dict(self.kwargs)))
-        for step in self.chain:
-            if step[0] == "attribute":
-                result = getattr(result, step[1])
-            else:
-                result = _awaited(result(*step[1], **dict(step[2])))
+        call's result that is a coroutine. An entry that goes on to serve (``main()`` ending in
+        ``app.run()``) does not block: while the call runs, each framework's ``run`` (and its
+        async form) only notes its server and returns, and when the call gives no server, the
+        last server it asked to run is the one built."""
+        asked: list[Any] = []
+        with _runs_return(asked):
+            obj: Any = importlib.import_module(self.module)
+            for part in self.qualname.split("."):
+                obj = getattr(obj, part)
+            result = _awaited(obj(*self.args, **dict(self.kwargs)))
+            for step in self.chain:
+                if step[0] == "attribute":
+                    result = getattr(result, step[1])
+                else:
+                    result = _awaited(result(*step[1], **dict(step[2])))
+        if asked and not _is_server(result):
+            return asked[-1]
         return result
+
+
+#: (module, class, method) of each framework's way to start serving, sync or async
+_RUNS = (
+    ("mcp.server.mcpserver", "MCPServer", "run"),
+    ("mcp.server.mcpserver", "MCPServer", "run_stdio_async"),
+    ("mcp.server.fastmcp", "FastMCP", "run"),
+    ("mcp.server.fastmcp", "FastMCP", "run_stdio_async"),
+    ("fastmcp", "FastMCP", "run"),
+    ("fastmcp", "FastMCP", "run_async"),
+)
+
+
+@contextlib.contextmanager
+def _runs_return(asked: list[Any]) -> Iterator[None]:
+    """Within the block, each installed framework's ``run`` methods append their server to
+    ``asked`` and return None (a coroutine for an async one) instead of serving."""
+    patched: list[tuple[Any, str, Any]] = []
+    for module_name, class_name, method in _RUNS:
+        try:
+            owner = getattr(importlib.import_module(module_name), class_name)
+        except (ImportError, AttributeError):
+            continue
+        original = getattr(owner, method, None)
+        if original is None:
+            continue
+        patched.append((owner, method, vars(owner).get(method)))
+        setattr(owner, method, _noted(original, asked))
+    try:
+        yield
+    finally:
+        for owner, method, own in reversed(patched):
+            if own is None:  # inherited: the class's own attribute goes again
+                delattr(owner, method)
+            else:
+                setattr(owner, method, own)
+
+
+def _noted(method: Any, asked: list[Any]) -> Any:
+    if inspect.iscoroutinefunction(method):
+
+        async def run_async(self: Any, *args: Any, **kwargs: Any) -> None:
+            asked.append(self)
+
+        return run_async
+
+    def run(self: Any, *args: Any, **kwargs: Any) -> None:
+        asked.append(self)
+
+    return run
+
+
+def _is_server(value: Any) -> bool:
+    from mcp_codegen.registration.served import UnsupportedServer, framework_of
+
+    try:
+        framework_of(value)
+    except UnsupportedServer:
+        return False
+    return True
 
 
 def _awaited(result: Any) -> Any:

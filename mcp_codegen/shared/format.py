@@ -51,6 +51,10 @@ PRIVATE_KEY = "x-codegen"
 #: (``"module:attribute"``): tool names are unique per server, so a composed package may hold
 #: two tools of one name on different servers (``mcp_codegen.generator.flavors.server_keys``).
 SERVER_KEY = "server"
+#: The ``x-codegen`` key (value ``True``) of a tool its server registers but does not list
+#: (removed at import: fastmcp ``disable``, ``remove_tool``): the hook finds its entry, every
+#: listing skips it. Absent in trees generated before it: those list every tool.
+UNLISTED_KEY = "unlisted"
 
 # ``re`` and ``hashlib`` are imported where used: the runtime's stdio fast path imports this
 # module and must not pay for them (bench/startup.py).
@@ -300,4 +304,12 @@ def _tool_problem(tool: dict[str, Any]) -> str | None:
     result_meta = private.get("result_meta")
     if result_meta is not None and not isinstance(result_meta, dict):
         return f"has a malformed {PRIVATE_KEY}.result_meta"
+    if private.get(UNLISTED_KEY, True) is not True:
+        return f"has a malformed {PRIVATE_KEY}.{UNLISTED_KEY} (True, or no key)"
     return None
+
+
+def is_listed(tool: dict[str, Any]) -> bool:
+    """Whether a generated tool dict is listed by its server (not ``x-codegen.unlisted``)."""
+    private = tool.get(PRIVATE_KEY)
+    return not (isinstance(private, dict) and private.get(UNLISTED_KEY) is True)

@@ -20,6 +20,7 @@ from mcp_codegen.shared.format import (
     GeneratedModuleError,
     check_manifest,
     is_generated_file,
+    is_listed,
 )
 from mcp_codegen.shared.protocols import (
     FORMAT1_PROTOCOLS,
@@ -156,7 +157,8 @@ def wire_tools(
     modules: list[dict[str, Any]], protocol_version: str | None = None
 ) -> list[dict[str, Any]]:
     """The tools/list entries a client that negotiated ``protocol_version`` gets (``None``: the
-    newest revision): every generated tool in that revision's variant, minus ``x-codegen``."""
+    newest revision): every listed generated tool (not ``x-codegen.unlisted``) in that
+    revision's variant, minus ``x-codegen``."""
     variant = variant_for(protocol_version)
     tools = []
     for module in modules:
@@ -164,6 +166,8 @@ def wire_tools(
         if problem is not None:
             raise GeneratedModuleError(problem, str(module.get("SOURCE_PATH", "<generated>")))
         for tool in module.get("TOOLS", ()):
+            if not is_listed(tool):  # its server does not list it (removed at import)
+                continue
             wire = {key: value for key, value in tool.items() if key != PRIVATE_KEY}
             tools.append(tool_variant(wire, tool.get(PRIVATE_KEY) or {}, variant)[0])
     return tools

@@ -52,6 +52,8 @@ def test_a_well_formed_tool_passes() -> None:
             "malformed x-codegen.fields",
         ),
         ({"x-codegen.result_meta": ["wrap"]}, "malformed x-codegen.result_meta"),
+        ({"x-codegen.unlisted": False}, "malformed x-codegen.unlisted"),
+        ({"x-codegen.unlisted": 1}, "malformed x-codegen.unlisted"),
     ],
 )
 def test_each_malformed_part_is_refused(change: dict[str, Any], message: str) -> None:

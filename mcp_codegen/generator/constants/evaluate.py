@@ -98,7 +98,9 @@ class Evaluator(CallEvaluation):
                 )
             if name in function.local_names:
                 raise Unresolved(
-                    name, f"is a local variable of {function.name}(), set only when it runs"
+                    name,
+                    f"is a local variable of {function.name}(), set only when it runs",
+                    local_of=function.name,
                 )
         if name in self._values:
             return self._values[name]

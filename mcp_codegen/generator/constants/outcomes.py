@@ -68,12 +68,22 @@ class EnumClass:
 class Unresolved(Exception):
     """A part of an expression whose value is known only at run time."""
 
-    def __init__(self, part: str, why: str, *, run_time_input: str = "", instead: str = "") -> None:
+    def __init__(
+        self,
+        part: str,
+        why: str,
+        *,
+        run_time_input: str = "",
+        instead: str = "",
+        local_of: str = "",
+    ) -> None:
         self.part = part
         self.why = why
         self.instead = instead  # what to write instead, when it is specific to the part
         #: the enclosing function whose parameter the value comes from
         self.run_time_input = run_time_input
+        #: the enclosing function that sets the value as a local variable (a loop's target)
+        self.local_of = local_of
         #: the innermost expression of the evaluated module that could not be resolved (its
         #: position is the error's); parts in other modules are wrapped at the import
         self.node: ast.AST | None = None

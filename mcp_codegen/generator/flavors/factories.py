@@ -9,6 +9,8 @@ function has that qualname.
 from __future__ import annotations
 
 import inspect
+import os
+from dataclasses import replace
 from typing import Any
 
 from mcp_codegen.generator.flavors.common import (
@@ -23,6 +25,94 @@ from mcp_codegen.shared.diagnostics import Diagnostic
 
 #: the flavor that reproduces each framework ``framework_of`` names
 _FLAVOR_OF = {"mcp": "mcp", "mcp1": "mcp", "fastmcp": "fastmcp"}
+#: factory call -> the server (or the exception) its one call of this module's build gave
+_CALLED: dict[str, Any] = {}
+#: factory call -> (real path, line, column, tool name) of each registration its call made
+_SITES: dict[str, list[tuple[str, int, int, str]]] = {}
+
+
+def _call_once(text: str) -> Any:
+    """The server of factory call ``text``, called once per module: the expansion of its call
+    sites and the build of its tools see the same registrations. Raises what the call raised.
+    Where each registration of the call was made is kept (``_SITES``), then forgotten by the
+    registration records (the call is no import: not the omission check's business)."""
+    from mcp_codegen.generator.inspection.registrations import (
+        forget_since,
+        recorded,
+        recorded_count,
+        recording,
+    )
+
+    if text not in _CALLED:
+        mark = recorded_count()
+        try:
+            with recording():
+                _CALLED[text] = parse_factory_call(text).call()
+        except BaseException as exc:  # user code may raise anything: re-raised at each use
+            _CALLED[text] = _Raised(exc)
+        _SITES[text] = [
+            (os.path.realpath(file), line, column, record.name)
+            for record in recorded()[mark:]
+            for file, line, column in record.frames
+        ]
+        forget_since(mark)
+    found = _CALLED[text]
+    if isinstance(found, _Raised):
+        raise found.exc
+    return found
+
+
+class _Raised:
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+
+def expand_call_sites(module: ScannedModule) -> ScannedModule:
+    """``module`` with each call site inside a configured factory that registers a function
+    defined elsewhere (``setup()`` looping ``app.add_tool(fn, name=name, ...)`` over tuples of
+    other modules: ``ScannedTool.registered_at`` with a ``factory``) replaced by one tool per
+    function the factory's server registers there, under the name it registers it by. The
+    tools the scanner found otherwise in the module keep their functions. Unchanged when there
+    is no such site or the call fails (reported when the tools are built)."""
+    from mcp_codegen.registration.served import framework_of
+
+    _CALLED.clear()
+    _SITES.clear()
+    sites = [t for t in module.tools if t.factory is not None and t.registered_at is not None]
+    if not sites:
+        return module
+    path = os.path.realpath(module.path)
+    tools: list[ScannedTool] = []
+    for tool in module.tools:
+        if tool not in sites:
+            tools.append(tool)
+            continue
+        assert tool.factory is not None
+        try:
+            server = _call_once(tool.factory)
+            registered = registered_functions(server, framework_of(server))
+        except BaseException:  # reported at the tool when it is built
+            tools.append(tool)
+            continue
+        site = tool.registered_at
+        assert site is not None
+        at_site = {
+            name
+            for file, line, column, name in _SITES.get(tool.factory, [])
+            if (file, line, column) == (path, site.line, site.column)
+        }
+        names = sorted(name for name in registered if name in at_site)
+        if not names:  # registered nothing there: reported at the tool when it is built
+            tools.append(tool)
+            continue
+        tools.extend(
+            replace(tool, name=name, options={**tool.options, "name": name}) for name in names
+        )
+    return replace(module, tools=tuple(tools))
+
+
+def _unwrapped(function: Any) -> Any:
+    return inspect.unwrap(function) if callable(function) else function
 
 
 def build_factory_tools(
@@ -49,7 +139,7 @@ def _one_factory(
 
     first = group[0]
     try:
-        server = parse_factory_call(text).call()
+        server = _call_once(text)
         framework = framework_of(server)
     except UnsupportedServer as exc:
         return [], [at_tool(module, first, f"the factory call {text} returned no server: {exc}")]
@@ -73,8 +163,9 @@ def _one_factory(
         ]
     served = {entry["name"]: entry for entry in list_served_tools(server)}
     by_qualname: dict[str, list[str]] = {}
-    for name, function in registered_functions(server, framework).items():
-        function = inspect.unwrap(function) if callable(function) else function
+    registered = registered_functions(server, framework)
+    for name, function in registered.items():
+        function = _unwrapped(function)
         if getattr(function, "__module__", None) == module.module:
             by_qualname.setdefault(getattr(function, "__qualname__", ""), []).append(name)
     accepted = accepted_options(server.tool)
@@ -82,7 +173,10 @@ def _one_factory(
     inspected: list[InspectedTool] = []
     diagnostics: list[Diagnostic] = []
     for tool in group:
-        names = sorted(by_qualname.get(tool.qualname, []))
+        if tool.registered_at is not None:  # expanded call site: the name it registered
+            names = [tool.name] if tool.name in registered else []
+        else:
+            names = sorted(by_qualname.get(tool.qualname, []))
         if len(names) != 1 or names[0] not in served:
             problem = (
                 f"registers it under several names ({', '.join(names)}); register each function "
@@ -105,9 +199,22 @@ def _one_factory(
                 description=None,
                 parameter_descriptions={},
                 flavored=apply_codegen_options(tool, flavored, accepted).as_message(),
+                **_defined_elsewhere(module, tool, registered.get(names[0])),
             )
         )
     return inspected, diagnostics
+
+
+def _defined_elsewhere(module: ScannedModule, tool: ScannedTool, function: Any) -> dict[str, Any]:
+    """``InspectedTool.function`` / ``function_sha256`` of an expanded call site's tool: the
+    function its server received, where the hook looks it up, and the digest of its file when
+    another file defines it (as ``workers.child`` records them for registered tools)."""
+    if tool.registered_at is None or function is None:
+        return {}
+    from mcp_codegen.generator.inspection.registrations import function_location
+
+    where, digest = function_location(function, module.path)
+    return {"function": where, "function_sha256": digest}
 
 
 def _result_shape(flavor: str) -> Any:

@@ -27,6 +27,21 @@ def server_keys(
 ) -> dict[str, str]:
     """Tool name -> ``"module:attribute"`` of the server object its decorator is called on, for
     the module's tools whose decorator receiver is a server a project module binds."""
+    receivers = decorator_receivers(module, loaded)
+    if not receivers:
+        return {}
+    # the whole top-level package the module belongs to (sources may live in site-packages)
+    package = Path(module.import_root, module.module.split(".")[0]).resolve()
+    return {
+        name: key
+        for name, value in receivers.items()
+        if (key := _bound_at(value, root.resolve(), output.resolve(), package)) is not None
+    }
+
+
+def decorator_receivers(module: ScannedModule, loaded: ModuleType) -> dict[str, Any]:
+    """Tool name -> the object its decorator is called on (``mcp`` of ``@mcp.tool()``), for the
+    module's tools decorated through a module-level name after import."""
     receivers: dict[str, Any] = {}
     for tool in module.tools:
         head, dot, _ = tool.decorator.rpartition(".")
@@ -39,15 +54,7 @@ def server_keys(
                 break
         if value is not None:
             receivers[tool.name] = value
-    if not receivers:
-        return {}
-    # the whole top-level package the module belongs to (sources may live in site-packages)
-    package = Path(module.import_root, module.module.split(".")[0]).resolve()
-    return {
-        name: key
-        for name, value in receivers.items()
-        if (key := _bound_at(value, root.resolve(), output.resolve(), package)) is not None
-    }
+    return receivers
 
 
 #: (module name, package dir) -> its top-level assignments (name -> line) when it is a project module, else
@@ -79,3 +86,39 @@ def _bound_at(value: Any, root: Path, output: Path, package: Path) -> str | None
             if namespace.get(attribute) is value and (best is None or (name, attribute) < best):
                 best = (name, attribute)
     return f"{best[0]}:{best[1]}" if best is not None else None
+
+
+def unlisted_names(module: ScannedModule, loaded: ModuleType) -> set[str]:
+    """The module's tools whose server, after import, does not list them: removed at import
+    (fastmcp ``disable(names=/tags=)`` or ``local_provider.remove_tool``, the SDK's
+    ``remove_tool``). Each server is asked for ``tools/list`` over its own JSON-RPC stream,
+    without entering its lifespan; a server that cannot be listed so marks nothing."""
+    by_server: dict[int, tuple[Any, list[str]]] = {}
+    for name, server in decorator_receivers(module, loaded).items():
+        by_server.setdefault(id(server), (server, []))[1].append(name)
+    unlisted: set[str] = set()
+    for server, names in by_server.values():
+        try:
+            listed = _listed_names(server)
+        except Exception:  # not a server, or one listed only with its lifespan: as before
+            continue
+        unlisted.update(name for name in names if name not in listed)
+    return unlisted
+
+
+def _listed_names(server: Any) -> set[str]:
+    """The names ``server`` lists at ``tools/list``, without entering its lifespan: over its
+    own JSON-RPC stream (SDK 2.x, fastmcp), or by its own ``list_tools`` handler (SDK 1.x
+    ``FastMCP``, whose low-level run would enter the lifespan)."""
+    import anyio
+
+    from mcp_codegen.registration.served import (
+        HANDSHAKE_PROTOCOL_VERSION,
+        framework_of,
+        opening_answers,
+    )
+
+    if framework_of(server) == "mcp1":
+        return {tool.name for tool in anyio.run(server.list_tools)}
+    _, pages = anyio.run(lambda: opening_answers(server, HANDSHAKE_PROTOCOL_VERSION, listing=True))
+    return {tool.get("name") for page in pages or [] for tool in page.get("tools", [])}

@@ -106,6 +106,25 @@ def registered_at(path: str, line: int, column: int) -> list[tuple[str, Any]]:
     return list(_by_site.get((os.path.realpath(path), line, column), []))
 
 
+def function_location(received: Any, module_path: str) -> tuple[str, str | None]:
+    """``module:qualname`` of a function a server received (where the hook looks it up), and
+    the digest of the file defining it when that is not ``module_path`` (the hook's freshness
+    check for a function defined elsewhere), else None."""
+    from pathlib import Path
+
+    from mcp_codegen.shared.format import source_digest
+
+    owner = getattr(received, "__module__", None) or ""
+    digest = None
+    defining = getattr(sys.modules.get(owner), "__file__", None)
+    if isinstance(defining, str) and Path(defining).resolve() != Path(module_path).resolve():
+        try:
+            digest = source_digest(Path(defining).read_bytes())
+        except OSError:
+            digest = None
+    return f"{owner}:{getattr(received, '__qualname__', '')}", digest
+
+
 def registered_function(path: str, qualname: str) -> Any:
     """The function a real server registered at import whose ``def`` is ``qualname`` in the
     file ``path`` (unwrapped), when exactly one was; else None."""

@@ -101,7 +101,7 @@ def scan_source(
             ),
         )
     visitor = ToolVisitor(
-        source, patterns, tree, import_aliases(tree), positions, dict(factories or {})
+        source, patterns, tree, import_aliases(tree), positions, reached(syntax, factories or {})
     )
     visitor.walk(tree.body)
     visitor.finish()
@@ -123,3 +123,28 @@ def scan_file(path: Path, config: Config) -> ScannedModule | None:
 def scan(files: Iterable[Path], config: Config) -> list[ScannedModule]:
     """Scan every file; modules without tools are left out."""
     return [m for path in files if (m := scan_file(path, config)) is not None]
+
+
+def reached(tree: ast.Module, factories: Mapping[str, str]) -> dict[str, str]:
+    """``factories`` plus each module-level function a configured factory function calls by
+    name, directly or through another (``main()`` calling ``setup()``), under the same call: its
+    registrations happen when the entry is called. An entry of its own keeps its own call."""
+    functions = {
+        node.name: node
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    found = dict(factories)
+    pending = [(name, call) for name, call in factories.items() if name in functions]
+    while pending:
+        name, call = pending.pop()
+        for node in ast.walk(functions[name]):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in functions
+                and node.func.id not in found
+            ):
+                found[node.func.id] = call
+                pending.append((node.func.id, call))
+    return found

@@ -168,6 +168,15 @@ def unresolved_message(
             f"write the value literally (e.g. {example}) or as a module-level constant "
             "built from literals"
         )
+        function = problem.local_of
+        entry = suggest(function) if function and suggest is not None else None
+        if entry is not None and entry.complete and function not in registrars:
+            # ``setup()`` registering a loop's tools: calling it tells each name
+            instead += (
+                f", or, if {function}() registers the tools when it runs (a loop over "
+                f"functions), list the call in `factories` ({entry.hint('')}) so the generator "
+                "calls it and generates each tool it registers"
+            )
     return (
         f"decorator argument {key}= cannot be known at build time: `{problem.part}` "
         f"{problem.why}; {instead}"

@@ -313,6 +313,7 @@ class ToolVisitor:
                 )
                 or "",
                 registered_at=Position(added.call.lineno, added.call.col_offset + 1),
+                factory=self._factory_of(qualname),
             )
         )
 

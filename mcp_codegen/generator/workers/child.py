@@ -12,7 +12,8 @@ Protocol (``mcp_codegen.generator.workers.messages``), keyed by the source's rel
   ``(SourceFile, ScannedModule | None)``, scanned by a ``scan`` worker, and before it maybe an
   ``ImportAhead``, ``mcp_codegen.generator.workers.ahead``), then ``None``;
 - out, on the original stdout: ``("ready",)``, then per source ``("start", path)``,
-  ``("scanned", path, ScannedModule | None)``, ``("progress", path)`` while it works and
+  ``("scanned", path, ScannedModule | None)``, ``("progress", path)`` while it works,
+  ``("expanded", path, ScannedModule)`` when a factory's call site became several tools, and
   ``("done", path, tools, diagnostics, imported, output)`` (``imported``: the ``(module, file)``
   pairs the source depends on, see ``mcp_codegen.generator.workers.imports``; ``output``: the module
   assembled and rendered, see ``_output`` (the generator checks it); ``tools`` is empty when the
@@ -51,11 +52,13 @@ def _inspect_module(
     places: tuple[Path, Path] | None = None,
     failure: Any = None,
     objects: list[Any] | None = None,
-) -> tuple[list[InspectedTool], list[Diagnostic]]:
+) -> tuple[ScannedModule, list[InspectedTool], list[Diagnostic]]:
     """Import and inspect one module; ``places``: the project root and the output directory
     (where server objects are looked for, to key each framework tool by its server);
     ``failure``: the ``ResolveFailure`` its import raised when it was imported ahead;
-    ``objects`` gains what the schemas are built from (``ImportGraph.dependencies``)."""
+    ``objects`` gains what the schemas are built from (``ImportGraph.dependencies``). Returns
+    the module too: a configured factory's call site that registers functions defined
+    elsewhere becomes one tool per function (``flavors.factories.expand_call_sites``)."""
     from mcp_codegen.generator.inspection.registrations import recording
     from mcp_codegen.generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
     from mcp_codegen.generator.schema.describe import describe_module, inspect_tool
@@ -66,13 +69,15 @@ def _inspect_module(
         with recording(module.relative_path):
             loaded = import_module(module)
     except ResolveFailure as failed:
-        return [], failed.diagnostics
+        return module, [], failed.diagnostics
     tools, diagnostics = [], []
     resolved_tools = []
     made = [tool for tool in module.tools if tool.factory is not None]
     if made:  # defined inside a configured factory: as the factory's server lists them
-        from mcp_codegen.generator.flavors.factories import build_factory_tools
+        from mcp_codegen.generator.flavors.factories import build_factory_tools, expand_call_sites
 
+        module = expand_call_sites(module)
+        made = [tool for tool in module.tools if tool.factory is not None]
         tools, diagnostics = build_factory_tools(flavor, module, made)
     for tool in module.tools:
         if tool.factory is not None:
@@ -93,8 +98,9 @@ def _inspect_module(
             tools.extend(_framework_module(module, framework_tools, injected, flavor, diagnostics))
         if places is not None:
             _key_by_server(module, loaded, places, tools)
+        _mark_unlisted(module, loaded, tools)
         tools = _with_models(tools, resolved_tools, root)
-        return _with_registered_functions(module, tools, resolved_tools), diagnostics
+        return module, _with_registered_functions(module, tools, resolved_tools), diagnostics
     try:
         batch = describe_module(module, [resolved for _, resolved in resolved_tools], injected)
     except Exception:  # each tool is then described on its own, with its own diagnostics
@@ -108,7 +114,7 @@ def _inspect_module(
         except Exception as exc:
             diagnostics.append(_cannot_build(module, tool, exc))
     tools = _with_models(tools, resolved_tools, root)
-    return _with_registered_functions(module, tools, resolved_tools), diagnostics
+    return module, _with_registered_functions(module, tools, resolved_tools), diagnostics
 
 
 def _schema_inputs(resolved: Any) -> list[Any]:
@@ -167,22 +173,14 @@ def _with_registered_functions(
     defines it when that is another file (the hook's freshness check)."""
     from dataclasses import replace
 
-    from mcp_codegen.shared.format import source_digest
+    from mcp_codegen.generator.inspection.registrations import function_location
 
     found: dict[str, tuple[str, str | None]] = {}
     for tool, resolved in resolved_tools:
         if tool.registered_at is None:
             continue
         received = resolved.received if resolved.received is not None else resolved.function
-        owner = getattr(received, "__module__", None) or ""
-        digest = None
-        defining = getattr(sys.modules.get(owner), "__file__", None)
-        if isinstance(defining, str) and Path(defining).resolve() != Path(module.path).resolve():
-            try:
-                digest = source_digest(Path(defining).read_bytes())
-            except OSError:
-                digest = None
-        found[tool.name] = (f"{owner}:{getattr(received, '__qualname__', '')}", digest)
+        found[tool.name] = function_location(received, module.path)
     if not found:
         return tools
     return [
@@ -250,6 +248,18 @@ def _key_by_server(
         server = keys.get(tool.name)
         if server is not None and tool.flavored is not None:
             tool.flavored[PRIVATE_KEY][SERVER_KEY] = server
+
+
+def _mark_unlisted(module: ScannedModule, loaded: Any, tools: list[InspectedTool]) -> None:
+    """``x-codegen.unlisted`` on each tool its server registers but does not list (removed at
+    import): the hook still finds its entry, listings skip it (``flavors.server_keys``)."""
+    from mcp_codegen.generator.flavors.server_keys import unlisted_names
+    from mcp_codegen.shared.format import PRIVATE_KEY, UNLISTED_KEY
+
+    unlisted = unlisted_names(module, loaded)
+    for tool in tools:
+        if tool.name in unlisted and tool.flavored is not None:
+            tool.flavored[PRIVATE_KEY][UNLISTED_KEY] = True
 
 
 _PROGRESS_EVERY_S = 0.1
@@ -454,7 +464,7 @@ def main(role: str = "both") -> None:
         marked = imported_ahead.registrations if imported_ahead else recorded_count()
         objects: list[Any] = []
         if module is not None and module.inspectable:
-            tools, diagnostics = _inspect_module(
+            expanded, tools, diagnostics = _inspect_module(
                 module,
                 injected,
                 settings["permissive_fallback"],
@@ -465,6 +475,9 @@ def main(role: str = "both") -> None:
                 imported_ahead.failure if imported_ahead else None,
                 objects,
             )
+            if expanded is not module:  # the generator assembles the module as expanded
+                module = expanded
+                write_message(events, ("expanded", key, module))
         elif module is None and registers_at_import(source.data):
             if imported_ahead is None:  # else imported already, registrations recorded
                 import_ahead(source)  # as the inspection would; a failure registers nothing

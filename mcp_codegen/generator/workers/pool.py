@@ -310,6 +310,11 @@ class InspectSession:
                 module = replace(module, **source.location())
                 self.scanned[source.relative_path] = module
                 self.on_scanned(module)
+        elif kind == "expanded":  # a factory's call site became its tools (scanned before)
+            key, module = event[1], event[2]
+            if isinstance(module, ScannedModule) and key in self.scanned:
+                source = worker.assigned[key]  # type: ignore[index]
+                self.scanned[key] = replace(module, **source.location())
         elif kind == "done":
             _, key, tools, diagnostics, imported, output = event
             source = worker.assigned.pop(key)  # type: ignore[call-overload]

@@ -85,11 +85,14 @@ class GeneratedIndex:
 
                     registry = load_composed(self.directory)
                     # the index keeps the loaded dicts for good: no snapshot for later listings
+                    located = [
+                        *zip(registry.locations(), registry.hand_over(), strict=True),
+                        # registered, then removed at import: the framework applies the removal
+                        *registry.unlisted_locations(),
+                    ]
                     self._tools = {
                         (function, name): (tool, module_path, flavor, function_sha)
-                        for (name, function, module_path, flavor, function_sha), tool in zip(
-                            registry.locations(), registry.hand_over(), strict=True
-                        )
+                        for (name, function, module_path, flavor, function_sha), tool in located
                     }
                 finally:
                     if collecting:

@@ -17,6 +17,7 @@ from mcp_codegen.shared.format import (
     FORMAT,
     PRIVATE_KEY,
     SERVER_KEY,
+    UNLISTED_KEY,
     GeneratedModuleError,
     check_manifest,
     check_module,
@@ -57,8 +58,10 @@ class ToolRegistry:
         module_paths: list[str],
         flavors: list[str],
         owned: bool,
+        unlisted: tuple[tuple[tuple[str, str, str, str, str | None], dict[str, Any]], ...] = (),
     ) -> None:
         self._origin = origin
+        self._unlisted = unlisted
         self._manifest = manifest
         self._private = private
         self._module_paths = module_paths
@@ -252,6 +255,15 @@ class ToolRegistry:
             )
         ]
 
+    def unlisted_locations(
+        self,
+    ) -> tuple[tuple[tuple[str, str, str, str, str | None], dict[str, Any]], ...]:
+        """``(location, wire dict)`` of each tool its server registers but does not list
+        (``x-codegen.unlisted``: removed at import), as ``locations`` gives them: only the hook
+        reads these (the framework finds the function registered and applies the removal);
+        no listing, call or count of this registry includes them."""
+        return self._unlisted
+
     def servers(self) -> list[str | None]:
         """The server each tool is registered on (``x-codegen.server``, or its factory call;
         None when unknown), in manifest order, aligned with ``wire_tools``."""
@@ -376,6 +388,7 @@ def _build(
     module_paths: list[str] = []
     flavors: list[str] = []
     seen: dict[str, tuple[str, str | None]] = {}
+    unlisted: list[tuple[tuple[str, str, str, str, str | None], dict[str, Any]]] = []
     for relative in manifest["MODULES"]:
         namespace = read(relative)
         flavor = check_module(namespace, manifest, relative)
@@ -390,6 +403,12 @@ def _build(
                         + _composed_hint(server, other_server)
                     )
             seen[name] = (relative, server)
+            meta = tool[PRIVATE_KEY]
+            if meta.get(UNLISTED_KEY) is True:  # removed at import: for the hook only
+                wire = {key: value for key, value in tool.items() if key != PRIVATE_KEY}
+                where = (name, meta["function"], relative, flavor, meta.get("function_sha256"))
+                unlisted.append((where, wire))
+                continue
             if owned:  # our private exec namespace: strip the key in place
                 private.append(tool.pop(PRIVATE_KEY))
                 tools.append(tool)
@@ -398,7 +417,9 @@ def _build(
                 private.append(tool[PRIVATE_KEY])
             module_paths.append(relative)
             flavors.append(flavor)
-    if "TOOL_COUNT" in manifest and len(tools) != manifest["TOOL_COUNT"]:  # formats 1 and 2
+    if (
+        "TOOL_COUNT" in manifest and len(tools) + len(unlisted) != manifest["TOOL_COUNT"]
+    ):  # formats 1 and 2
         raise GeneratedModuleError(
             f"{manifest_path}: TOOL_COUNT is {manifest['TOOL_COUNT']} but the modules hold "
             f"{len(tools)} tools; the generated files are out of step, regenerate them"
@@ -411,4 +432,5 @@ def _build(
         module_paths=module_paths,
         flavors=flavors,
         owned=owned,
+        unlisted=tuple(unlisted),
     )

@@ -50,6 +50,10 @@ SERVERS = [
     ("b_subclass_fastmcp", "app", "fastmcp", ["query"]),
     ("b_subclass_sdk2", "mcp", "mcp", ["grip", "move"]),
     ("b_subclass_sdk2", "app", "mcp", ["query"]),
+    # form (c): tools removed at import (fastmcp ``disable(names=/tags=)``,
+    # ``local_provider.remove_tool``, the SDK's ``remove_tool``) are generated unlisted
+    ("c_disable_fastmcp", "mcp", "fastmcp", ["read_file"]),
+    ("c_disable_sdk2", "mcp", "mcp", ["read_file"]),
     ("f_handler_class_fastmcp", "mcp", "fastmcp", ["add_note", "delete_note", "get_note"]),
     ("f_handler_class_sdk2", "mcp", "mcp", ["add_note", "delete_note", "get_note"]),
     ("h_types_fastmcp", "mcp", "fastmcp", TYPES),
@@ -170,20 +174,9 @@ def test_a_registry_loop_of_wrapped_functions_is_an_error_at_the_call(tmp_path: 
     ]
 
 
-#: Forms not generated exactly yet (issue 35, item 3 (c), (d), (e)): each must still fail, so a
-#: fix has to move it into SERVERS. (module, server attribute, flavor, the listed names, config)
+#: Forms not generated exactly yet (issue 35, item 3 (e)): each must still fail, so a fix has
+#: to move it into SERVERS. (module, server attribute, flavor, the listed names, config)
 GAPS = [
-    # (c) tools removed at import: the tree lists the removed ones too
-    ("c_disable_fastmcp", "mcp", "fastmcp", ["read_file"], ""),
-    ("c_disable_sdk2", "mcp", "mcp", ["read_file"], ""),
-    # (d) tools added only by setup()/main() in a loop over (fn, name, description) tuples
-    (
-        "d_main_fastmcp",
-        "app",
-        "fastmcp",
-        ["list_notes", "read_note"],
-        'factories = ["published.forms.d_main_fastmcp:setup()"]\n',
-    ),
     # (e) a registry decorator; a factory with a literal registers each, wrapped twice, in a loop
     (
         "e_registry_fastmcp",
@@ -195,16 +188,116 @@ GAPS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35 item 3 (c), (d), (e): not generated yet")
+@pytest.mark.xfail(strict=True, reason="issue 35 item 3 (e): not generated yet")
 @pytest.mark.parametrize(
     ("module", "attribute", "flavor", "names", "extra"), GAPS, ids=[g[0] for g in GAPS]
 )
 def test_forms_not_generated_yet(
     tmp_path: Path, module: str, attribute: str, flavor: str, names: list[str], extra: str
 ) -> None:
-    if module.startswith("d_"):
-        importlib.import_module(f"{PACKAGE}.{module}").setup()  # what main() does first
     listed = theirs(module, attribute, flavor)
     assert sorted(listed) == names
     built, _ = build_flavor(tmp_path, flavor, [SOURCE / f"{module}.py"], extra)
     assert_same_tools(listed, built["wire"])
+
+
+@pytest.mark.parametrize(
+    ("module", "flavor", "removed"),
+    [
+        ("c_disable_fastmcp", "fastmcp", ["delete_file", "stat_file", "write_file"]),
+        ("c_disable_sdk2", "mcp", ["write_file"]),
+    ],
+)
+def test_a_tool_removed_at_import_is_generated_unlisted(
+    tmp_path: Path, module: str, flavor: str, removed: list[str]
+) -> None:
+    """Form (c): each removed tool keeps an entry the hook finds (``x-codegen.unlisted``), and
+    no listing of the tree (``serve``, ``export``, ``verify``) includes it."""
+    from mcp_codegen.runtime._load.registry import load_tools
+
+    built, output = build_flavor(tmp_path, flavor, [SOURCE / f"{module}.py"])
+    unlisted = sorted(n for n, t in built["generated"].items() if t["x-codegen"].get("unlisted"))
+    assert unlisted == removed
+    registry = load_tools(output)
+    assert list(registry.names()) == ["read_file"]
+    assert [t["name"] for t in registry.list_tools()] == ["read_file"]
+    assert sorted(where[0] for where, _ in registry.unlisted_locations()) == removed
+    with pytest.raises(KeyError):
+        registry.get_tool(removed[0])
+
+
+#: form (d): (module, flavor); its server ``app`` lists these only after ``setup()`` runs
+AFTER_SETUP = [("d_main_fastmcp", "fastmcp"), ("d_main_sdk2", "mcp")]
+AFTER_SETUP_NAMES = ["list_notes", "read_note"]
+
+
+def build_after_setup(
+    root: Path, module: str, flavor: str, call: str = "setup()"
+) -> tuple[dict, Path]:
+    entry = f'factories = ["{PACKAGE}.{module}:{call}"]\n'
+    return build_flavor(root, flavor, [SOURCE / f"{module}.py"], entry)
+
+
+@pytest.mark.parametrize("call", ["setup()", "main()"])
+@pytest.mark.parametrize(("module", "flavor"), AFTER_SETUP)
+def test_tools_registered_by_a_setup_call_generate_with_its_factories_entry(
+    tmp_path: Path, module: str, flavor: str, call: str
+) -> None:
+    """Form (d): ``setup()`` loops ``app.add_tool(...)`` over ``(fn, name, description)``
+    tuples of another module. With ``factories = ["...:setup()"]`` the one call site becomes
+    one tool per function the server then registers, as its framework lists them. ``main()``
+    (setup(), then ``app.run()``) works as the entry too: during the build call the server's
+    ``run`` returns at once, and the server it was asked to run is the one built."""
+    loaded = importlib.reload(importlib.import_module(dotted(module)))  # a server of its own
+    assert LISTERS[flavor](loaded.app) == {}  # nothing before setup() runs
+    built, _ = build_after_setup(tmp_path, module, flavor, call)
+    server = loaded.setup()
+    listed = LISTERS[flavor](server)
+    assert sorted(listed) == AFTER_SETUP_NAMES
+    assert_same_tools(listed, built["wire"])
+    functions = {n: t["x-codegen"]["function"] for n, t in built["generated"].items()}
+    assert functions == {n: f"{PACKAGE}.d_tools_one:{n}" for n in AFTER_SETUP_NAMES}
+
+
+@pytest.mark.parametrize("target", ["setup()", "main"])
+@pytest.mark.parametrize(("module", "flavor"), AFTER_SETUP)
+def test_the_strict_hook_serves_a_setup_calls_tools(
+    tmp_path: Path, module: str, flavor: str, target: str
+) -> None:
+    """``mcp-codegen run --strict`` of ``module:setup()`` (the server the call returns) and of
+    ``module:main`` (which calls setup() then ``app.run()``): every tool found in the tree, and
+    the listing is the framework's own after setup()."""
+    _, output = build_after_setup(tmp_path, module, flavor)
+    answers, _, stderr = exchange(
+        run_command(str(output), f"{dotted(module)}:{target}", "--strict", "--no-fast-path"),
+        [initialize(), INITIALIZED, request(2, "tools/list")],
+        {2},
+        cwd=tmp_path,
+        env=server_env(FIXTURES, **QUIET_FASTMCP),
+    )
+    assert 2 in answers, stderr
+    listed = {t["name"]: t for t in json.loads(answers[2])["result"]["tools"]}
+    assert sorted(listed) == AFTER_SETUP_NAMES
+    loaded = importlib.reload(importlib.import_module(dotted(module)))  # a server of its own
+    loaded.setup()
+    assert unordered_json(listed) == unordered_json(LISTERS[flavor](loaded.app)), stderr
+
+
+@pytest.mark.parametrize(("module", "flavor"), AFTER_SETUP)
+def test_the_error_before_the_entry_prints_one_that_works(
+    tmp_path: Path, module: str, flavor: str
+) -> None:
+    """Without the entry, each loop variable is an error at its argument that names the
+    ``factories`` entry; pasted into the configuration as printed, it generates the tools."""
+    import re
+
+    errors = errors_of(tmp_path / "before", module, flavor)
+    assert len(errors) == 2
+    entries = {re.search(r'(factories = \["[^"]+"\])', error).group(1) for error in errors}  # type: ignore[union-attr]
+    assert entries == {f'factories = ["{PACKAGE}.{module}:setup()"]'}
+    assert all("is a local variable of setup()" in error for error in errors)
+    built, _ = build_flavor(
+        tmp_path / "after", flavor, [SOURCE / f"{module}.py"], entries.pop() + "\n"
+    )
+    loaded = importlib.reload(importlib.import_module(dotted(module)))
+    assert_same_tools(LISTERS[flavor](loaded.setup()), built["wire"])
