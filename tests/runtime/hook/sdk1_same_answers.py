@@ -31,6 +31,8 @@ from tests.runtime.hook.hook_support import (
     plain_command,
 )
 
+pytestmark = pytest.mark.process  # starts the SDK 1.x servers (docs/testing.md)
+
 
 def test_sdk1_fastmcp_is_patched_not_mcpserver() -> None:
     import mcp.server.fastmcp
