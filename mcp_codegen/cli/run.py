@@ -155,11 +155,27 @@ def main(argv: list[str]) -> int:
     except GeneratedModuleError as exc:  # a deleted or corrupt generated file
         from mcp_codegen.shared.format import tree_regenerate_command
 
+        if (missing := _missing_package(module_name)) is not None:  # the real cause
+            return _fail(f"cannot load {options.target}: {missing}")
         regenerate = tree_regenerate_command(options.generated)
-        return _fail(f"refusing to start: {exc}; run `{regenerate}`")
+        hint = "" if "run `" in str(exc) else f"; run `{regenerate}`"
+        return _fail(f"refusing to start: {exc}{hint}")
     except (ImportError, AttributeError) as exc:
         return _fail(f"cannot load {options.target}: {exc}")
     return _start(options.target, target, forwarded)
+
+
+def _missing_package(module_name: str) -> str | None:
+    """Why ``module_name`` cannot be imported, when its top-level package is on no path (then
+    a missing generated tree is not the cause to report); ``None`` when it can be found."""
+    import importlib.util
+
+    top = module_name.partition(".")[0]
+    try:
+        found = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        found = None
+    return None if found is not None else f"No module named {top!r}"
 
 
 class PausedCollector:

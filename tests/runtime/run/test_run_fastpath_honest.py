@@ -9,6 +9,8 @@ tell (a listed tool that is not registered, a registered one that was not listed
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -164,6 +166,26 @@ def test_a_target_that_cannot_be_imported_is_never_answered(built: Path, tmp_pat
         assert _lines(stderr) == [
             f"mcp-codegen run: cannot load {TARGET}: No module named 'pkg'"
         ], stderr
+
+
+def test_a_target_that_cannot_be_imported_is_named_even_without_a_generated_tree(
+    tmp_path: Path,
+) -> None:
+    """Started where there is no configuration and no ``generated/`` (a client starts servers
+    from ``/``), for a package on no path: the cause is the target, not the missing tree."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mcp_codegen", "run", "nosuch.server:mcp"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=codegen_env(),
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert _lines(done.stderr) == [
+        "mcp-codegen run: cannot load nosuch.server:mcp: No module named 'nosuch'"
+    ], done.stderr
 
 
 def test_a_module_the_target_never_imports_is_not_listed(built: Path) -> None:
