@@ -213,7 +213,7 @@ def test_a_tool_removed_at_import_is_generated_unlisted(
 ) -> None:
     """Form (c): each removed tool keeps an entry the hook finds (``x-codegen.unlisted``), and
     no listing of the tree (``serve``, ``export``, ``verify``) includes it."""
-    from mcp_codegen.runtime._load.registry import load_tools
+    from mcp_codegen.runtime import load_tools
 
     built, output = build_flavor(tmp_path, flavor, [SOURCE / f"{module}.py"])
     unlisted = sorted(n for n, t in built["generated"].items() if t["x-codegen"].get("unlisted"))
