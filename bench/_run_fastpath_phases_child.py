@@ -136,7 +136,7 @@ def main() -> None:
         runpy.run_path("serve.py", run_name="__main__")
         return
     mark("front import <")
-    import mcp_codegen.cli.run as run
+    import mcp_codegen._cli.run as run
     import mcp_codegen.runtime.hook as hook
     from mcp_codegen.runtime._stdio import front
 

@@ -45,7 +45,7 @@ HERE = Path(__file__).resolve().parent
 #: was given; pickled to argv[1].
 CAPTURE = r"""
 import pickle, sys
-import mcp_codegen.generator.assemble.finalize as finalize
+import mcp_codegen._generator.assemble.finalize as finalize
 seen, original = [], finalize.assemble_module
 def keep(inspected, config):
     seen.append(inspected)
@@ -53,7 +53,7 @@ def keep(inspected, config):
     return original(inspected, config)
 finalize.assemble_module = keep
 out = sys.argv[1]
-from mcp_codegen.cli import main
+from mcp_codegen._cli import main
 main(["generate", "--no-cache", "--quiet"])  # argv given: returns (no os._exit), as in tests
 with open(out, "wb") as handle:
     pickle.dump((seen, getattr(keep, "config", None)), handle)
@@ -70,9 +70,9 @@ with open(sys.argv[1], "rb") as handle:
 if config is None:  # the workers assembled and rendered every module: no parent stage to time
     print("{}")
     sys.exit(0)
-from mcp_codegen.generator.assemble.finalize import assemble_module
-from mcp_codegen.generator.render.modules import render_module
-from mcp_codegen.generator.write.output import verify_literal_module
+from mcp_codegen._generator.assemble.finalize import assemble_module
+from mcp_codegen._generator.render.modules import render_module
+from mcp_codegen._generator.write.output import verify_literal_module
 start = cpu()
 definitions = [assemble_module(module, config)[0] for module in inspected]
 assembled = cpu()

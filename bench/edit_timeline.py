@@ -44,7 +44,7 @@ marks, roles, cpu = [], {}, {}
 def mark(what):
     at = round((time.monotonic() - START) * 1000, 1)
     marks.append((what, at, round(time.process_time() * 1000, 1)))
-from mcp_codegen.generator.workers import prestart, process
+from mcp_codegen._generator.workers import prestart, process
 real_init = process.WorkerProcess.__init__
 def init(self, argv, *rest):
     real_init(self, argv, *rest)
@@ -58,7 +58,7 @@ def waitpid(pid, options):
     return found, status
 os.waitpid = waitpid
 prestart.start_early(["generate"])
-from mcp_codegen.generator.workers import pool
+from mcp_codegen._generator.workers import pool
 real_session, real_handle = pool.InspectSession.__init__, pool.InspectSession._handle
 def session(self, *args, **kwargs):
     mark("session")
@@ -69,14 +69,14 @@ def handle(self, worker, event):
         mark(f"{role} {event[0]}")
     real_handle(self, worker, event)
 pool.InspectSession.__init__, pool.InspectSession._handle = session, handle
-from mcp_codegen.generator.write import output
+from mcp_codegen._generator.write import output
 real_apply = output.apply
 def apply(*args, **kwargs):
     done = real_apply(*args, **kwargs)
     mark("written")
     return done
 output.apply = apply
-from mcp_codegen.cli.commands import main
+from mcp_codegen._cli.commands import main
 code = main(["generate", "-q"])
 mark("end")
 own = resource.getrusage(resource.RUSAGE_SELF)
@@ -84,7 +84,7 @@ usage = {"generator": own.ru_utime + own.ru_stime}
 for pid, seconds in cpu.items():
     usage[roles.get(pid, "?")] = usage.get(roles.get(pid, "?"), 0.0) + seconds
 print(json.dumps({"marks": marks, "cpu": usage, "start": START}), file=sys.stderr, flush=True)
-os._exit(code)  # as the command line ends (mcp_codegen/cli/__init__.py)
+os._exit(code)  # as the command line ends (mcp_codegen/_cli/__init__.py)
 """
 
 #: The workers' ``sitecustomize`` (on their ``PYTHONPATH``): each worker notes, on the clock the
@@ -98,7 +98,7 @@ if "--role" in sys.argv:
         with open(os.environ["EDIT_TIMELINE_MARKS"], "a") as out:
             out.write(f"{time.monotonic()} {ROLE} {time.process_time() * 1000:.1f} {what}\n")
     mark("interpreter up")
-    from mcp_codegen.generator.workers import messages
+    from mcp_codegen._generator.workers import messages
     real_write = messages.write_message
     def write_message(stream, message):
         real_write(stream, message)
@@ -106,7 +106,7 @@ if "--role" in sys.argv:
             mark(f"sent {message[0]}")
     messages.write_message = write_message
     try:  # a "--repo" checkout from before the import ahead has none
-        from mcp_codegen.generator.workers import ahead
+        from mcp_codegen._generator.workers import ahead
     except ImportError:
         ahead = None
     if ahead is not None:

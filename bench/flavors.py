@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from mcp_codegen.shared.reader import read_tree
+from mcp_codegen._shared.reader import read_tree
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"

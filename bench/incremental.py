@@ -104,7 +104,7 @@ import os, resource, runpy, sys
 def report():
     print("RSS", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr, flush=True)
 real_exit = os._exit
-def hard_exit(code):  # generate and check end with os._exit (mcp_codegen/cli/__init__.py)
+def hard_exit(code):  # generate and check end with os._exit (mcp_codegen/_cli/__init__.py)
     report()
     real_exit(code)
 os._exit = hard_exit
@@ -253,8 +253,8 @@ def main() -> None:
     options = parser.parse_args()
     repo = options.repo.resolve()
     compileall.compile_dir(repo / "mcp_codegen", quiet=1)
-    has_watch = (repo / "mcp_codegen" / "cli" / "watch.py").exists()
-    has_daemon = (repo / "mcp_codegen" / "cli" / "daemon").is_dir()
+    has_watch = (repo / "mcp_codegen" / "_cli" / "watch.py").exists()
+    has_daemon = (repo / "mcp_codegen" / "_cli" / "daemon").is_dir()
     scratch = Path(tempfile.mkdtemp(prefix="mcp-codegen-incremental-"))
     try:
         names = ("leaf", "shared", "watch", "big", "daemon", "registering", "registering-watch")

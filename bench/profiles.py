@@ -30,7 +30,7 @@ start = time.perf_counter()
 from mcp_codegen.runtime import load_tools
 tools = load_tools(sys.argv[2]).list_tools()
 if sys.argv[1] != "plain":
-    from mcp_codegen.profiles import apply_profile
+    from mcp_codegen._profiles import apply_profile
     tools = apply_profile(tools, sys.argv[1]).tools
 print(time.perf_counter() - start, len(tools))
 """

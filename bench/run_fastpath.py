@@ -127,7 +127,7 @@ def prepare(workdir: Path, sizes: list[int], baseline: Path | None = None) -> Pa
                     shutil.rmtree(project)
                 _write_and_generate(project, framework, size, lib)
             (project / "floor.py").write_text(FLOOR)
-            from mcp_codegen.shared.reader import read_tree, wire_tools
+            from mcp_codegen._shared.reader import read_tree, wire_tools
 
             _, modules = read_tree(project / "generated")
             (project / "listing.json").write_text(json.dumps(wire_tools(modules)))

@@ -5,7 +5,7 @@ Usage:  python -m bench seeds [--tools 1000] [--repeat 7]
 Side by side in one run, alternating, each a fresh process on the same synthetic package (see
 bench/generate.py): `generate` and `generate --vary-hash-seed` (the second build with another
 seed, the only reliable detector). Then, in this process, the per-build cost of the checks that
-always run (`mcp_codegen.generator.assemble.stability.leaked_state`: sets, memory addresses, checkout paths), as a share
+always run (`mcp_codegen._generator.assemble.stability.leaked_state`: sets, memory addresses, checkout paths), as a share
 of the plain `generate` wall time.
 """
 
@@ -28,9 +28,9 @@ REPO = HERE.parent
 
 
 def _leaked_state_seconds(root: Path, repeat: int) -> float:
-    from mcp_codegen.generator.assemble.stability import leaked_state
-    from mcp_codegen.generator.config import load_config
-    from mcp_codegen.generator.pipeline import build
+    from mcp_codegen._generator.assemble.stability import leaked_state
+    from mcp_codegen._generator.config import load_config
+    from mcp_codegen._generator.pipeline import build
 
     config = load_config(root / "pyproject.toml")
     result = build(config, use_cache=False)

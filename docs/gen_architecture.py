@@ -35,7 +35,7 @@ DOC = ROOT / "docs" / "architecture.md"
 
 PLACES = {
     "worker": "a child process that imports user code: the build workers "
-    "(`mcp_codegen.generator.workers.child.run`) and `verify`'s child",
+    "(`mcp_codegen._generator.workers.child.run`) and `verify`'s child",
     "parent": "the `mcp-codegen` process (or `python -m mcp_codegen`): configuration, orchestration, "
     "assembling, rendering, writing, `check`, `diff`, `lint`",
     "server": "the process that serves MCP: `python -m mcp_codegen.runtime` / `mcp-codegen serve`, or "

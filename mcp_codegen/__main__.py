@@ -6,20 +6,20 @@ Runs in: parent.
 import sys
 
 if sys.argv[1:2] == ["run"]:  # the stdio fast path: none of the other commands' imports
-    from mcp_codegen.cli.run import main as run
+    from mcp_codegen._cli.run import main as run
 
     sys.exit(run(sys.argv[2:]))
 
-from mcp_codegen.cli.daemon.client import delegate
+from mcp_codegen._cli.daemon.client import delegate
 
 delegated = delegate(sys.argv[1:])  # the project's build daemon, when one runs, builds instead
 if delegated is not None:
     sys.exit(delegated)
 
-from mcp_codegen.generator.workers.prestart import start_early  # noqa: E402
+from mcp_codegen._generator.workers.prestart import start_early  # noqa: E402
 
 start_early(sys.argv[1:])  # before the CLI's imports: the workers' start-up overlaps them
 
-from mcp_codegen.cli import main  # noqa: E402
+from mcp_codegen._cli import main  # noqa: E402
 
 sys.exit(main())

@@ -110,7 +110,9 @@ def private_codegen_module(module: str) -> str | None:
     parts = module.split(".")
     if parts[0] != "mcp_codegen":
         return None
-    for index, part in enumerate(parts):
+    # The top-level internal packages (``mcp_codegen._generator``) are the library's inside, open to
+    # every test; what is private is a ``_name`` module below a package.
+    for index, part in enumerate(parts[2:], start=2):
         if part.startswith("_") and not part.startswith("__"):
             if REPO.joinpath(*parts[:index]).with_suffix(".py").is_file():
                 return None  # a name inside a public module
@@ -153,17 +155,17 @@ def test_the_import_walker_sees_lazy_relative_and_type_checking_imports() -> Non
     source = (
         "from typing import TYPE_CHECKING\n"
         "from .scan import files\n"
-        "from .. import shared\n"
+        "from .. import _shared\n"
         "if TYPE_CHECKING:\n    import yaml\n"
         "def later():\n    import requests.adapters\n"
     )
-    found = list(imports_in(source, "mcp_codegen.generator.probe", is_package=False))
+    found = list(imports_in(source, "mcp_codegen._generator.probe", is_package=False))
     names = {name for _, name in found}
-    assert {"mcp_codegen.generator.scan.files", "mcp_codegen.shared", "yaml"} <= names
+    assert {"mcp_codegen._generator.scan.files", "mcp_codegen._shared", "yaml"} <= names
     assert {line for line, _ in found} == {1, 2, 3, 5, 7}
-    assert third_party_imports({"mcp_codegen.generator.probe": sorted(names)}) == {
-        "yaml": {"mcp_codegen.generator.probe"},
-        "requests": {"mcp_codegen.generator.probe"},
+    assert third_party_imports({"mcp_codegen._generator.probe": sorted(names)}) == {
+        "yaml": {"mcp_codegen._generator.probe"},
+        "requests": {"mcp_codegen._generator.probe"},
     }
 
 
@@ -197,6 +199,14 @@ def test_the_private_module_finder() -> None:
     assert private_codegen_module("mcp_codegen.runtime.server") is None
     assert private_codegen_module("mcp_codegen.__main__") is None
     assert private_codegen_module("mcp._private") is None
+    assert private_codegen_module("mcp_codegen._generator.pipeline") is None  # the inside, open
+    assert private_codegen_module("mcp_codegen._profiles._base") == "mcp_codegen._profiles"
+
+
+def _mirrored_package(test_package: str) -> str:
+    """tests/runtime/** mirrors mcp_codegen.runtime; tests/generator/** mcp_codegen._generator."""
+    internal = CODEGEN / f"_{test_package}"
+    return f"mcp_codegen._{test_package}" if internal.is_dir() else f"mcp_codegen.{test_package}"
 
 
 def test_tests_import_private_modules_only_of_the_package_they_mirror() -> None:
@@ -205,7 +215,7 @@ def test_tests_import_private_modules_only_of_the_package_they_mirror() -> None:
         relative = path.relative_to(TESTS).parts
         if "fixtures" in relative:
             continue
-        mirrored = f"mcp_codegen.{relative[0]}"  # tests/runtime/** mirrors mcp_codegen.runtime
+        mirrored = _mirrored_package(relative[0])
         for line, module in imported_modules(path):
             owner = private_codegen_module(module)
             if owner is not None and owner != mirrored and not owner.startswith(mirrored + "."):
@@ -299,7 +309,9 @@ def test_every_package_has_quick_tests() -> None:
     has tests outside the process, e2e and slow tiers."""
     packages = sorted(p.name for p in CODEGEN.iterdir() if (p / "__init__.py").is_file())
     counts = {
-        package: sum(quick_tests(_parsed(path)) for path in _modules(TESTS / package))
+        package: sum(
+            quick_tests(_parsed(path)) for path in _modules(TESTS / package.removeprefix("_"))
+        )
         for package in packages
     }
     assert all(counts.values()), counts

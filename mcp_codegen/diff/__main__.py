@@ -2,6 +2,6 @@
 
 import sys
 
-from mcp_codegen.cli.diff_options import main
+from mcp_codegen._cli.diff_options import main
 
 sys.exit(main())

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from mcp_codegen.shared.json_values import ABSENT, JSON
+from mcp_codegen._shared.json_values import ABSENT, JSON
 
 
 class Severity(Enum):

@@ -1,13 +1,13 @@
 """How much a diff grows or shrinks tools/list: wire bytes and approximate tokens, per tool and
-in total (``mcp_codegen.profiles.budget`` measures; this module compares two sides)."""
+in total (``mcp_codegen._profiles.budget`` measures; this module compares two sides)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mcp_codegen._profiles.budget import BYTES_PER_TOKEN, payload_bytes, token_counter, wire_bytes
+from mcp_codegen._shared.format import PRIVATE_KEY
 from mcp_codegen.diff.revisions import Side, ToolEntry
-from mcp_codegen.profiles.budget import BYTES_PER_TOKEN, payload_bytes, token_counter, wire_bytes
-from mcp_codegen.shared.format import PRIVATE_KEY
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from mcp_codegen._shared.diagnostics import CodegenError, Diagnostic
+from mcp_codegen._shared.project_config import ConfigError, read_config, toml_error_position
 from mcp_codegen.diff.changes import Change, ChangeKind, Level
-from mcp_codegen.shared.diagnostics import CodegenError, Diagnostic
-from mcp_codegen.shared.project_config import ConfigError, read_config, toml_error_position
 
 TABLE = "tool.mcp-codegen.diff"
 ACKNOWLEDGEMENTS = "mcp-schema-changes.toml"
@@ -28,7 +28,7 @@ ACKNOWLEDGEMENTS = "mcp-schema-changes.toml"
 FAIL_ON = {"error": Level.ERROR, "warn": Level.WARN, "info": Level.INFO, "never": None}
 FAIL_ON_ALIASES = {"breaking": "error", "any": "info"}
 #: The table's keys, snake_case as every key of ``[tool.mcp-codegen]`` (``fail-on`` and
-#: ``docs-url`` are read too, with a warning: ``mcp_codegen.shared.project_config``).
+#: ``docs-url`` are read too, with a warning: ``mcp_codegen._shared.project_config``).
 _KEYS = {
     "fail_on": "one of error, warn, info, never",
     "rules": "a table of rule ID = level (error, warn, info or off)",

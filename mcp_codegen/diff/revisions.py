@@ -13,9 +13,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
-from mcp_codegen.diff.changes import JSON, Change
-from mcp_codegen.shared.diagnostics import CodegenError, Diagnostic
-from mcp_codegen.shared.format import (
+from mcp_codegen._shared.diagnostics import CodegenError, Diagnostic
+from mcp_codegen._shared.format import (
     MANIFEST,
     PRIVATE_KEY,
     SERVER_KEY,
@@ -23,9 +22,10 @@ from mcp_codegen.shared.format import (
     field_location,
     is_generated,
 )
-from mcp_codegen.shared.json_pointer import unescape
-from mcp_codegen.shared.protocols import FORMAT1_PROTOCOLS
-from mcp_codegen.shared.reader import existing_generated, module_protocols, parse_literal_module
+from mcp_codegen._shared.json_pointer import unescape
+from mcp_codegen._shared.protocols import FORMAT1_PROTOCOLS
+from mcp_codegen._shared.reader import existing_generated, module_protocols, parse_literal_module
+from mcp_codegen.diff.changes import JSON, Change
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ Runs in: server. (The default for every module of this package.)
 
 from __future__ import annotations
 
-from mcp_codegen.shared.format import GeneratedModuleError
+from mcp_codegen._shared.format import GeneratedModuleError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

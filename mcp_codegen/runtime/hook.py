@@ -63,7 +63,7 @@ def use_generated(
     ``GeneratedSchemaError`` instead. Generated modules of flavor ``"clean"`` are refused. The
     manifest is checked here; the modules are loaded at the first registration.
     """
-    from mcp_codegen.registration.import_patch import patch_now_or_on_import
+    from mcp_codegen._registration.import_patch import patch_now_or_on_import
     from mcp_codegen.runtime._hook.entries import GeneratedIndex
 
     global _ACTIVE
@@ -88,7 +88,7 @@ def _generated_beside(path: str | os.PathLike[str] | None, caller: str | None) -
     the ``caller`` file, else relative to the working directory."""
     import os
 
-    from mcp_codegen.shared import project_config as project
+    from mcp_codegen._shared import project_config as project
 
     found = project.caller_config_file(caller)
     if found is None:
@@ -118,8 +118,8 @@ def serve_in_front(
     """
     import os
 
+    from mcp_codegen._shared.format import tree_regenerate_command
     from mcp_codegen.runtime._stdio import front
-    from mcp_codegen.shared.format import tree_regenerate_command
 
     directory = os.path.abspath(path)
     try:
@@ -134,8 +134,8 @@ def serve_in_front(
     # Stored answers need no registry (docs/fastpath-run.md: "How the listing is stored").
     registry = None
     if listings.stored is None:
+        from mcp_codegen._shared.format import GeneratedModuleError
         from mcp_codegen.runtime._load.registry import load_composed
-        from mcp_codegen.shared.format import GeneratedModuleError
 
         try:
             registry = load_composed(directory)

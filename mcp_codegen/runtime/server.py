@@ -15,8 +15,10 @@ from __future__ import annotations
 import os
 import sys
 
+from mcp_codegen._shared.profile_names import (
+    PROFILES,  # not mcp_codegen._profiles: see profile_names
+)
 from mcp_codegen.runtime._load.registry import GeneratedModuleError, ToolRegistry, load_tools
-from mcp_codegen.shared.profile_names import PROFILES  # not mcp_codegen.profiles: see profile_names
 
 # Only os and sys at import time: the stdio fast path answers before anything else is needed
 # (argparse, logging, typing and contextlib cost milliseconds there; see bench/startup.py).
@@ -130,7 +132,7 @@ def _negotiated(ctx: ServerRequestContext[Any] | None) -> str | None:
 
 def _refuse_missing_variant(registry: ToolRegistry, protocol_version: str | None) -> None:
     """A JSON-RPC error when the schemas were generated without this revision's variant."""
-    from mcp_codegen.shared.protocols import missing_variant
+    from mcp_codegen._shared.protocols import missing_variant
 
     problem = missing_variant(registry.protocols, protocol_version)
     if problem is not None:
@@ -368,7 +370,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m mcp_codege
         return EXIT_USAGE
     try:
         _configured(options)
-    except ValueError as exc:  # mcp_codegen.shared.project_config.ConfigError
+    except ValueError as exc:  # mcp_codegen._shared.project_config.ConfigError
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     for directory in reversed(options.path or [os.curdir]):
@@ -410,7 +412,7 @@ def _sdk_installed() -> bool:
 
 
 def _sdk_missing(prog: str) -> int:
-    from mcp_codegen.shared.extras import missing_extra
+    from mcp_codegen._shared.extras import missing_extra
 
     print(missing_extra(prog, "the official MCP SDK (mcp)", "server"), file=sys.stderr)
     return EXIT_USAGE
@@ -479,7 +481,7 @@ def _configured(options: Any) -> None:
     """Fill ``--generated``, ``--name`` and ``--path`` left unset from the project's
     configuration (``--config``, else the nearest above the working directory with the table,
     else the nearest above the ``--generated`` directory); explicit options win."""
-    from mcp_codegen.shared import project_config as project
+    from mcp_codegen._shared import project_config as project
 
     path = os.path.realpath(options.config) if options.config is not None else None
     if path is None and options.generated and not options.name:
@@ -503,8 +505,8 @@ def _recorded_name(generated: str) -> str | None:
     """The ``server_name`` the tree was generated with (the manifest's ``SERVER_NAME``); the
     default name when it was generated without one or before manifests recorded it (regenerate
     to record it); ``None`` for a tree that cannot be read (loading it reports that)."""
-    from mcp_codegen.shared.format import GeneratedModuleError
-    from mcp_codegen.shared.reader import read_manifest
+    from mcp_codegen._shared.format import GeneratedModuleError
+    from mcp_codegen._shared.reader import read_manifest
 
     try:
         manifest = read_manifest(generated)

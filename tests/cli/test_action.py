@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.cli import action
+from mcp_codegen._cli import action
 from tests.helpers.project import Project
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -7,7 +7,7 @@ import io
 from contextlib import redirect_stderr
 from pathlib import Path
 
-from mcp_codegen.cli.daemon.service import Daemon
+from mcp_codegen._cli.daemon.service import Daemon
 
 
 def test_a_build_that_raises_reports_and_stops_the_daemon(tmp_path: Path) -> None:
@@ -35,8 +35,8 @@ def test_large_output_is_sent_in_frames_the_command_reads() -> None:
     import socket
     import threading
 
-    from mcp_codegen.cli.daemon import wire
-    from mcp_codegen.cli.daemon.service import CHUNK_BYTES, _Relayed
+    from mcp_codegen._cli.daemon import wire
+    from mcp_codegen._cli.daemon.service import CHUNK_BYTES, _Relayed
 
     ours, theirs = socket.socketpair()
     text = "".join(f"-line {n}\n" for n in range(400_000))  # ~5 MB, one write (a large diff)

@@ -1,4 +1,4 @@
-"""What the command and its build daemon compare and exchange (``mcp_codegen.cli.daemon.wire``)."""
+"""What the command and its build daemon compare and exchange (``mcp_codegen._cli.daemon.wire``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.cli.daemon import wire
+from mcp_codegen._cli.daemon import wire
 
 
 def _frames(*frames: tuple[bytes, bytes]) -> bytes:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.shared.reader import parse_literal_module, read_manifest
+from mcp_codegen._shared.reader import parse_literal_module, read_manifest
 from tests.helpers.project import Project
 
 SOURCE = '''

@@ -195,7 +195,7 @@ def test_repository_generated_tree_is_current() -> None:
 
 
 def test_every_generated_schema_is_valid_2020_12_with_object_roots() -> None:
-    from mcp_codegen.shared.reader import read_tree, wire_tools
+    from mcp_codegen._shared.reader import read_tree, wire_tools
 
     _, modules = read_tree(REPO / "generated")
     tools = wire_tools(modules, "2025-11-25")  # the boxed variant: object roots until 2026-07-28
@@ -270,12 +270,12 @@ def test_a_build_s_processes_collect_rarely_and_main_leaves_its_caller_s_collect
     project: Project,
 ) -> None:
     # A build's generator never collects, and every worker (a split session's scanner too) runs
-    # with the young generation's threshold raised (mcp_codegen.generator.collector); every process
+    # with the young generation's threshold raised (mcp_codegen._generator.collector); every process
     # ends with os._exit, which the sitecustomize wraps to record how it collected.
     import gc
 
-    from mcp_codegen.cli import main
-    from mcp_codegen.generator.collector import YOUNG_THRESHOLD
+    from mcp_codegen._cli import main
+    from mcp_codegen._generator.collector import YOUNG_THRESHOLD
 
     env, mark = _with_sitecustomize(
         project,

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from mcp_codegen.cli.commands import build_parser, dispatch
+from mcp_codegen._cli.commands import build_parser, dispatch
 
 COMMANDS = sorted(build_parser()._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.cli.merge_driver import mask, merge
+from mcp_codegen._cli.merge_driver import mask, merge
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -22,7 +22,7 @@ class Hide:
         if name.partition(".")[0] in ("mcp", "mcp_types"):
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 sys.meta_path.insert(0, Hide())
-from mcp_codegen.cli.commands import main
+from mcp_codegen._cli.commands import main
 sys.exit(main(sys.argv[1:]))
 """
 

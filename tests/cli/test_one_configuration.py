@@ -270,8 +270,8 @@ def test_config_after_the_command_for_every_command(
 
 
 def test_the_config_after_the_command_wins(elsewhere: tuple[Project, Path]) -> None:
-    from mcp_codegen.cli.commands import build_parser
-    from mcp_codegen.generator.workers.prestart import config_file
+    from mcp_codegen._cli.commands import build_parser
+    from mcp_codegen._generator.workers.prestart import config_file
 
     project, _ = elsewhere
     other = str(project.root / "other.toml")
@@ -287,9 +287,9 @@ def test_the_config_after_the_command_wins(elsewhere: tuple[Project, Path]) -> N
 
 
 def test_old_spellings_are_read_with_a_warning(project: Project, capsys: Any) -> None:
-    from mcp_codegen.cli.commands import main
+    from mcp_codegen._cli.commands import main
+    from mcp_codegen._generator.config import load_config
     from mcp_codegen.diff.policy import load_policy
-    from mcp_codegen.generator.config import load_config
 
     project.write(
         "pyproject.toml",
@@ -319,7 +319,7 @@ def test_old_spellings_are_read_with_a_warning(project: Project, capsys: Any) ->
 
 
 def test_both_spellings_of_one_key_are_an_error(project: Project, capsys: Any) -> None:
-    from mcp_codegen.cli.commands import main
+    from mcp_codegen._cli.commands import main
 
     project.write(
         "pyproject.toml",
@@ -342,7 +342,7 @@ def test_both_spellings_of_one_key_are_an_error(project: Project, capsys: Any) -
 def test_a_broken_configuration_stops_run_and_serve_at_its_position(
     tmp_path: Path, capsys: Any
 ) -> None:
-    from mcp_codegen.cli.run import main as run
+    from mcp_codegen._cli.run import main as run
     from mcp_codegen.runtime.server import main as serve
 
     path = tmp_path / "pyproject.toml"

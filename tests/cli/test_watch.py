@@ -137,7 +137,7 @@ def test_watch_counts_the_tools_that_changed_not_the_tools_of_the_module(project
     other tools moved by."""
     import io
 
-    from mcp_codegen.cli.watch import Watcher
+    from mcp_codegen._cli.watch import Watcher
 
     source = project.root / "pkg" / "three.py"
     source.write_text(THREE_TOOLS)

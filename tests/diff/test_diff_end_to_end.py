@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.cli.diff_options import add_parser
+from mcp_codegen._cli.diff_options import add_parser
 from tests.diff.diff_support import INT, NUM, STR, git, obj, tool, write_tree
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -72,17 +72,17 @@ def copy_package(tmp_path: Path) -> Path:
 
 def test_a_module_override_and_the_package_default(tmp_path):
     root = copy_package(tmp_path)
-    scan = root / "mcp_codegen" / "generator" / "scan"
+    scan = root / "mcp_codegen" / "_generator" / "scan"
     (scan / "extra.py").write_text('"""A new scanner helper."""\n')
     (scan / "other.py").write_text('"""Runs elsewhere.\n\nRuns in: parent, server.\n"""\n')
     places = {m.dotted: m.runs_in for m in gen.modules(root)}
-    assert places["mcp_codegen.generator.scan.extra"] == "worker"  # the package's default
-    assert places["mcp_codegen.generator.scan.other"] == "parent, server"
+    assert places["mcp_codegen._generator.scan.extra"] == "worker"  # the package's default
+    assert places["mcp_codegen._generator.scan.other"] == "parent, server"
 
 
 def test_a_package_must_say_where_it_runs(tmp_path):
     root = copy_package(tmp_path)
-    new = root / "mcp_codegen" / "generator" / "newstage"
+    new = root / "mcp_codegen" / "_generator" / "newstage"
     new.mkdir()
     (new / "__init__.py").write_text('"""A new stage."""\n')
     with pytest.raises(gen.MapError, match=r"newstage/__init__.py: every package says where"):
@@ -91,7 +91,7 @@ def test_a_package_must_say_where_it_runs(tmp_path):
 
 def test_an_unknown_place_is_refused(tmp_path):
     root = copy_package(tmp_path)
-    (root / "mcp_codegen" / "shared" / "odd.py").write_text('"""Odd.\n\nRuns in: browser.\n"""\n')
+    (root / "mcp_codegen" / "_shared" / "odd.py").write_text('"""Odd.\n\nRuns in: browser.\n"""\n')
     with pytest.raises(gen.MapError, match=r"odd.py: 'Runs in:' names browser"):
         gen.modules(root)
 
@@ -114,13 +114,13 @@ def test_import_rules_list_every_contract():
 #: The modules each kind of process starts from (their imports, lazy ones included, follow).
 ENTRY_POINTS = {
     "worker": [
-        "mcp_codegen.generator.workers.child",
-        "mcp_codegen.generator.scan.files",
-        "mcp_codegen.generator.schema.describe",
-        "mcp_codegen.generator.inspection.resolve",
-        "mcp_codegen.generator.flavors.mcp",
-        "mcp_codegen.generator.flavors.fastmcp",
-        "mcp_codegen.generator.flavors.factories",
+        "mcp_codegen._generator.workers.child",
+        "mcp_codegen._generator.scan.files",
+        "mcp_codegen._generator.schema.describe",
+        "mcp_codegen._generator.inspection.resolve",
+        "mcp_codegen._generator.flavors.mcp",
+        "mcp_codegen._generator.flavors.fastmcp",
+        "mcp_codegen._generator.flavors.factories",
     ],
     "server": [
         "mcp_codegen.runtime.server",
@@ -135,15 +135,15 @@ ENTRY_POINTS = {
         "mcp_codegen.runtime._load.profiled",
     ],
     "parent": [
-        "mcp_codegen.cli.commands",
-        "mcp_codegen.generator.pipeline",
-        "mcp_codegen.generator.assemble.finalize",
-        "mcp_codegen.generator.render.modules",
-        "mcp_codegen.generator.write.output",
-        "mcp_codegen.generator.workers.pool",
-        "mcp_codegen.generator.lint",
-        "mcp_codegen.generator.hash_seeds",
-        "mcp_codegen.cli.diff_command",
+        "mcp_codegen._cli.commands",
+        "mcp_codegen._generator.pipeline",
+        "mcp_codegen._generator.assemble.finalize",
+        "mcp_codegen._generator.render.modules",
+        "mcp_codegen._generator.write.output",
+        "mcp_codegen._generator.workers.pool",
+        "mcp_codegen._generator.lint",
+        "mcp_codegen._generator.hash_seeds",
+        "mcp_codegen._cli.diff_command",
     ],
 }
 

@@ -1,12 +1,12 @@
-"""The protocol revisions are listed once (``mcp_codegen.shared.protocols.REVISIONS``): the
+"""The protocol revisions are listed once (``mcp_codegen._shared.protocols.REVISIONS``): the
 ``protocol`` config key, ``export --protocol`` and docs/configuration.md agree."""
 
 from __future__ import annotations
 
 import re
 
-from mcp_codegen.cli.commands import build_parser
-from mcp_codegen.shared.protocols import REVISIONS
+from mcp_codegen._cli.commands import build_parser
+from mcp_codegen._shared.protocols import REVISIONS
 from tests.helpers.project import REPO
 
 

@@ -221,7 +221,7 @@ def _site_packages(venv: Path) -> Path:
 def test_the_distribution_name_is_the_one_in_pyproject() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     assert project["name"] == DISTRIBUTION
-    assert project["scripts"] == {"mcp-codegen": "mcp_codegen.cli:main"}
+    assert project["scripts"] == {"mcp-codegen": "mcp_codegen._cli:main"}
     assert "version" in project["dynamic"]  # from mcp_codegen.__version__, one source of truth
 
 

@@ -24,7 +24,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from mcp_codegen.generator.config import load_config
+from mcp_codegen._generator.config import load_config
 from tests.helpers.project import REPO, codegen_env, run_codegen
 
 pytestmark = pytest.mark.process

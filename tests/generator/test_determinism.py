@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-import mcp_codegen.generator.pipeline
-from mcp_codegen.generator.config import load_config
+import mcp_codegen._generator.pipeline
+from mcp_codegen._generator.config import load_config
 from tests.helpers.project import REPO
 
 pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
@@ -85,7 +85,7 @@ def test_output_does_not_depend_on_discovery_order(
     root = tmp_path / "proj"
     copy_example(root, creation)  # type: ignore[arg-type]
     (root / "pyproject.toml").write_text(f"[tool.mcp-codegen]\nsources = {sources}\n{CONFIG}")
-    discover = mcp_codegen.generator.pipeline.discover_sources
+    discover = mcp_codegen._generator.pipeline.discover_sources
     seen: list[list[str]] = []
 
     def discover_in_another_order(config):  # type: ignore[no-untyped-def]
@@ -95,13 +95,13 @@ def test_output_does_not_depend_on_discovery_order(
         return files, problems
 
     monkeypatch.setattr(
-        mcp_codegen.generator.pipeline, "discover_sources", discover_in_another_order
+        mcp_codegen._generator.pipeline, "discover_sources", discover_in_another_order
     )
-    result = mcp_codegen.generator.pipeline.build(load_config(root / "pyproject.toml"))
+    result = mcp_codegen._generator.pipeline.build(load_config(root / "pyproject.toml"))
 
     assert not result.errors, "\n".join(map(str, result.errors))
     assert seen, (
-        "the build did not discover sources through mcp_codegen.generator.pipeline.discover_sources"
+        "the build did not discover sources through mcp_codegen._generator.pipeline.discover_sources"
     )
     if variant != "sorted":
         assert seen[0] != sorted(seen[0]), "this variant must feed the build another order"

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.generator.hash_seeds import changed_pointers, compare_builds
-from mcp_codegen.generator.model import (
+from mcp_codegen._generator.hash_seeds import changed_pointers, compare_builds
+from mcp_codegen._generator.model import (
     ModuleDefinition,
     Position,
     ScannedModule,
@@ -28,10 +28,10 @@ from mcp_codegen.generator.model import (
     ScannedTool,
     ToolDefinition,
 )
-from mcp_codegen.generator.pipeline import BuildResult
-from mcp_codegen.generator.workers.prestart import worker_environment
-from mcp_codegen.shared.diagnostics import Diagnostic
-from mcp_codegen.shared.reader import parse_literal_module
+from mcp_codegen._generator.pipeline import BuildResult
+from mcp_codegen._generator.workers.prestart import worker_environment
+from mcp_codegen._shared.diagnostics import Diagnostic
+from mcp_codegen._shared.reader import parse_literal_module
 from tests.helpers.project import REPO, Project, codegen_env, run_codegen
 
 pytestmark = pytest.mark.process
@@ -94,7 +94,7 @@ def test_check_no_cache_agrees_with_generate_under_any_caller_seed(
 
 
 def test_a_rebuild_without_early_workers_gives_the_same_tools(clean_project: Path) -> None:
-    """A stored build that no longer matches: the workers start late (not in mcp_codegen.generator.workers.prestart)."""
+    """A stored build that no longer matches: the workers start late (not in mcp_codegen._generator.workers.prestart)."""
     before = _tools(clean_project, "hashseed_tools/catalog.py")
     source = clean_project / "hashseed_tools" / "catalog.py"
     original = source.read_text(encoding="utf-8")

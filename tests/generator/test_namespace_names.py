@@ -1,6 +1,6 @@
 """Modules in PEP 420 namespace portions are generated under the name Python imports them by,
 so ``use_generated(strict=True)`` finds every entry and lists exactly what the plain server
-lists (mcp_codegen.generator.discover.module_name_for)."""
+lists (mcp_codegen._generator.discover.module_name_for)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.discover import module_name_for
+from mcp_codegen._generator.discover import module_name_for
 from tests.helpers.project import REPO, Project
 
 LIST = """

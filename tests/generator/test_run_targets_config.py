@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.config import load_config
-from mcp_codegen.shared.diagnostics import CodegenError
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._shared.diagnostics import CodegenError
 
 
 def _load(tmp_path: Path, targets: str) -> CodegenError | None:

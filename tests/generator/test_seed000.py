@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from mcp_codegen.generator.config import Config
-from mcp_codegen.generator.pipeline import build
+from mcp_codegen._generator.config import Config
+from mcp_codegen._generator.pipeline import build
 from tests.helpers.golden import SEED000 as FIXTURES
 from tests.helpers.golden import read_case, seed_cases
 from tests.helpers.project import REPO

@@ -19,7 +19,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from mcp_codegen.shared.reader import parse_literal_module
+from mcp_codegen._shared.reader import parse_literal_module
 from tests.helpers.corpus import fastmcp_client_tools, sdk_client_tools
 from tests.helpers.project import REPO, Project, codegen_env
 

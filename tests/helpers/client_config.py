@@ -52,7 +52,7 @@ def listed_tools(entry: dict[str, Any], cwd: Path) -> dict[str, dict[str, Any]]:
 _ORACLE = """
 import importlib, json, sys
 sys.path[:0] = sys.argv[4:]
-from mcp_codegen.registration.factory_calls import parse_factory_call
+from mcp_codegen._registration.factory_calls import parse_factory_call
 from tests.helpers import corpus
 target = sys.argv[1]
 if "(" in target:

@@ -14,9 +14,9 @@ from typing import Any
 
 import anyio
 
-from mcp_codegen.generator.config import load_config
-from mcp_codegen.generator.pipeline import generate
-from mcp_codegen.shared.reader import read_tree, wire_tools
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._generator.pipeline import generate
+from mcp_codegen._shared.reader import read_tree, wire_tools
 from tests.helpers.project import REPO
 
 FIXTURES = REPO / "tests" / "fixtures"
@@ -119,7 +119,7 @@ def fastmcp_client_tools(server: Any) -> dict[str, dict[str, Any]]:
 
 def tool_differences(theirs: dict[str, Any], ours: dict[str, Any]) -> str:
     """A readable account of how two tool dicts differ (for assertion messages)."""
-    from mcp_codegen.generator.verify import compare_tools
+    from mcp_codegen._generator.verify import compare_tools
 
     return "\n".join(str(m) for m in compare_tools([theirs], [ours]))
 

@@ -26,7 +26,7 @@ def framework_decorator(options: dict[str, Any], flavor: str) -> dict[str, Any]:
     the way its ``@tool`` options describe it."""
     from mcp.types import Icon, ToolAnnotations
 
-    from mcp_codegen.generator.scan.files import SHORTHAND_ANNOTATIONS
+    from mcp_codegen._generator.scan.files import SHORTHAND_ANNOTATIONS
 
     arguments: dict[str, Any] = {
         key: options[key] for key in ("name", "title", "description", "meta") if key in options

@@ -50,8 +50,8 @@ PACKAGES: dict[str, tuple[str, list[Path], str]] = {
 
 def build(root: Path, flavor: str, sources: list[Path]) -> Path:
     """Generate ``sources`` in ``flavor`` into ``root/generated``; the output directory."""
-    from mcp_codegen.generator.config import load_config
-    from mcp_codegen.generator.pipeline import generate
+    from mcp_codegen._generator.config import load_config
+    from mcp_codegen._generator.pipeline import generate
 
     config_path = write_config(root, flavor, sources, python_path=(REPO, PUBLISHED_ROOT, EXTRAS))
     config = load_config(config_path)

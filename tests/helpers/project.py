@@ -28,7 +28,7 @@ def codegen_env(**extra: str) -> dict[str, str]:
 def in_process_builds(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """For tests that call ``build()`` in the test process: the environment its workers need,
     and any worker started early (``prestart``) stopped afterwards."""
-    from mcp_codegen.generator.workers import prestart
+    from mcp_codegen._generator.workers import prestart
 
     for name, value in codegen_env(PYTHONDONTWRITEBYTECODE="1").items():
         monkeypatch.setenv(name, value)

@@ -10,7 +10,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from mcp_codegen.shared.reader import read_tree, wire_tools
+from mcp_codegen._shared.reader import read_tree, wire_tools
 from tests.helpers.golden import read_case, seed_cases
 
 ROOT = Path(__file__).resolve().parents[2]

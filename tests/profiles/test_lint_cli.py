@@ -8,8 +8,8 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from mcp_codegen.profiles.budget import payload_bytes, wire_bytes
-from mcp_codegen.profiles.name_limits import check_names
+from mcp_codegen._profiles.budget import payload_bytes, wire_bytes
+from mcp_codegen._profiles.name_limits import check_names
 from tests.helpers.project import Project
 
 LONG = "fetch_every_open_purchase_order_for_a_supplier_by_region"  # 56 characters

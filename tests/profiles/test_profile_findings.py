@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.profiles import apply_profile, get_profile, restore_arguments
+from mcp_codegen._profiles import apply_profile, get_profile, restore_arguments
 from tests.profiles.profile_support import HAND_WRITTEN, INT, STR
 
 

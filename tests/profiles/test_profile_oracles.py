@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from mcp_codegen.profiles import apply_profile
+from mcp_codegen._profiles import apply_profile
 from tests.profiles.profile_support import corpus, corpus_names
 
 pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)

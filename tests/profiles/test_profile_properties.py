@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from mcp_codegen.profiles import apply_profile, restore_arguments
-from mcp_codegen.shared.json_pointer import fragment_tokens
+from mcp_codegen._profiles import apply_profile, restore_arguments
+from mcp_codegen._shared.json_pointer import fragment_tokens
 from tests.profiles.profile_support import corpus, openapi_to_json_schema, values
 
 pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)

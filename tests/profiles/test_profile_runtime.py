@@ -12,7 +12,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from mcp_codegen.profiles import apply_profile
+from mcp_codegen._profiles import apply_profile
 from mcp_codegen.runtime import GeneratedModuleError, load_tools
 from tests.helpers.project import REPO, codegen_env
 
@@ -112,7 +112,7 @@ def test_serving_a_profile_imports_only_the_standard_library() -> None:
         "from mcp_codegen.runtime import load_tools\n"
         "for name in ('openai-strict', 'claude'):\n"
         f"    load_tools({str(GENERATED)!r}, profile=name)\n"
-        "import mcp_codegen.profiles.gemini\n"
+        "import mcp_codegen._profiles.gemini\n"
         "heavy = {'pydantic', 'jsonschema', 'libcst', 'jinja2', 'mcp', 'typing_extensions'}\n"
         "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))\n"
     )

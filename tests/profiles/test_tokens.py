@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mcp_codegen.profiles.budget import token_counter, tool_sizes, wire_bytes
+from mcp_codegen._profiles.budget import token_counter, tool_sizes, wire_bytes
 from tests.helpers.project import Project
 
 

@@ -1,4 +1,4 @@
-"""``mcp_codegen.registration.registrar``: how the generator and the runtime reach tools defined inside
+"""``mcp_codegen._registration.registrar``: how the generator and the runtime reach tools defined inside
 registration functions, for every decorator spelling the frameworks accept."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.registration.registrar import RegistrarError, capture
+from mcp_codegen._registration.registrar import RegistrarError, capture
 
 
 def register(app: Any, prefix: str = "kb") -> list[Any]:

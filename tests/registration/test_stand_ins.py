@@ -1,5 +1,5 @@
 """Registration functions may use their extra parameters for anything that does not decide a
-schema (mcp_codegen.registration.registrar.StandIn); a use that decides one is an error at the use.
+schema (mcp_codegen._registration.registrar.StandIn); a use that decides one is an error at the use.
 
 The oracle for the generated schema is the SDK itself: the same function registered on a real
 ``MCPServer`` with the real container lists the same inputSchema.
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.registration.registrar import StandIn, StandInUsed
-from mcp_codegen.shared.reader import read_tree
+from mcp_codegen._registration.registrar import StandIn, StandInUsed
+from mcp_codegen._shared.reader import read_tree
 from tests.helpers.project import Project
 
 TOOLS = """

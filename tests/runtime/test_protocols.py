@@ -22,10 +22,10 @@ from mcp.client._memory import InMemoryTransport
 from mcp.shared.exceptions import MCPError
 from mcp_types import methods
 
-from mcp_codegen.generator.config import load_config
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._shared.reader import parse_literal_module
 from mcp_codegen.runtime import load_tools
 from mcp_codegen.runtime.server import build_server
-from mcp_codegen.shared.reader import parse_literal_module
 from tests.helpers.project import REPO, Project
 from tests.helpers.protocol_clients import list_and_call, open_session
 
@@ -139,7 +139,7 @@ def _listing(tools: list[dict[str, Any]], protocol_version: str) -> dict[str, An
 def test_variant_rule_matches_the_sdks_revision_list() -> None:
     from mcp_types.version import KNOWN_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
-    from mcp_codegen.shared.protocols import KNOWN_REVISIONS, variant_for
+    from mcp_codegen._shared.protocols import KNOWN_REVISIONS, variant_for
 
     assert KNOWN_REVISIONS == KNOWN_PROTOCOL_VERSIONS
     for version in KNOWN_PROTOCOL_VERSIONS:

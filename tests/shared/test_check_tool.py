@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.shared.format import GeneratedModuleError, check_tool
+from mcp_codegen._shared.format import GeneratedModuleError, check_tool
 
 GOOD: dict[str, Any] = {
     "name": "search",

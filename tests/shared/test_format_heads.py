@@ -9,7 +9,7 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from mcp_codegen.shared.format import (
+from mcp_codegen._shared.format import (
     DEFAULT_REGENERATE,
     REGENERATE_PREFIX,
     recorded_digest,

@@ -1,4 +1,4 @@
-"""``mcp_codegen.shared.project_config``: which configuration is found, and what serving takes
+"""``mcp_codegen._shared.project_config``: which configuration is found, and what serving takes
 from it."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.shared.project_config import (
+from mcp_codegen._shared.project_config import (
     ConfigError,
     caller_config_file,
     import_root,
@@ -94,7 +94,7 @@ def test_errors_are_located(tmp_path: Path) -> None:
 def test_found_from_a_module_without_importing_it(tree: Project) -> None:
     tree.write("src/pkg/__init__.py", "raise SystemExit('imported')\n")
     code = (
-        "import sys; from mcp_codegen.shared.project_config import module_config_file;"
+        "import sys; from mcp_codegen._shared.project_config import module_config_file;"
         "print(module_config_file('pkg.tools.search')); print('pkg' in sys.modules)"
     )
     env = codegen_env()

@@ -7,7 +7,7 @@ import copy
 import pytest
 from pydantic import BaseModel, Field, TypeAdapter
 
-from mcp_codegen.shared.schema_transforms import (
+from mcp_codegen._shared.schema_transforms import (
     Memo,
     box_output,
     clean,

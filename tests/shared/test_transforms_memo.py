@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.shared.schema_transforms import Memo, clean
+from mcp_codegen._shared.schema_transforms import Memo, clean
 
 RECURSIVE = {"type": "object", "properties": {"next": {"$ref": "#/$defs/R"}}}
 

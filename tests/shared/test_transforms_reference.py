@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from mcp_codegen.shared.json_pointer import definition_name
-from mcp_codegen.shared.schema_transforms import (
+from mcp_codegen._shared.json_pointer import definition_name
+from mcp_codegen._shared.schema_transforms import (
     KEY_ORDER,
     SCHEMA_LISTS,
     SCHEMA_MAPS,

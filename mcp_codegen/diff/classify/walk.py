@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from mcp_codegen._shared.json_values import same_value
 from mcp_codegen.diff.changes import ABSENT, JSON, ChangeKind
 from mcp_codegen.diff.classify.bounds import (
     compare_counts,
@@ -33,7 +34,6 @@ from mcp_codegen.diff.classify.objects import (
 from mcp_codegen.diff.classify.refs import Node, resolve
 from mcp_codegen.diff.classify.unions import compare_all_of, compare_union, rest
 from mcp_codegen.diff.classify.values import compare_types, compare_values
-from mcp_codegen.shared.json_values import same_value
 
 K = ChangeKind
 

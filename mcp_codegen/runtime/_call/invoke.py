@@ -19,6 +19,7 @@ from mcp import types
 from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context
 
+from mcp_codegen._shared.protocols import FIRST_NATURAL, variant_for
 from mcp_codegen.runtime._call.arguments import convert_arguments
 from mcp_codegen.runtime._call.clean_results import (
     CleanRules,
@@ -38,7 +39,6 @@ from mcp_codegen.runtime._call.plan import Parameter, PreparedTool, ResultRules
 from mcp_codegen.runtime._call.prepare import Preparer
 from mcp_codegen.runtime._call.runs import run_tool
 from mcp_codegen.runtime._load.registry import ToolRegistry
-from mcp_codegen.shared.protocols import FIRST_NATURAL, variant_for
 
 __all__ = ["Dependencies", "ToolCaller"]
 

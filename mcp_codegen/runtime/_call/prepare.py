@@ -9,12 +9,12 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from mcp_codegen._shared.protocols import LAST_BOXED
 from mcp_codegen.runtime._call.arguments import alias, argument_adapter, is_async, type_hints
 from mcp_codegen.runtime._call.failures import MAX_TOOL_MESSAGE, ToolCallError, describe
 from mcp_codegen.runtime._call.injection import Injector, framework_context, is_fastmcp_dependency
 from mcp_codegen.runtime._call.plan import Parameter, PreparedTool, compile_schema
 from mcp_codegen.runtime._load.registry import ToolBinding, ToolRegistry
-from mcp_codegen.shared.protocols import LAST_BOXED
 
 logger = logging.getLogger("mcp_codegen.runtime")
 
@@ -106,7 +106,7 @@ class Preparer:
         key = f"{registrar} {parameter}"
         recorded = self._registered.get(key)
         if recorded is None:
-            from mcp_codegen.registration.registrar import NeedsState, capture
+            from mcp_codegen._registration.registrar import NeedsState, capture
 
             module, _, qualname = registrar.partition(":")
             function = _import_attribute(binding, module, qualname, registrar)
@@ -182,10 +182,10 @@ class Preparer:
 
 
 def _call_factory(call: str) -> tuple[Any, dict[str, Callable[..., Any]]]:
-    """``mcp_codegen.registration.factory_calls.factory_server(call)`` in a thread of its own: it runs the
+    """``mcp_codegen._registration.factory_calls.factory_server(call)`` in a thread of its own: it runs the
     framework's listing (and an async factory) with ``anyio.run``, which cannot nest in the
     event loop that is serving this call. Once per factory, like the first import of a tool."""
-    from mcp_codegen.registration.factory_calls import factory_server
+    from mcp_codegen._registration.factory_calls import factory_server
 
     with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="mcp-codegen-factory") as pool:
         return pool.submit(factory_server, call).result()

@@ -14,7 +14,7 @@ import sys
 import warnings
 from _thread import allocate_lock
 
-from mcp_codegen.shared.format import (
+from mcp_codegen._shared.format import (
     FRAMEWORK_MARKER,
     MANIFEST,
     GeneratedModuleError,
@@ -22,7 +22,7 @@ from mcp_codegen.shared.format import (
     regenerate_command,
     source_digest,
 )
-from mcp_codegen.shared.reader import read_manifest
+from mcp_codegen._shared.reader import read_manifest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

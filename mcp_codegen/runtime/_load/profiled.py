@@ -1,6 +1,6 @@
 """Serving ``tools/list`` through a client profile (``load_tools(profile=)``, ``serve --profile``).
 
-Standard library only: the profile's transforms (``mcp_codegen.profiles``) run once, at load.
+Standard library only: the profile's transforms (``mcp_codegen._profiles``) run once, at load.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def profiled_payload(
 ) -> tuple[bytes, dict[str, list[tuple[str, ...]]]]:
     """The marshalled tools list as ``profile`` serves it, and per tool where a ``null`` the
     profile introduced means "absent" (for ``restore_arguments``)."""
-    from mcp_codegen.profiles import apply_profile
+    from mcp_codegen._profiles import apply_profile
 
     try:
         result = apply_profile(marshal.loads(payload), profile)
@@ -41,6 +41,6 @@ def restore(arguments: dict[str, Any], paths: list[tuple[str, ...]] | None) -> d
     """``arguments`` as the generated schema reads them: ``null`` at ``paths`` means absent."""
     if not paths:
         return arguments
-    from mcp_codegen.profiles import restore_arguments
+    from mcp_codegen._profiles import restore_arguments
 
     return restore_arguments(arguments, paths)  # type: ignore[no-any-return]

@@ -11,9 +11,7 @@ import importlib
 import marshal
 import os
 
-from mcp_codegen.runtime._load.profiled import ProfileError, profiled_payload, restore
-from mcp_codegen.runtime._load.tool_binding import ToolBinding
-from mcp_codegen.shared.format import (
+from mcp_codegen._shared.format import (
     FORMAT,
     PRIVATE_KEY,
     SERVER_KEY,
@@ -23,12 +21,14 @@ from mcp_codegen.shared.format import (
     check_module,
     check_tool,
 )
-from mcp_codegen.shared.protocols import (
+from mcp_codegen._shared.protocols import (
     FORMAT1_PROTOCOLS,
     NATURAL_KEY,
     variant_for,
 )
-from mcp_codegen.shared.reader import exec_generated, read_manifest
+from mcp_codegen._shared.reader import exec_generated, read_manifest
+from mcp_codegen.runtime._load.profiled import ProfileError, profiled_payload, restore
+from mcp_codegen.runtime._load.tool_binding import ToolBinding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs milliseconds to import; annotations are strings here anyway

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import marshal
 
-from mcp_codegen.shared.protocols import variant_for
+from mcp_codegen._shared.protocols import variant_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -20,11 +20,11 @@ import gc
 import os
 import sys
 
+from mcp_codegen._shared.protocols import missing_variant
 from mcp_codegen.runtime._stdio import wire_json, wire_shapes
 from mcp_codegen.runtime._stdio.claim import claim_stdio
 from mcp_codegen.runtime._stdio.shapes import Doubt, dump, params_conform
 from mcp_codegen.runtime._stdio.wire_shapes import LATEST_HANDSHAKE_VERSION, REVISIONS, SURFACES
-from mcp_codegen.shared.protocols import missing_variant
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -24,6 +24,16 @@ from __future__ import annotations
 import os
 import sys
 
+from mcp_codegen._shared.format import (
+    MANIFEST,
+    SERVERS_FILE,
+    GeneratedModuleError,
+    check_servers,
+    is_generated_file,
+    recorded_digest,
+    tree_regenerate_command,
+)
+from mcp_codegen._shared.reader import exec_generated
 from mcp_codegen.runtime._stdio import listing_cache, wire_shapes
 from mcp_codegen.runtime._stdio.fastpath import (
     PRELOAD_ENV,
@@ -35,16 +45,6 @@ from mcp_codegen.runtime._stdio.fastpath import (
 )
 from mcp_codegen.runtime._stdio.shapes import Doubt
 from mcp_codegen.runtime._stdio.wire_shapes import REVISIONS
-from mcp_codegen.shared.format import (
-    MANIFEST,
-    SERVERS_FILE,
-    GeneratedModuleError,
-    check_servers,
-    is_generated_file,
-    recorded_digest,
-    tree_regenerate_command,
-)
-from mcp_codegen.shared.reader import exec_generated
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -150,7 +150,7 @@ def _parses(target: str) -> bool:
     the parser's imports cost ~30 ms before the first answer)."""
     if "(" not in target.partition(":")[2]:
         return True
-    from mcp_codegen.registration.factory_calls import FactoryCallError, parse_factory_call
+    from mcp_codegen._registration.factory_calls import FactoryCallError, parse_factory_call
 
     try:
         parse_factory_call(target)
@@ -164,7 +164,7 @@ def _find(records: list[dict[str, Any]], target: str) -> dict[str, Any] | None:
         if record["object"] == target:
             return record
     if "(" in target.partition(":")[2]:  # a factory call, recorded with normalised spacing
-        from mcp_codegen.registration.factory_calls import FactoryCallError, parse_factory_call
+        from mcp_codegen._registration.factory_calls import FactoryCallError, parse_factory_call
 
         try:
             normalised = parse_factory_call(target).target

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 MAGIC = b"mcp-codegen-listing 1\n"
-#: The project's cache directory (``mcp_codegen.generator.project.CACHE_DIR``) and its part here.
+#: The project's cache directory (``mcp_codegen._generator.project.CACHE_DIR``) and its part here.
 CACHE_DIR = ".mcp-codegen-cache"
 LISTINGS = "listings"
 #: Beside the nearest of these at or above the generated tree (``project.CONFIG_NAME``).

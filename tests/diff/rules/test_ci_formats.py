@@ -11,7 +11,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from mcp_codegen.cli.diff_options import main
+from mcp_codegen._cli.diff_options import main
 from mcp_codegen.diff.changes import ChangeKind
 from mcp_codegen.diff.json_schema import REPORT_SCHEMA, render_schema
 from tests.diff.rules.trees import tool, write_tree

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from mcp_codegen.cli.diff_options import main
+from mcp_codegen._cli.diff_options import main
 from tests.diff.rules.trees import tool, write_tree
 
 S = {"type": "string"}

@@ -177,7 +177,7 @@ def test_changes_inside_models_point_at_the_field_line(tmp_path: Path) -> None:
 
 
 def _tool_fields(project: Project) -> dict[str, tuple[str, int]]:
-    from mcp_codegen.shared.reader import parse_literal_module
+    from mcp_codegen._shared.reader import parse_literal_module
 
     path = project.root / "generated/pkg/tools.py"
     (tool,) = parse_literal_module(path.read_text(), str(path))["TOOLS"]
@@ -207,7 +207,7 @@ def test_installed_models_keep_the_parameter_line(tmp_path: Path) -> None:
     done = project.run("generate")
     assert done.returncode == 0, done.stderr
     path = project.root / "generated/pkg/tools.py"
-    from mcp_codegen.shared.reader import parse_literal_module
+    from mcp_codegen._shared.reader import parse_literal_module
 
     (tool,) = parse_literal_module(path.read_text(), str(path))["TOOLS"]
     assert "$defs" in tool["inputSchema"] or "properties" in tool["inputSchema"]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.cli.diff_options import main
+from mcp_codegen._cli.diff_options import main
 from tests.diff.rules.trees import tool, write_tree
 
 S = {"type": "string"}

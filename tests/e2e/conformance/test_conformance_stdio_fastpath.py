@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.shared.format import SERVERS_FILE
+from mcp_codegen._shared.format import SERVERS_FILE
 from tests.e2e.conformance.conformance_support import (
     REPO_ROOT,
     ScenarioResult,

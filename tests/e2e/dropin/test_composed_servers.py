@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.shared.format import PRIVATE_KEY, SERVER_KEY
-from mcp_codegen.shared.reader import read_tree
+from mcp_codegen._shared.format import PRIVATE_KEY, SERVER_KEY
+from mcp_codegen._shared.reader import read_tree
 from tests.helpers.project import REPO, Project, codegen_env
 
 pytestmark = pytest.mark.process
@@ -119,7 +119,7 @@ import importlib, json, sys
 if sys.argv[1] == "hooked":
     from mcp_codegen.runtime import use_generated
     use_generated("generated", strict=True)
-from mcp_codegen.registration.served import list_served_tools
+from mcp_codegen._registration.served import list_served_tools
 listed = {}
 for target in sys.argv[2:]:
     module, _, attribute = target.partition(":")
@@ -239,7 +239,7 @@ def test_export_shows_each_server_and_the_composed_list(fastmcp_project: Project
 def test_fast_path_records_sub_servers_and_leaves_the_composed_listing_to_the_framework(
     fastmcp_project: Project,
 ) -> None:
-    from mcp_codegen.shared.reader import parse_literal_module
+    from mcp_codegen._shared.reader import parse_literal_module
 
     text = (fastmcp_project.root / "generated" / "__servers__.py").read_text()
     records = {r["object"]: r for r in parse_literal_module(text)["SERVERS"]}

@@ -144,8 +144,8 @@ def test_a_change_to_the_defining_file_is_stale_for_the_hook(tmp_path: Path) -> 
         f"python_path = {json.dumps([str(tmp_path / 'src')])}\n",
         encoding="utf-8",
     )
-    from mcp_codegen.generator.config import load_config
-    from mcp_codegen.generator.pipeline import generate
+    from mcp_codegen._generator.config import load_config
+    from mcp_codegen._generator.pipeline import generate
 
     result, report = generate(load_config(config), use_cache=False)
     assert report is not None and not result.errors

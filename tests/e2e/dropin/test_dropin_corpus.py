@@ -129,7 +129,7 @@ def test_boxed_results_are_recorded_for_the_runtime(builds: dict[str, dict[str, 
 def test_registered_functions_are_reachable_the_way_the_runtime_reaches_them(
     builds: dict[str, dict[str, Any]],
 ) -> None:
-    from mcp_codegen.registration.registrar import capture
+    from mcp_codegen._registration.registrar import capture
 
     for build in builds.values():
         for tool in build["generated"].values():

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.registration.factory_calls import FactoryCallError, parse_factory_call
+from mcp_codegen._registration.factory_calls import FactoryCallError, parse_factory_call
 from tests.helpers.corpus import (
     FIXTURES,
     assert_same_tools,
@@ -82,7 +82,7 @@ def test_each_chain_generates_what_its_server_lists(tmp_path: Path, framework: s
 def test_verify_and_run_strict_take_the_chain(tmp_path: Path, framework: str) -> None:
     """``verify --against`` a chain passes, and ``mcp-codegen run --strict`` of it starts
     (every tool it registers has its entry) and lists exactly what the server lists."""
-    from mcp_codegen.generator.verify import run
+    from mcp_codegen._generator.verify import run
 
     flavor, list_tools = FRAMEWORKS[framework]
     text = chain(f"{framework}_held", CHAINS["held"][0])

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.generator.config import load_config
-from mcp_codegen.generator.pipeline import generate
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._generator.pipeline import generate
 from tests.helpers.corpus import (
     FIXTURES,
     assert_same_tools,

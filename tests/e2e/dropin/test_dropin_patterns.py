@@ -16,10 +16,10 @@ from typing import Any
 import anyio
 import pytest
 
-from mcp_codegen.generator.config import load_config
-from mcp_codegen.registration.factory_calls import parse_factory_call
-from mcp_codegen.shared.diagnostics import CodegenError
-from mcp_codegen.shared.reader import read_tree
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._registration.factory_calls import parse_factory_call
+from mcp_codegen._shared.diagnostics import CodegenError
+from mcp_codegen._shared.reader import read_tree
 from tests.helpers.corpus import (
     PUBLISHED,
     build_flavor,
@@ -157,7 +157,7 @@ def test_factory_tools_record_the_call(patterns: dict[str, dict[str, Any]], pack
 def test_verify_passes_against_the_server_and_the_same_factory_call(
     patterns: dict[str, dict[str, Any]], package: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from mcp_codegen.generator.verify import run
+    from mcp_codegen._generator.verify import run
 
     fixtures = PUBLISHED.parent
     for target, output in [
@@ -171,7 +171,7 @@ def test_verify_passes_against_the_server_and_the_same_factory_call(
 def test_the_runtime_reaches_tools_of_a_registrar_on_the_global_server(
     patterns: dict[str, dict[str, Any]],
 ) -> None:
-    """``mcp_codegen.registration.registrar.capture`` swaps the module's server for the call; a tool whose
+    """``mcp_codegen._registration.registrar.capture`` swaps the module's server for the call; a tool whose
     registrar needs state (stand-ins at build time) is refused by name when called."""
     from mcp.client import Client
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.generator.verify import ABSENT, Mismatch, compare_tools
+from mcp_codegen._generator.verify import ABSENT, Mismatch, compare_tools
 from tests.helpers.corpus import PUBLISHED, build_flavor
 from tests.helpers.project import run_codegen
 

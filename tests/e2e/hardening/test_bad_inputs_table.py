@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import tests.generator.test_bad_input as core_cases
-from mcp_codegen.generator.write import output as write
+from mcp_codegen._generator.write import output as write
 from tests.helpers.project import REPO, Project, codegen_env
 
 TABLE = REPO / "docs" / "bad-inputs.md"

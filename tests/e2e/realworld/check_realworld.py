@@ -205,7 +205,7 @@ def errors_of(stderr: str, package: Path) -> list[tuple[str, int, str]]:
 
 def served_tools(run: dict[str, Any], project: Path) -> tuple[str, list[str]]:
     """The framework and tool names the real server serves (imported in a child process)."""
-    from mcp_codegen.generator.verify import their_tools
+    from mcp_codegen._generator.verify import their_tools
 
     framework, tools = their_tools(run["against"], project, (), 180.0)
     return framework, sorted(tool["name"] for tool in tools)
@@ -271,7 +271,7 @@ def check_exact(
 
 def check_factory_record(run: dict[str, Any], project: Path, out: Outcome) -> None:
     """Each generated tool of a factory-built server records the call that built it."""
-    from mcp_codegen.shared.reader import read_tree
+    from mcp_codegen._shared.reader import read_tree
 
     _, modules = read_tree(project / "generated")
     calls = set(run["factories"])
@@ -290,8 +290,8 @@ import importlib, json, sys
 if sys.argv[1] == "hooked":
     from mcp_codegen.runtime.hook import use_generated
     use_generated("generated", strict=True)
-from mcp_codegen.registration.factory_calls import parse_factory_call
-from mcp_codegen.registration.served import list_served_tools
+from mcp_codegen._registration.factory_calls import parse_factory_call
+from mcp_codegen._registration.served import list_served_tools
 target = sys.argv[2]
 if "(" in target:
     server = parse_factory_call(target).call()
@@ -314,7 +314,7 @@ def check_strict_hook(run: dict[str, Any], project: Path, out: Outcome) -> None:
     For a ``composed`` run (``verify`` compares the generated tree, keyed per server and
     unprefixed, with the composed listing, so it cannot judge it) this is the exactness check:
     ``out.exact`` counts the tools the hooked composed server lists as the plain one does."""
-    from mcp_codegen.generator.workers.prestart import worker_environment
+    from mcp_codegen._generator.workers.prestart import worker_environment
 
     listings = {}
     for mode in ("plain", "hooked"):

@@ -160,9 +160,9 @@ def _wall_ms(command: list[str], cwd: Path) -> float:
 def _recorded(generated: Path, target: str) -> str:
     """What the tree records for ``target``: "initialize+tools" when the fast path answers
     initialize and tools/list itself."""
-    from mcp_codegen.registration.factory_calls import is_factory_call, parse_factory_call
-    from mcp_codegen.shared.format import SERVERS_FILE, check_servers
-    from mcp_codegen.shared.reader import parse_literal_module
+    from mcp_codegen._registration.factory_calls import is_factory_call, parse_factory_call
+    from mcp_codegen._shared.format import SERVERS_FILE, check_servers
+    from mcp_codegen._shared.reader import parse_literal_module
 
     path = generated / SERVERS_FILE
     if not path.is_file():

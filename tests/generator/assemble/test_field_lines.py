@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from mcp_codegen.generator.assemble.field_lines import field_lines
-from mcp_codegen.generator.model import ModelSource, ToolModels
+from mcp_codegen._generator.assemble.field_lines import field_lines
+from mcp_codegen._generator.model import ModelSource, ToolModels
 
 
 def _model(name: str, line: int, *fields: str, optional: int = 0) -> ModelSource:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.cache.store import BuildCache
-from mcp_codegen.generator.config import load_config
-from mcp_codegen.generator.discover import discover_sources, load_source, read_sources
-from mcp_codegen.generator.model import RenderedFile
-from mcp_codegen.generator.pipeline import build
-from mcp_codegen.shared.format import MANIFEST
+from mcp_codegen._generator.cache.store import BuildCache
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._generator.discover import discover_sources, load_source, read_sources
+from mcp_codegen._generator.model import RenderedFile
+from mcp_codegen._generator.pipeline import build
+from mcp_codegen._shared.format import MANIFEST
 from tests.generator.cache.cache_support import TOOL, two_module_project
 from tests.helpers.project import Project
 

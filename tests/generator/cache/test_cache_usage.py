@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.cache.stored_entries import USAGE_FILE, EntryStore
+from mcp_codegen._generator.cache.stored_entries import USAGE_FILE, EntryStore
 
 
 def _key(index: int) -> str:

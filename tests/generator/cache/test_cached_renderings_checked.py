@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from mcp_codegen.generator.cache.stored_entries import EntryStore
-from mcp_codegen.generator.model import RenderedFile
+from mcp_codegen._generator.cache.stored_entries import EntryStore
+from mcp_codegen._generator.model import RenderedFile
 from tests.helpers.project import Project
 
 TOOLS = """

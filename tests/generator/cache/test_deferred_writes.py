@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.cache.stored_entries import EntryStore, deferred_writes
+from mcp_codegen._generator.cache.stored_entries import EntryStore, deferred_writes
 
 KEY_A = "a" * 64
 KEY_B = "b" * 64

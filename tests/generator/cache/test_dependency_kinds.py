@@ -3,7 +3,7 @@ where its file is: the generator's own code never (wherever it is installed), a 
 module by its version, any other file by its content.
 
 An installed wheel puts the generator in ``site-packages``: its modules, and the probe started
-as ``python -m mcp_codegen.generator.flavors.servers`` (``__main__``, aliased ``__mp_main__``
+as ``python -m mcp_codegen._generator.flavors.servers`` (``__main__``, aliased ``__mp_main__``
 by multiprocessing), were recorded as untrusted entries there, and no build of a framework
 flavor was ever a cache hit (issue 34). These tests put the generator under an install
 directory, as the wheel does, from the checkout.
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.cache import keys
-from mcp_codegen.generator.config import load_config
+from mcp_codegen._generator.cache import keys
+from mcp_codegen._generator.config import load_config
 
 
 def _hashes(root: Path) -> keys.FileHashes:
@@ -38,7 +38,7 @@ def test_the_generator_installed_in_site_packages_is_no_dependency(
     site_packages: Path, tmp_path: Path
 ) -> None:
     hashes = _hashes(tmp_path / "project")
-    probe = keys._PACKAGE / "generator" / "flavors" / "servers.py"
+    probe = keys._PACKAGE / "_generator" / "flavors" / "servers.py"
     assert probe.is_file()
     found = hashes.classify(
         [

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.cache import stored_entries
-from mcp_codegen.generator.cache.stored_entries import EntryStore, keep_in_memory
+from mcp_codegen._generator.cache import stored_entries
+from mcp_codegen._generator.cache.stored_entries import EntryStore, keep_in_memory
 
 
 @pytest.fixture

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.cache import keys
+from mcp_codegen._generator.cache import keys
 
 
 def _tree(root: Path) -> Path:
     package = root / "mcp_codegen"
-    (package / "generator" / "__pycache__").mkdir(parents=True)
+    (package / "_generator" / "__pycache__").mkdir(parents=True)
     (package / "__init__.py").write_text("VERSION = 1\n")
-    (package / "generator" / "stage.py").write_text("def run(): ...\n")
-    (package / "generator" / "__pycache__" / "stage.cpython-311.pyc").write_bytes(b"\0bytecode")
+    (package / "_generator" / "stage.py").write_text("def run(): ...\n")
+    (package / "_generator" / "__pycache__" / "stage.cpython-311.pyc").write_bytes(b"\0bytecode")
     (root / "templates").mkdir()
     (root / "templates" / "module.py.jinja").write_text("{{ tools }}\n")
     return root
@@ -38,18 +38,18 @@ def test_the_digest_follows_the_code_and_templates_only(
     root = _tree(tmp_path / "one")
     first = _digest(monkeypatch, root)
     assert _digest(monkeypatch, shutil.copytree(root, tmp_path / "elsewhere")) == first
-    (root / "mcp_codegen" / "generator" / "__pycache__" / "other.pyc").write_bytes(b"\1")
+    (root / "mcp_codegen" / "_generator" / "__pycache__" / "other.pyc").write_bytes(b"\1")
     (root / "mcp_codegen" / "notes.txt").write_text("not code\n")
     assert _digest(monkeypatch, root) == first
 
     seen = {first}
-    (root / "mcp_codegen" / "generator" / "stage.py").write_text("def run(): return 1\n")
+    (root / "mcp_codegen" / "_generator" / "stage.py").write_text("def run(): return 1\n")
     seen.add(_digest(monkeypatch, root))
     (root / "templates" / "module.py.jinja").write_text("{{ tools|length }}\n")
     seen.add(_digest(monkeypatch, root))
-    (root / "mcp_codegen" / "generator" / "new.py").write_text("")
+    (root / "mcp_codegen" / "_generator" / "new.py").write_text("")
     seen.add(_digest(monkeypatch, root))
-    (root / "mcp_codegen" / "generator" / "new.py").rename(root / "mcp_codegen" / "renamed.py")
+    (root / "mcp_codegen" / "_generator" / "new.py").rename(root / "mcp_codegen" / "renamed.py")
     seen.add(_digest(monkeypatch, root))
     assert len(seen) == 5  # every change gave a digest not seen before
 
@@ -60,7 +60,7 @@ def test_the_memo_saves_reading_an_unchanged_tree_and_notices_a_change(
     root, memo = _tree(tmp_path / "tree"), tmp_path / "memo.json"
     first = _digest(monkeypatch, root, memo)
     assert memo.is_file()
-    stage = root / "mcp_codegen" / "generator" / "stage.py"
+    stage = root / "mcp_codegen" / "_generator" / "stage.py"
     # Same size and mtime, other content: trusted to the memo (what it is for) ...
     stat = stage.stat()
     stage.write_text("def nur(): ...\n")

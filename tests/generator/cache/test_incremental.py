@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_codegen.generator.config import load_config
-from mcp_codegen.generator.pipeline import build
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._generator.pipeline import build
 from tests.generator.cache.cache_support import (
     STEPS,
     State,

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.cache.store import BuildCache
-from mcp_codegen.generator.config import load_config
-from mcp_codegen.generator.discover import discover_sources, read_sources
-from mcp_codegen.generator.pipeline import build
-from mcp_codegen.generator.render import modules
-from mcp_codegen.shared.format import MANIFEST, module_path
+from mcp_codegen._generator.cache.store import BuildCache
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._generator.discover import discover_sources, read_sources
+from mcp_codegen._generator.pipeline import build
+from mcp_codegen._generator.render import modules
+from mcp_codegen._shared.format import MANIFEST, module_path
 from tests.generator.cache.cache_support import TOOL, two_module_project
 from tests.helpers.project import Project
 

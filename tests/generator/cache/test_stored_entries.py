@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.cache.stored_entries import EntryStore
+from mcp_codegen._generator.cache.stored_entries import EntryStore
 from tests.helpers.project import Project
 
 TOOLS = """
@@ -68,7 +68,7 @@ def test_truncated_and_corrupted_entries_are_misses_with_a_warning(project: Proj
 def test_an_entry_with_a_valid_checksum_but_wrong_content_is_a_miss(project: Project) -> None:
     import hashlib
 
-    from mcp_codegen.generator.cache import stored_entries as module
+    from mcp_codegen._generator.cache import stored_entries as module
 
     _two_modules(project)
     expected = project.snapshot()

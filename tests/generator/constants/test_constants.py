@@ -1,4 +1,4 @@
-"""``mcp_codegen.generator.constants.evaluate``: which decorator arguments are constant, read from source alone."""
+"""``mcp_codegen._generator.constants.evaluate``: which decorator arguments are constant, read from source alone."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.generator.constants.evaluate import Constructed, Evaluator, Unresolved
-from mcp_codegen.generator.constants.module_scope import Enclosing, ModuleScope
+from mcp_codegen._generator.constants.evaluate import Constructed, Evaluator, Unresolved
+from mcp_codegen._generator.constants.module_scope import Enclosing, ModuleScope
 
 
 def evaluate(

@@ -1,5 +1,5 @@
 """Project helpers whose body is one ``return`` of a constant expression are evaluated like
-constants (mcp_codegen.generator.constants.helpers); the oracle is the SDK's own listing of the same
+constants (mcp_codegen._generator.constants.helpers); the oracle is the SDK's own listing of the same
 server (``mcp-codegen verify --against``)."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import ast
 
 import pytest
 
-from mcp_codegen.generator.constants.module_scope import _statements
+from mcp_codegen._generator.constants.module_scope import _statements
 from tests.helpers.project import REPO
 
 NESTED = """

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fastmcp import FastMCP
 
-from mcp_codegen.generator.inspection import registrations
+from mcp_codegen._generator.inspection import registrations
 
 
 def _recorded_during(action) -> list[registrations.Registration]:  # type: ignore[no-untyped-def]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.inspection.model_sources import SourceIndex, tool_models
+from mcp_codegen._generator.inspection.model_sources import SourceIndex, tool_models
 
 BASE = """
 from pydantic import BaseModel
@@ -112,7 +112,7 @@ def test_a_parametrized_generic_is_found_where_its_origin_is(package: str, tmp_p
 def test_classes_are_found_by_qualified_name_without_inspect() -> None:
     import ast
 
-    from mcp_codegen.generator.inspection.model_sources import _class_index
+    from mcp_codegen._generator.inspection.model_sources import _class_index
 
     source = textwrap.dedent(
         """

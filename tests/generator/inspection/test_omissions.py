@@ -1,5 +1,5 @@
 """Never a silent omission: every tool a real server registers at import is generated or
-reported at its registration (mcp_codegen.generator.inspection.registrations / omissions).
+reported at its registration (mcp_codegen._generator.inspection.registrations / omissions).
 
 The oracle is the server itself: its own ``list_tools`` in a fresh interpreter names every tool
 it registers. Each registration line of the fixture carries ``# -> name ...``.
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.config import load_config
-from mcp_codegen.generator.pipeline import generate
-from mcp_codegen.shared.reader import read_tree
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._generator.pipeline import generate
+from mcp_codegen._shared.reader import read_tree
 from tests.helpers.project import REPO
 
 HERE = Path(__file__).resolve().parent

@@ -14,7 +14,7 @@ import os
 import mcp
 from mcp.server.mcpserver import MCPServer
 
-from mcp_codegen.generator.inspection import registrations
+from mcp_codegen._generator.inspection import registrations
 
 SOURCE = """
 class Metadata:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from mcp.server.mcpserver import MCPServer
 
-from mcp_codegen.generator.inspection import registrations
+from mcp_codegen._generator.inspection import registrations
 
 TOOLS = """
 class Tools:

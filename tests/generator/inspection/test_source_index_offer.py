@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.inspection.model_sources import SourceIndex
-from mcp_codegen.generator.model import SourceFile
-from mcp_codegen.generator.workers import child
-from mcp_codegen.shared.format import source_digest
+from mcp_codegen._generator.inspection.model_sources import SourceIndex
+from mcp_codegen._generator.model import SourceFile
+from mcp_codegen._generator.workers import child
+from mcp_codegen._shared.format import source_digest
 
 TEXT = b"from pydantic import BaseModel\n\n\nclass Order(BaseModel):\n    total: float\n"
 

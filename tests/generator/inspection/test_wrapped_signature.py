@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.shared.reader import read_tree
+from mcp_codegen._shared.reader import read_tree
 from tests.helpers.project import Project
 
 TOOLS = """

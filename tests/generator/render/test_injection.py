@@ -1,6 +1,6 @@
 """Injection-proof rendering: hostile text in every rendered value still yields a literal module.
 
-Unit level (1,000 examples a property, fixed seed): ``mcp_codegen.generator.render.literal`` and the real templates via
+Unit level (1,000 examples a property, fixed seed): ``mcp_codegen._generator.render.literal`` and the real templates via
 ``render_module`` / ``render_manifest`` on definitions built in memory. End to end (fewer
 examples): tool sources with hostile docstrings, titles, descriptions, defaults, Literal and Enum
 values and ``Field(pattern=...)`` go through the real CLI.
@@ -24,19 +24,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_codegen.generator.config import Config
-from mcp_codegen.generator.model import (
+from mcp_codegen._generator.config import Config
+from mcp_codegen._generator.model import (
     ModuleDefinition,
     Position,
     RenderedFile,
     ScannedModule,
     ToolDefinition,
 )
-from mcp_codegen.generator.render.literal import comment_text, python_literal, string_literal
-from mcp_codegen.generator.render.modules import render_manifest, render_module
-from mcp_codegen.generator.write.literal_text import encoding_problem, recognised
-from mcp_codegen.generator.write.output import builds_literals_only
-from mcp_codegen.shared.reader import parse_literal_module
+from mcp_codegen._generator.render.literal import comment_text, python_literal, string_literal
+from mcp_codegen._generator.render.modules import render_manifest, render_module
+from mcp_codegen._generator.write.literal_text import encoding_problem, recognised
+from mcp_codegen._generator.write.output import builds_literals_only
+from mcp_codegen._shared.reader import parse_literal_module
 from tests.helpers.json_text import same
 from tests.helpers.project import Project
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_codegen.generator.render.literal import (
+from mcp_codegen._generator.render.literal import (
     INDENT,
     INLINE_WIDTH,
     python_literal,

@@ -83,7 +83,7 @@ def test_generate_prints_the_gitattributes_line_when_missing(tmp_path: Path) -> 
 
 @pytest.mark.process
 def test_same_module_additions_conflict_only_where_the_source_does(tmp_path: Path) -> None:
-    """With the merge driver (mcp_codegen.cli.merge_driver), tools added at both ends of one module
+    """With the merge driver (mcp_codegen._cli.merge_driver), tools added at both ends of one module
     merge cleanly, as the source does; ``generate`` then makes ``check`` pass."""
     project = Project(tmp_path)
     project.configure()
@@ -92,7 +92,7 @@ def test_same_module_additions_conflict_only_where_the_source_does(tmp_path: Pat
     middle = TOOL.format(name="middle")
     project.write("pkg/alpha.py", HEADER + middle)
     assert git(tmp_path, "init", "-q", "-b", "main").returncode == 0
-    driver = f"{sys.executable} -m mcp_codegen.cli.merge_driver %O %A %B"
+    driver = f"{sys.executable} -m mcp_codegen merge-driver %O %A %B"
     assert git(tmp_path, "config", "merge.mcp-codegen.driver", driver).returncode == 0
     commit(project, "one tool")
 

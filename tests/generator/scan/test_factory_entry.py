@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.scan.factory_entry import suggest_factory_entry
+from mcp_codegen._generator.scan.factory_entry import suggest_factory_entry
 from tests.helpers.client_config import framework_tools
 from tests.helpers.project import Project
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from mcp_codegen.generator.config import load_config
-from mcp_codegen.generator.scan.files import scan_file
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._generator.scan.files import scan_file
 
 BLOCKS = """
 from mcp_codegen.decorators import tool

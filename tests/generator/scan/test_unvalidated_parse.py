@@ -9,7 +9,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from mcp_codegen.generator.scan.syntax import parse_module
+from mcp_codegen._generator.scan.syntax import parse_module
 from tests.helpers.project import REPO
 
 
@@ -24,7 +24,7 @@ def _write_package(root: Path, tools: int) -> Path:
 #: Sources of every kind the repository holds: the generator, the examples, the test fixtures.
 CORPUS = sorted(
     path
-    for folder in ("mcp_codegen/generator", "examples", "tests/fixtures")
+    for folder in ("mcp_codegen/_generator", "examples", "tests/fixtures")
     for path in (REPO / folder).rglob("*.py")
     if "__pycache__" not in path.parts
 )

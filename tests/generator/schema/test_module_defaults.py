@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_codegen.shared.reader import read_tree
+from mcp_codegen._shared.reader import read_tree
 from tests.helpers.project import Project
 
 TOOLS = """

@@ -23,11 +23,11 @@ from jsonschema import Draft202012Validator
 from pydantic import AnyUrl, BaseModel, EmailStr, HttpUrl, TypeAdapter
 from pydantic.fields import FieldInfo
 
-from mcp_codegen.generator.config import load_config
-from mcp_codegen.generator.discover import discover_sources
-from mcp_codegen.generator.scan.files import scan
-from mcp_codegen.generator.schema.describe import has_no_output_schema, is_injected
-from mcp_codegen.shared.reader import read_tree
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._generator.discover import discover_sources
+from mcp_codegen._generator.scan.files import scan
+from mcp_codegen._generator.schema.describe import has_no_output_schema, is_injected
+from mcp_codegen._shared.reader import read_tree
 from tests.helpers.project import REPO
 
 _, MODULES = read_tree(REPO / "generated")

@@ -13,7 +13,7 @@ from typing import Any
 import anyio
 import pytest
 
-from mcp_codegen.generator.flavors.servers import server_record
+from mcp_codegen._generator.flavors.servers import server_record
 
 fastmcp = pytest.importorskip("fastmcp")
 from fastmcp.server.middleware import Middleware  # noqa: E402

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.config import load_config
-from mcp_codegen.generator.pipeline import build
-from mcp_codegen.generator.workers import prestart
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._generator.pipeline import build
+from mcp_codegen._generator.workers import prestart
 from tests.helpers.project import in_process_builds  # noqa: F401 - the fixture, used by name
 
 pytestmark = [

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.generator.config import load_config
-from mcp_codegen.generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
-from mcp_codegen.generator.scan.files import scan_file
-from mcp_codegen.generator.schema import describe as schema
-from mcp_codegen.shared.schema_transforms import Memo, clean
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
+from mcp_codegen._generator.scan.files import scan_file
+from mcp_codegen._generator.schema import describe as schema
+from mcp_codegen._shared.schema_transforms import Memo, clean
 from tests.helpers.project import REPO, Project
 
 CONFIG = load_config(REPO / "pyproject.toml")

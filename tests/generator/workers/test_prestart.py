@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.workers import prestart
+from mcp_codegen._generator.workers import prestart
 from tests.helpers.project import Project, codegen_env
 
 pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
@@ -105,7 +105,7 @@ def test_generate_adopts_the_early_workers_and_leaves_none(project: Project) -> 
 
 
 def _workers_in(root: Path) -> list[int]:
-    """Live ``mcp_codegen.generator.workers.child`` processes whose working directory is ``root``."""
+    """Live ``mcp_codegen._generator.workers.child`` processes whose working directory is ``root``."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -115,7 +115,7 @@ def _workers_in(root: Path) -> list[int]:
             cwd = Path(os.readlink(entry / "cwd"))
         except OSError:
             continue
-        if b"mcp_codegen.generator.workers.child" in command and cwd == root.resolve():
+        if b"mcp_codegen._generator.workers.child" in command and cwd == root.resolve():
             found.append(int(entry.name))
     return found
 
@@ -128,18 +128,18 @@ def test_early_workers_of_a_failed_run_are_stopped(project: Project) -> None:
 
 
 def test_the_console_script_starts_them_before_the_commands_import(tmp_path: Path) -> None:
-    """``mcp-codegen`` (``mcp_codegen.cli:main``) decides before ``mcp_codegen.cli.commands`` and its
+    """``mcp-codegen`` (``mcp_codegen._cli:main``) decides before ``mcp_codegen._cli.commands`` and its
     imports load, as ``python -m mcp_codegen`` does."""
     probe = (
         "import sys\n"
-        "from mcp_codegen.generator.workers import prestart\n"
+        "from mcp_codegen._generator.workers import prestart\n"
         "seen = []\n"
         "real = prestart.start_early\n"
         "def start_early(argv):\n"
-        "    seen.append('mcp_codegen.cli.commands' in sys.modules)\n"
+        "    seen.append('mcp_codegen._cli.commands' in sys.modules)\n"
         "    real(argv)\n"
         "prestart.start_early = start_early\n"
-        "from mcp_codegen.cli import main\n"
+        "from mcp_codegen._cli import main\n"
         "try:\n"
         "    main(['generate', '--help'])\n"
         "except SystemExit:\n"

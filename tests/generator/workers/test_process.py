@@ -1,4 +1,4 @@
-"""Workers started with ``os.posix_spawn`` (``mcp_codegen.generator.workers.process``): pipes, stderr,
+"""Workers started with ``os.posix_spawn`` (``mcp_codegen._generator.workers.process``): pipes, stderr,
 exit codes, and the working directory they enter (``--cwd``) with nothing of the generator's own
 directory on their ``sys.path``."""
 
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.config import load_config
-from mcp_codegen.generator.pipeline import build
-from mcp_codegen.generator.workers import prestart
-from mcp_codegen.generator.workers.process import WorkerProcess, scratch_file
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._generator.pipeline import build
+from mcp_codegen._generator.workers import prestart
+from mcp_codegen._generator.workers.process import WorkerProcess, scratch_file
 from tests.helpers.project import codegen_env
 
 pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
@@ -56,7 +56,7 @@ def test_a_generator_started_without_stdin_and_stdout(tmp_path: Path) -> None:
         import os, sys
         os.close(0)
         os.close(1)
-        from mcp_codegen.generator.workers.process import WorkerProcess, scratch_file
+        from mcp_codegen._generator.workers.process import WorkerProcess, scratch_file
         process = WorkerProcess([sys.executable, "-c", {ECHO!r}], dict(os.environ), scratch_file())
         process.stdin.write(b"xyz")
         process.stdin.close()
@@ -120,7 +120,7 @@ def test_descriptors_the_generator_inherited_are_not_passed_on(tmp_path: Path) -
     script = textwrap.dedent(
         """
         import os, sys
-        from mcp_codegen.generator.workers.process import WorkerProcess, scratch_file
+        from mcp_codegen._generator.workers.process import WorkerProcess, scratch_file
         read_end, write_end = os.pipe()
         os.set_inheritable(write_end, True)  # as if inherited from the generator's caller
         probe = "import json, os; print(json.dumps([int(n) for n in os.listdir('/proc/self/fd')]))"

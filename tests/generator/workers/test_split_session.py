@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_codegen.generator.config import load_config
-from mcp_codegen.generator.pipeline import build
-from mcp_codegen.generator.workers import prestart
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._generator.pipeline import build
+from mcp_codegen._generator.workers import prestart
 from tests.generator.cache.cache_support import STEPS, State, apply_step, write_state
 from tests.helpers.project import in_process_builds  # noqa: F401 - the fixture, used by name
 
@@ -121,8 +121,8 @@ def test_cached_modules_are_taken_once_the_scans_are_in(
 ) -> None:
     """On two cores the scanner and the inspect worker have them to themselves: this process
     takes the unchanged modules from the cache while the edited one is inspected."""
-    from mcp_codegen.generator.cache.store import BuildCache
-    from mcp_codegen.generator.workers.pool import InspectSession
+    from mcp_codegen._generator.cache.store import BuildCache
+    from mcp_codegen._generator.workers.pool import InspectSession
 
     root = _project(tmp_path, 3)
     _build(root, split=False)  # fill the cache

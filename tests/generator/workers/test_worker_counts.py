@@ -1,6 +1,6 @@
 """The output does not depend on how many workers share the modules, nor on who renders them.
 
-Workers assemble, render and check the modules they inspect (``mcp_codegen.generator.render.module_output``);
+Workers assemble, render and check the modules they inspect (``mcp_codegen._generator.render.module_output``);
 a build with one changed module renders it in the generator process instead. With one, two and
 four workers the bookshop example must render to the committed ``generated/`` tree, byte for
 byte; and a cached rebuild of one edited module must equal a build without the cache.
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-import mcp_codegen.generator.workers.pool
-from mcp_codegen.generator.config import load_config
-from mcp_codegen.generator.pipeline import build
+import mcp_codegen._generator.workers.pool
+from mcp_codegen._generator.config import load_config
+from mcp_codegen._generator.pipeline import build
 from tests.helpers.project import REPO
 
 pytestmark = pytest.mark.process  # starts real worker processes
@@ -54,7 +54,7 @@ def _project(root: Path) -> Path:
 def test_output_does_not_depend_on_the_worker_count(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
 ) -> None:
-    monkeypatch.setattr(mcp_codegen.generator.workers.pool, "worker_count", lambda: workers)
+    monkeypatch.setattr(mcp_codegen._generator.workers.pool, "worker_count", lambda: workers)
     config = load_config(_project(tmp_path / "proj"))
     result = build(config, use_cache=False)
     assert not result.errors, "\n".join(map(str, result.errors))

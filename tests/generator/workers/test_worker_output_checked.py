@@ -17,9 +17,9 @@ from tests.helpers.project import run_codegen
 pytestmark = pytest.mark.process  # starts real worker processes
 
 PATCHING = '''\
-import mcp_codegen.generator.render.modules as modules
-import mcp_codegen.generator.write.output as output
-from mcp_codegen.generator.model import RenderedFile
+import mcp_codegen._generator.render.modules as modules
+import mcp_codegen._generator.write.output as output
+from mcp_codegen._generator.model import RenderedFile
 
 _render = modules.render_module
 

@@ -1,6 +1,6 @@
-"""All-or-nothing replacement of the output directory (mcp_codegen/generator/write/output.py), kill -9 included.
+"""All-or-nothing replacement of the output directory (mcp_codegen/_generator/write/output.py), kill -9 included.
 
-The kill loops run ``write_driver.py``, a child process that calls ``mcp_codegen.generator.write.output.apply`` (what
+The kill loops run ``write_driver.py``, a child process that calls ``mcp_codegen._generator.write.output.apply`` (what
 ``generate`` calls once the build succeeded) on a wide tree, and SIGKILL it at random moments.
 After every kill the output directory must equal the complete previous tree or the complete new
 one, byte for byte; the real CLI then regenerates, and ``check`` is clean.
@@ -23,10 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.model import RenderedFile
-from mcp_codegen.generator.write import output as write
-from mcp_codegen.shared.diagnostics import CodegenError
-from mcp_codegen.shared.format import HEADER_PREFIX
+from mcp_codegen._generator.model import RenderedFile
+from mcp_codegen._generator.write import output as write
+from mcp_codegen._shared.diagnostics import CodegenError
+from mcp_codegen._shared.format import HEADER_PREFIX
 from tests.helpers.project import Project, codegen_env
 
 DRIVER = Path(__file__).with_name("write_driver.py")

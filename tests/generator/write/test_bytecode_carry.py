@@ -1,6 +1,6 @@
-"""The bytecode of modules a write carries over unchanged survives it (mcp_codegen/generator/write/bytecode.py).
+"""The bytecode of modules a write carries over unchanged survives it (mcp_codegen/_generator/write/bytecode.py).
 
-The oracle is CPython's own loader: the tree is loaded through ``mcp_codegen.shared.reader`` in a
+The oracle is CPython's own loader: the tree is loaded through ``mcp_codegen._shared.reader`` in a
 fresh process that writes bytecode, as a server does. A ``.pyc`` the loader finds invalid is
 compiled again and replaced (a new inode); one it accepts is left alone.
 """
@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.model import RenderedFile
-from mcp_codegen.generator.write import output as write
-from mcp_codegen.shared.format import HEADER_PREFIX
+from mcp_codegen._generator.model import RenderedFile
+from mcp_codegen._generator.write import output as write
+from mcp_codegen._shared.format import HEADER_PREFIX
 from tests.helpers.project import codegen_env
 
 LOAD = """
 import json, sys
-from mcp_codegen.shared.reader import exec_generated
+from mcp_codegen._shared.reader import exec_generated
 print(json.dumps({path: exec_generated(path).get("TAG") for path in sys.argv[1:]}))
 """
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.generator.write.output import builds_literals_only, verify_literal_module
-from mcp_codegen.shared.reader import GeneratedModuleError
+from mcp_codegen._generator.write.output import builds_literals_only, verify_literal_module
+from mcp_codegen._shared.reader import GeneratedModuleError
 from tests.helpers.project import REPO
 
 COMMITTED = sorted((REPO / "generated").rglob("*.py"))

@@ -1,4 +1,4 @@
-"""The literal check's first step (``mcp_codegen.generator.write.literal_text``): recognising the
+"""The literal check's first step (``mcp_codegen._generator.write.literal_text``): recognising the
 renderer's text without compiling it.
 
 Two facts, each against the real thing: whatever the renderer writes is recognised (so the build
@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_codegen.generator.render.literal import comment_text, python_literal
-from mcp_codegen.generator.write.literal_text import encoding_problem, recognised
-from mcp_codegen.generator.write.output import builds_literals_only, verify_literal_module
-from mcp_codegen.shared.format import GeneratedModuleError
-from mcp_codegen.shared.reader import parse_literal_module
+from mcp_codegen._generator.render.literal import comment_text, python_literal
+from mcp_codegen._generator.write.literal_text import encoding_problem, recognised
+from mcp_codegen._generator.write.output import builds_literals_only, verify_literal_module
+from mcp_codegen._shared.format import GeneratedModuleError
+from mcp_codegen._shared.reader import parse_literal_module
 from tests.generator.write.test_literal_check import CODE
 from tests.helpers.project import REPO
 

@@ -1,7 +1,7 @@
 """Child process for the kill -9 tests: ``python write_driver.py FILES.json OUTPUT [fallback]``.
 
 Replaces OUTPUT with the rendered files in FILES.json (a list of ``[relative_path, content]``)
-through ``mcp_codegen.generator.write.output.apply``, the function ``generate`` calls after a successful build.
+through ``mcp_codegen._generator.write.output.apply``, the function ``generate`` calls after a successful build.
 ``fallback`` disables the atomic directory exchange, to exercise the two-rename path.
 """
 
@@ -11,8 +11,8 @@ import json
 import sys
 from pathlib import Path
 
-from mcp_codegen.generator.model import RenderedFile
-from mcp_codegen.generator.write import output as write
+from mcp_codegen._generator.model import RenderedFile
+from mcp_codegen._generator.write import output as write
 
 
 def main(argv: list[str]) -> None:

@@ -33,7 +33,7 @@ def test_the_fixture_schemas_are_what_the_generator_makes_of_the_fixture_tools()
         [
             sys.executable,
             "-m",
-            "mcp_codegen.cli",
+            "mcp_codegen._cli",
             "--config",
             str(FIXTURES / "mcp-codegen.toml"),
             "check",

@@ -2,7 +2,7 @@
 
 Loading and listing stay standard-library only in every flavor; the registration function of a
 tool runs on the first call of one of its tools, once, with the recording stand-in the generator
-used (``mcp_codegen.registration.registrar.capture``).
+used (``mcp_codegen._registration.registrar.capture``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from tests.helpers.project import REPO
 
 pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
 
-#: Never imported to load or list tools (mcp_codegen.generator.flavors belongs to the first call too).
+#: Never imported to load or list tools (mcp_codegen._generator.flavors belongs to the first call too).
 HEAVY = ("pydantic", "pydantic_core", "jsonschema", "mcp", "mcp_types", "fastmcp", "anyio")
 
 
@@ -56,7 +56,7 @@ def test_loading_and_listing_flavored_outputs_imports_only_the_standard_library(
     loaded = ast.literal_eval(completed.stdout)
     assert [name for name in loaded if name.split(".")[0] in HEAVY] == []
     assert [
-        name for name in loaded if name.startswith(("published", "mcp_codegen.generator.flavors"))
+        name for name in loaded if name.startswith(("published", "mcp_codegen._generator.flavors"))
     ] == []
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_codegen.cli.run import _quick_options, build_parser
+from mcp_codegen._cli.run import _quick_options, build_parser
 
 PLAIN = [
     ["pkg.server:mcp"],

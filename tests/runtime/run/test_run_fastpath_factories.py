@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.shared.format import SERVERS_FILE, check_servers
-from mcp_codegen.shared.reader import parse_literal_module
+from mcp_codegen._shared.format import SERVERS_FILE, check_servers
+from mcp_codegen._shared.reader import parse_literal_module
 from tests.helpers.project import Project, codegen_env
 from tests.runtime.run.run_support import INITIALIZED, exchange, initialize, request, run_command
 

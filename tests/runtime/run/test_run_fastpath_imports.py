@@ -78,7 +78,7 @@ STORED_HEAVY = HEAVY | {
     "json",
     "enum",
     "mcp_codegen.runtime._hook.entries",
-    "mcp_codegen.registration.import_patch",
+    "mcp_codegen._registration.import_patch",
     "mcp_codegen.runtime._load.registry",
 }
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.cli.run import PausedCollector
+from mcp_codegen._cli.run import PausedCollector
 from tests.helpers.project import Project, codegen_env
 from tests.runtime.run.run_support import INITIALIZED, exchange, initialize, request, run_command
 

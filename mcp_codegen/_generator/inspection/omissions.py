@@ -1,0 +1,226 @@
+"""Never a silent omission: every tool a real server registered at import is generated or reported.
+
+The workers record each tool a real server registers while the project's modules are imported
+(``mcp_codegen._generator.inspection.registrations``). Here, in the generator, each record is checked
+against what the scanner found: a tool with that name and that function, or an error already
+reported in its file. Anything else is an error at the registration, saying which form the
+generator did not understand.
+
+Only the project's own servers count: a server created by the project's code (a module of the
+project, or a call the project makes) or by a module that ``run_targets`` / ``factories`` name.
+A server that another installed package creates in its own module body, imported by a project
+module, is not the project's: its registrations are ignored, with an ``info`` note (shown by
+``generate -v``) at the project line whose import made them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from mcp_codegen._generator.inspection.registrations import Registration
+from mcp_codegen._generator.model import ScannedModule
+from mcp_codegen._shared.diagnostics import Diagnostic
+from mcp_codegen._shared.format import FRAMEWORK_MARKER
+
+
+def omissions(
+    registrations: Iterable[Registration],
+    scanned: Sequence[ScannedModule],
+    diagnostics: Sequence[Diagnostic],
+    project_files: dict[str, str],
+    project_dirs: Iterable[str] = (),
+    named_modules: frozenset[str] = frozenset(),
+) -> list[Diagnostic]:
+    """One error per registered tool the generator neither generated nor reported, and one
+    ``info`` note per project line whose import registered tools on another package's server.
+
+    ``project_files`` maps each source's real path to its path relative to the project root;
+    ``project_dirs``: the project root and the top-level package directory of each source;
+    ``named_modules``: the modules ``run_targets`` and ``factories`` name.
+    """
+    project = dict(project_files)
+    owned = _ProjectCode(project, project_dirs, named_modules)
+    registrations = list(registrations)
+    notes = _ignored([record for record in registrations if not owned.server_of(record)], project)
+    registrations = [record for record in registrations if owned.server_of(record)]
+    by_path = {os.path.realpath(m.path): m for m in scanned}
+    project.update({path: m.relative_path for path, m in by_path.items()})
+    reported = {d.path for d in diagnostics if d.severity == "error"}
+    # Tools marked to stay with the framework were skipped on purpose, each with a note at its
+    # decorator: registering them is expected.
+    kept = {
+        (d.path, d.line)
+        for d in diagnostics
+        if d.severity == "note" and FRAMEWORK_MARKER in d.message
+    }
+    # Tools taken from the registration at their call (``ScannedTool.registered_at``)
+    by_call = {
+        (m.relative_path, tool.registered_at.line, tool.name)
+        for m in scanned
+        for tool in m.tools
+        if tool.registered_at is not None
+    }
+    found: dict[tuple[str, int, str], Diagnostic] = {}
+    for record in registrations:
+        place = _place(record, project)
+        if place is None:
+            continue  # registered by code outside the project (a library of its own)
+        path, line, column = place
+        if (path, line, record.name) in by_call:
+            continue
+        function_file = os.path.realpath(record.function_file) if record.function_file else ""
+        if path in reported or project.get(function_file) in reported or (path, line) in kept:
+            continue
+        module = by_path.get(function_file)
+        same_function = [
+            tool
+            for m in ([module] if module is not None else scanned)
+            for tool in m.tools
+            if record.function_qualname is not None and tool.qualname == record.function_qualname
+        ]
+        if any(tool.name in (record.name, record.copy_of) for tool in same_function):
+            continue  # generated; or a composing server's renamed copy of a generated tool
+        if (
+            module is None
+            and record.function_qualname is None
+            and any(tool.name == record.name for m in scanned for tool in m.tools)
+        ):
+            continue  # the function cannot be told apart: its name is enough
+        message = _message(record, path, line, [tool.name for tool in same_function])
+        found.setdefault((path, line, record.name), Diagnostic(path, line, column, message))
+    return [*found.values(), *notes]
+
+
+class _ProjectCode:
+    """Which code is the project's: its sources, and any file under the project root or a
+    source's top-level package directory outside hidden and installed-package directories; and
+    the modules the configuration names."""
+
+    def __init__(self, project: dict[str, str], dirs: Iterable[str], named: frozenset[str]):
+        self.project = project
+        self.dirs = tuple(os.path.realpath(d) + os.sep for d in dirs)
+        self.named = named
+
+    def holds(self, file: str) -> bool:
+        real = os.path.realpath(file)
+        if real in self.project:
+            return True
+        for directory in self.dirs:
+            if real.startswith(directory):
+                parts = real[len(directory) :].split(os.sep)[:-1]
+                if not any(p.startswith(".") or p in _INSTALLED for p in parts):
+                    return True
+        return False
+
+    def server_of(self, record: Registration) -> bool:
+        """Whether ``record`` counts: registered by the project's own call, or on a server
+        created by project code, by a module the configuration names, or by a call the worker
+        made itself (a factory). Not: a server another package's module body creates, filled
+        by that package's own code."""
+        if record.server is None or (record.frames and self.holds(record.frames[0][0])):
+            return True  # its creation was not seen, or the project's own line registers it
+        for file, body, module in record.server:
+            if module in self.named or self.holds(file):
+                return True
+            if body:
+                return False  # created by another package's own module body
+        return True
+
+
+_INSTALLED = frozenset({"site-packages", "dist-packages"})
+
+
+def _ignored(records: list[Registration], project: dict[str, str]) -> list[Diagnostic]:
+    """One note per project line whose import registered tools on another package's server."""
+    by_place: dict[tuple[str, int, int, str], set[str]] = {}
+    for record in records:
+        place = _place(record, project)
+        if place is None or not record.server:
+            continue
+        creator = next((m for _, body, m in record.server if body), record.server[0][2])
+        by_place.setdefault((*place, creator), set()).add(record.name)
+    return [
+        Diagnostic(
+            path,
+            line,
+            column,
+            f"ignored {len(names)} tool(s) registered while this line ran on a server that "
+            f"module {creator} creates ({', '.join(repr(n) for n in sorted(names))}): not a "
+            "server of this project (only servers the project creates, or that `run_targets` "
+            "or `factories` name, are checked)",
+            "info",
+        )
+        for (path, line, column, creator), names in sorted(by_place.items())
+    ]
+
+
+def _place(record: Registration, project: dict[str, str]) -> tuple[str, int, int] | None:
+    """The innermost project frame of the registering call, or the function's definition."""
+    for file, line, column in record.frames:
+        path = project.get(os.path.realpath(file))
+        if path is not None:
+            return path, line, column
+    if record.function_file is not None:
+        path = project.get(os.path.realpath(record.function_file))
+        if path is not None:
+            return path, record.function_line or 1, 1
+    return None
+
+
+def _source_line(record: Registration, path: str, line: int) -> str:
+    for file, frame_line, _ in record.frames:
+        if frame_line == line:
+            try:
+                lines = Path(file).read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError):
+                return ""
+            return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    return ""
+
+
+def _message(record: Registration, path: str, line: int, names: list[str]) -> str:
+    function = record.function_qualname or "a function"
+    if names:
+        return (
+            f"tool {record.name!r} is registered here under a name computed at run time "
+            f"(in source, {function} is tool {', '.join(repr(n) for n in names)}), so the "
+            "generator cannot know it before the code runs; pass a literal name=..., or list "
+            "the call that builds the server in `factories` with literal arguments"
+        )
+    text = _source_line(record, path, line)
+    defined = (record.function_qualname or "").rpartition(".")[2]
+    if defined and defined != record.name and "name=" not in text:
+        return (
+            f"tool {record.name!r} is registered here under a name computed at run time (its "
+            f"function is {function}, whose __name__ was changed), so the generator cannot know "
+            "it before the code runs; pass a literal name=... to the registration, or list the "
+            "call that builds the server in `factories` with literal arguments"
+        )
+    shown = f" (`{text[:80]}`)" if text else ""
+    if text.startswith("@"):
+        form = (
+            "a decorator that matches none of the configured `decorators`; add its name to "
+            "`decorators` in [tool.mcp-codegen]"
+        )
+    elif ".tool(" in text and ")(" in text:
+        form = (
+            "the call form <server>.tool(...)(function) with a function the generator cannot "
+            "read here; decorate the function with @<server>.tool(...) where it is defined"
+        )
+    elif "add_tool" in text:
+        form = (
+            "add_tool of a function the generator cannot read here; pass a function defined "
+            "in a module of the project by its name, or decorate it with @<server>.tool(...)"
+        )
+    else:
+        form = (
+            "code the generator does not read (a loop, a helper function, or a function "
+            "built at run time); register the tool with @<server>.tool(...) on its def, or "
+            "<server>.add_tool(function) at module level"
+        )
+    return (
+        f"tool {record.name!r} ({function}) is registered here{shown} but was not generated: "
+        f"mcp-codegen did not understand this form of registration, {form}"
+    )
