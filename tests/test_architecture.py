@@ -253,7 +253,7 @@ UNREASONED_LOCAL_IMPORTS: dict[str, int] = {
     "mcp_codegen/_shared/json_pointer.py": 1,
     "mcp_codegen/_shared/project_config.py": 2,
     "mcp_codegen/_shared/reader.py": 2,
-    "mcp_codegen/diff/rules.py": 1,
+    "mcp_codegen/_diff/rules.py": 1,
     "mcp_codegen/runtime/__init__.py": 4,
     "mcp_codegen/runtime/_call/framework_results.py": 7,
     "mcp_codegen/runtime/_call/invoke.py": 3,

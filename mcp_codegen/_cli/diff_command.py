@@ -10,11 +10,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from mcp_codegen._generator.config import Config, load_config
-from mcp_codegen._shared.diagnostics import CodegenError, Diagnostic, ExitCode
-from mcp_codegen.diff.ci_formats import render_junit, render_sarif
-from mcp_codegen.diff.clients import ClientSettings
-from mcp_codegen.diff.policy import (
+from mcp_codegen._diff.ci_formats import render_junit, render_sarif
+from mcp_codegen._diff.clients import ClientSettings
+from mcp_codegen._diff.policy import (
     FAIL_ON,
     FAIL_ON_ALIASES,
     Policy,
@@ -22,14 +20,14 @@ from mcp_codegen.diff.policy import (
     load_policy,
     write_acknowledgements,
 )
-from mcp_codegen.diff.renderers import (
+from mcp_codegen._diff.renderers import (
     render_github,
     render_json,
     render_markdown,
     render_terminal,
 )
-from mcp_codegen.diff.report import DiffReport, build_report, write_changelog
-from mcp_codegen.diff.revisions import (
+from mcp_codegen._diff.report import DiffReport, build_report, write_changelog
+from mcp_codegen._diff.revisions import (
     GitError,
     Side,
     default_branch,
@@ -39,6 +37,8 @@ from mcp_codegen.diff.revisions import (
     resolve_commit,
     toplevel,
 )
+from mcp_codegen._generator.config import Config, load_config
+from mcp_codegen._shared.diagnostics import CodegenError, Diagnostic, ExitCode
 
 __all__ = ["render", "run"]
 
@@ -117,7 +117,7 @@ def render(report: DiffReport, args: argparse.Namespace, config: Config) -> str:
     if args.format == "github":
         return render_github(report, _path_prefix(config))
     if args.format == "sarif":
-        from mcp_codegen.diff.rules import published_docs_url
+        from mcp_codegen._diff.rules import published_docs_url
 
         docs_url = getattr(args, "docs_url", None) or published_docs_url()
         return render_sarif(report, _path_prefix(config), docs_url)
@@ -129,7 +129,7 @@ def render(report: DiffReport, args: argparse.Namespace, config: Config) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run ``diff``; returns the exit status (0, 1 per ``--fail-on``, or 2 on errors)."""
     if args.json_schema:
-        from mcp_codegen.diff.json_schema import render_schema
+        from mcp_codegen._diff.json_schema import render_schema
 
         sys.stdout.write(render_schema())
         return ExitCode.OK

@@ -12,7 +12,7 @@ import argparse
 
 #: Report formats (``--format``).
 FORMATS = ("terminal", "markdown", "json", "github", "sarif", "junit")
-#: ``--fail-on`` choices: a level (``mcp_codegen.diff.policy.FAIL_ON``), with ``breaking`` = ``error``
+#: ``--fail-on`` choices: a level (``mcp_codegen._diff.policy.FAIL_ON``), with ``breaking`` = ``error``
 #: and ``any`` = ``info``.
 FAIL_ON = ("error", "warn", "info", "never", "breaking", "any")
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from mcp_codegen._diff.classify import diff_sides
+from mcp_codegen._diff.revisions import read_directory, read_texts
 from mcp_codegen._generator.config import Config
 from mcp_codegen._generator.model import RenderedFile
 from mcp_codegen._generator.render.modules import inference_versions
 from mcp_codegen._shared.format import MANIFEST, GeneratedModuleError
 from mcp_codegen._shared.reader import parse_literal_module
-from mcp_codegen.diff.classify import diff_sides
-from mcp_codegen.diff.revisions import read_directory, read_texts
 
 _DEPENDENCIES = re.compile(r"^DEPENDENCIES = \{\n(?:    .*\n)*?\}\n", re.MULTILINE)
 #: At most this many classified changes are listed.

@@ -11,17 +11,17 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "Change": "mcp_codegen.diff.changes",
-    "ChangeKind": "mcp_codegen.diff.changes",
-    "Severity": "mcp_codegen.diff.changes",
-    "compare_tools": "mcp_codegen.diff.classify",
-    "diff_sides": "mcp_codegen.diff.classify",
-    "Side": "mcp_codegen.diff.revisions",
-    "ToolEntry": "mcp_codegen.diff.revisions",
-    "read_directory": "mcp_codegen.diff.revisions",
-    "read_revision": "mcp_codegen.diff.revisions",
-    "DiffReport": "mcp_codegen.diff.report",
-    "build_report": "mcp_codegen.diff.report",
+    "Change": "mcp_codegen._diff.changes",
+    "ChangeKind": "mcp_codegen._diff.changes",
+    "Severity": "mcp_codegen._diff.changes",
+    "compare_tools": "mcp_codegen._diff.classify",
+    "diff_sides": "mcp_codegen._diff.classify",
+    "Side": "mcp_codegen._diff.revisions",
+    "ToolEntry": "mcp_codegen._diff.revisions",
+    "read_directory": "mcp_codegen._diff.revisions",
+    "read_revision": "mcp_codegen._diff.revisions",
+    "DiffReport": "mcp_codegen._diff.report",
+    "build_report": "mcp_codegen._diff.report",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -288,8 +288,8 @@ def test_the_config_after_the_command_wins(elsewhere: tuple[Project, Path]) -> N
 
 def test_old_spellings_are_read_with_a_warning(project: Project, capsys: Any) -> None:
     from mcp_codegen._cli.commands import main
+    from mcp_codegen._diff.policy import load_policy
     from mcp_codegen._generator.config import load_config
-    from mcp_codegen.diff.policy import load_policy
 
     project.write(
         "pyproject.toml",

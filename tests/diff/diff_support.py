@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from mcp_codegen.diff.revisions import Side, ToolEntry
+from mcp_codegen._diff.revisions import Side, ToolEntry
 
 STR: dict[str, Any] = {"type": "string"}
 INT: dict[str, Any] = {"type": "integer"}

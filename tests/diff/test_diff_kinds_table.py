@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.diff.changes import ChangeKind
-from mcp_codegen.diff.classify import diff_sides
-from mcp_codegen.diff.classify.sides import MODULE_KINDS
-from mcp_codegen.diff.clients import CLIENT_KINDS
+from mcp_codegen._diff.changes import ChangeKind
+from mcp_codegen._diff.classify import diff_sides
+from mcp_codegen._diff.classify.sides import MODULE_KINDS
+from mcp_codegen._diff.clients import CLIENT_KINDS
 from tests.diff.diff_support import INT, NUM, STR, boxed, obj, side, tool
 
 

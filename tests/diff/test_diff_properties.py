@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from mcp_codegen.diff.changes import Severity
-from mcp_codegen.diff.classify import compare_tools, value_key
+from mcp_codegen._diff.changes import Severity
+from mcp_codegen._diff.classify import compare_tools, value_key
 from tests.diff.diff_support import obj, tool
 
 # MCP_CODEGEN_DIFF_EXAMPLES=5000 for a long local run; the default keeps the suite quick.

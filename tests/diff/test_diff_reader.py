@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from mcp_codegen._diff.revisions import parse_module, read_directory, read_revision
 from mcp_codegen._shared.diagnostics import CodegenError
-from mcp_codegen.diff.revisions import parse_module, read_directory, read_revision
 from tests.diff.diff_support import INT, STR, git, manifest_text, module_text, tool, write_tree
 
 

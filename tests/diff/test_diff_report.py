@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen.diff.changes import Severity
-from mcp_codegen.diff.renderers import render_github, render_json, render_markdown, render_terminal
-from mcp_codegen.diff.report import (
+from mcp_codegen._diff.changes import Severity
+from mcp_codegen._diff.renderers import render_github, render_json, render_markdown, render_terminal
+from mcp_codegen._diff.report import (
     DiffReport,
     build_report,
     bump_version,

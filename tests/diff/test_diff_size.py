@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from mcp_codegen.diff.renderers import render_github, render_json, render_markdown, render_terminal
-from mcp_codegen.diff.report import build_report
+from mcp_codegen._diff.renderers import render_github, render_json, render_markdown, render_terminal
+from mcp_codegen._diff.report import build_report
 from tests.diff.diff_support import INT, STR, side, tool
 
 A = tool("a", {"q": STR}, ("q",), line=5)

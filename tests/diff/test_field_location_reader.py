@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from mcp_codegen._diff.revisions import ToolEntry, read_texts
 from mcp_codegen._shared.diagnostics import CodegenError
 from mcp_codegen._shared.format import GeneratedModuleError, check_tool, field_location
-from mcp_codegen.diff.revisions import ToolEntry, read_texts
 
 
 def _entry(private: dict[str, object]) -> ToolEntry:

@@ -12,8 +12,8 @@ import jsonschema
 import pytest
 
 from mcp_codegen._cli.diff_options import main
-from mcp_codegen.diff.changes import ChangeKind
-from mcp_codegen.diff.json_schema import REPORT_SCHEMA, render_schema
+from mcp_codegen._diff.changes import ChangeKind
+from mcp_codegen._diff.json_schema import REPORT_SCHEMA, render_schema
 from tests.diff.rules.trees import tool, write_tree
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from mcp_codegen.diff.changes import ChangeKind
-from mcp_codegen.diff.classify import diff_sides
-from mcp_codegen.diff.clients import ClientSettings, client_changes
-from mcp_codegen.diff.revisions import Side, ToolEntry
-from mcp_codegen.diff.rule_docs import RULE_DOCS
-from mcp_codegen.diff.rules import DOCS_FILE, all_rules, rules_markdown
+from mcp_codegen._diff.changes import ChangeKind
+from mcp_codegen._diff.classify import diff_sides
+from mcp_codegen._diff.clients import ClientSettings, client_changes
+from mcp_codegen._diff.revisions import Side, ToolEntry
+from mcp_codegen._diff.rule_docs import RULE_DOCS
+from mcp_codegen._diff.rules import DOCS_FILE, all_rules, rules_markdown
 
 
 def as_side(tools: tuple[dict[str, Any], ...], protocols: tuple[str, ...] | None = None) -> Side:
@@ -54,7 +54,7 @@ def test_example_fires_exactly_its_rule(rule_id: str) -> None:
 
 def test_docs_page_is_rendered_from_the_entries() -> None:
     assert DOCS_FILE.read_text(encoding="utf-8") == rules_markdown(), (
-        "docs/diff-rules.md is stale: run `python -m mcp_codegen.diff.rules --write`"
+        "docs/diff-rules.md is stale: run `python -m mcp_codegen._diff.rules --write`"
     )
     for rule in all_rules().values():
         assert f"\n## {rule.id}\n" in rules_markdown()

@@ -7,12 +7,12 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
+from mcp_codegen._diff.changes import JSON, Change, ChangeKind, make_change, show
+from mcp_codegen._diff.classify.keywords import dict_of
+from mcp_codegen._diff.classify.tools import compare_tools
+from mcp_codegen._diff.revisions import Side, ToolEntry, shared_key
 from mcp_codegen._shared.format import PRIVATE_KEY
 from mcp_codegen._shared.protocols import KNOWN_REVISIONS, missing_variant, variant_for
-from mcp_codegen.diff.changes import JSON, Change, ChangeKind, make_change, show
-from mcp_codegen.diff.classify.keywords import dict_of
-from mcp_codegen.diff.classify.tools import compare_tools
-from mcp_codegen.diff.revisions import Side, ToolEntry, shared_key
 
 K = ChangeKind
 #: Kinds decided by module data (``PROTOCOLS``), not by the tool dicts.

@@ -8,10 +8,10 @@ import json
 import xml.etree.ElementTree as ET
 
 from mcp_codegen import __version__
-from mcp_codegen.diff.changes import Change, Level
-from mcp_codegen.diff.policy import FAIL_ON, FAIL_ON_ALIASES, fails
-from mcp_codegen.diff.report import DiffReport
-from mcp_codegen.diff.rules import all_rules, render_rule
+from mcp_codegen._diff.changes import Change, Level
+from mcp_codegen._diff.policy import FAIL_ON, FAIL_ON_ALIASES, fails
+from mcp_codegen._diff.report import DiffReport
+from mcp_codegen._diff.rules import all_rules, render_rule
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {Level.ERROR: "error", Level.WARN: "warning", Level.INFO: "note", Level.OFF: "none"}

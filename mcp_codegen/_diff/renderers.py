@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from mcp_codegen.diff.changes import Change, Level, Severity
-from mcp_codegen.diff.growth import SizeReport, percent, signed
-from mcp_codegen.diff.report import DiffReport, escape_markdown
+from mcp_codegen._diff.changes import Change, Level, Severity
+from mcp_codegen._diff.growth import SizeReport, percent, signed
+from mcp_codegen._diff.report import DiffReport, escape_markdown
 
 _COLOURS = {
     Severity.BREAKING: "\033[1;31m",  # bold red

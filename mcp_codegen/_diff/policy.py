@@ -17,9 +17,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from mcp_codegen._diff.changes import Change, ChangeKind, Level
 from mcp_codegen._shared.diagnostics import CodegenError, Diagnostic
 from mcp_codegen._shared.project_config import ConfigError, read_config, toml_error_position
-from mcp_codegen.diff.changes import Change, ChangeKind, Level
 
 TABLE = "tool.mcp-codegen.diff"
 ACKNOWLEDGEMENTS = "mcp-schema-changes.toml"

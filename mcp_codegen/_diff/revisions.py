@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
+from mcp_codegen._diff.changes import JSON, Change
 from mcp_codegen._shared.diagnostics import CodegenError, Diagnostic
 from mcp_codegen._shared.format import (
     MANIFEST,
@@ -25,7 +26,6 @@ from mcp_codegen._shared.format import (
 from mcp_codegen._shared.json_pointer import unescape
 from mcp_codegen._shared.protocols import FORMAT1_PROTOCOLS
 from mcp_codegen._shared.reader import existing_generated, module_protocols, parse_literal_module
-from mcp_codegen.diff.changes import JSON, Change
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,10 @@ import json
 from abc import ABC, abstractmethod
 from typing import Any
 
+from mcp_codegen._diff.changes import ABSENT, JSON, Change, ChangeKind, make_change
+from mcp_codegen._diff.classify.keywords import Direction, Effect, Schema, dict_of
+from mcp_codegen._diff.classify.refs import Doc
 from mcp_codegen._shared.json_values import json_equal
-from mcp_codegen.diff.changes import ABSENT, JSON, Change, ChangeKind, make_change
-from mcp_codegen.diff.classify.keywords import Direction, Effect, Schema, dict_of
-from mcp_codegen.diff.classify.refs import Doc
 
 K = ChangeKind
 

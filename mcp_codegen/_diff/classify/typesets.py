@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from mcp_codegen._diff.changes import JSON
+from mcp_codegen._diff.classify.keywords import Effect, is_false
+from mcp_codegen._diff.classify.refs import Doc, resolve
 from mcp_codegen._shared.json_values import json_type
-from mcp_codegen.diff.changes import JSON
-from mcp_codegen.diff.classify.keywords import Effect, is_false
-from mcp_codegen.diff.classify.refs import Doc, resolve
 
 TypeSet = frozenset[str] | None  # None: no type constraint (every JSON type)
 

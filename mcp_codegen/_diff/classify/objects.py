@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
+from mcp_codegen._diff.changes import ABSENT, ChangeKind
+from mcp_codegen._diff.classify.context import WalkContext
+from mcp_codegen._diff.classify.keywords import Direction, Effect, dict_of, is_closed, names_of
+from mcp_codegen._diff.classify.refs import Node
 from mcp_codegen._shared.json_pointer import escape
-from mcp_codegen.diff.changes import ABSENT, ChangeKind
-from mcp_codegen.diff.classify.context import WalkContext
-from mcp_codegen.diff.classify.keywords import Direction, Effect, dict_of, is_closed, names_of
-from mcp_codegen.diff.classify.refs import Node
 
 K = ChangeKind
 

@@ -7,9 +7,9 @@ import math
 from collections.abc import Mapping
 from fractions import Fraction
 
-from mcp_codegen.diff.changes import ABSENT, JSON, ChangeKind
-from mcp_codegen.diff.classify.context import WalkContext
-from mcp_codegen.diff.classify.keywords import (
+from mcp_codegen._diff.changes import ABSENT, JSON, ChangeKind
+from mcp_codegen._diff.classify.context import WalkContext
+from mcp_codegen._diff.classify.keywords import (
     LOWER_COUNTS,
     UPPER_COUNTS,
     Effect,
@@ -17,8 +17,8 @@ from mcp_codegen.diff.classify.keywords import (
     fraction,
     is_number,
 )
-from mcp_codegen.diff.classify.refs import Node
-from mcp_codegen.diff.classify.typesets import type_set
+from mcp_codegen._diff.classify.refs import Node
+from mcp_codegen._diff.classify.typesets import type_set
 
 Bound = tuple[Fraction, bool] | None  # (value, exclusive); None: unbounded
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from mcp_codegen._diff.changes import ABSENT, JSON, ChangeKind
+from mcp_codegen._diff.classify.context import WalkContext
+from mcp_codegen._diff.classify.keywords import Direction, Effect, Schema, show_json
+from mcp_codegen._diff.classify.refs import Node
+from mcp_codegen._diff.classify.typesets import covers, show_types, type_effect, type_set
 from mcp_codegen._shared.json_values import json_type, value_key
-from mcp_codegen.diff.changes import ABSENT, JSON, ChangeKind
-from mcp_codegen.diff.classify.context import WalkContext
-from mcp_codegen.diff.classify.keywords import Direction, Effect, Schema, show_json
-from mcp_codegen.diff.classify.refs import Node
-from mcp_codegen.diff.classify.typesets import covers, show_types, type_effect, type_set
 
 K = ChangeKind
 

@@ -8,13 +8,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcp_codegen._diff.changes import Change, Severity
+from mcp_codegen._diff.classify import diff_sides
+from mcp_codegen._diff.clients import ClientSettings, client_changes
+from mcp_codegen._diff.growth import SizeReport, size_report
+from mcp_codegen._diff.policy import FAIL_ON, FAIL_ON_ALIASES, Acknowledgement, fails
+from mcp_codegen._diff.revisions import Side
 from mcp_codegen._shared.diagnostics import Diagnostic
-from mcp_codegen.diff.changes import Change, Severity
-from mcp_codegen.diff.classify import diff_sides
-from mcp_codegen.diff.clients import ClientSettings, client_changes
-from mcp_codegen.diff.growth import SizeReport, size_report
-from mcp_codegen.diff.policy import FAIL_ON, FAIL_ON_ALIASES, Acknowledgement, fails
-from mcp_codegen.diff.revisions import Side
 
 SEMVER = re.compile(
     r"^(?P<major>0|[1-9]\d*)\.(?P<minor>0|[1-9]\d*)\.(?P<patch>0|[1-9]\d*)"

@@ -31,7 +31,7 @@ class Severity(Enum):
 
 
 class Level(Enum):
-    """What the review gate does with a change, most severe first (``mcp_codegen.diff.rules``)."""
+    """What the review gate does with a change, most severe first (``mcp_codegen._diff.rules``)."""
 
     ERROR = "error"
     WARN = "warn"

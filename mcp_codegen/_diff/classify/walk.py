@@ -8,32 +8,32 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mcp_codegen._shared.json_values import same_value
-from mcp_codegen.diff.changes import ABSENT, JSON, ChangeKind
-from mcp_codegen.diff.classify.bounds import (
+from mcp_codegen._diff.changes import ABSENT, JSON, ChangeKind
+from mcp_codegen._diff.classify.bounds import (
     compare_counts,
     compare_multiple_of,
     compare_numeric_bounds,
     compare_string_assertion,
     compare_unique,
 )
-from mcp_codegen.diff.classify.context import WalkContext
-from mcp_codegen.diff.classify.keywords import (
+from mcp_codegen._diff.classify.context import WalkContext
+from mcp_codegen._diff.classify.keywords import (
     HANDLED,
     SCHEMA_ANNOTATIONS,
     STRUCTURAL,
     Schema,
     schema_key,
 )
-from mcp_codegen.diff.classify.objects import (
+from mcp_codegen._diff.classify.objects import (
     compare_items,
     compare_open_schema,
     compare_properties,
     compare_property_names,
 )
-from mcp_codegen.diff.classify.refs import Node, resolve
-from mcp_codegen.diff.classify.unions import compare_all_of, compare_union, rest
-from mcp_codegen.diff.classify.values import compare_types, compare_values
+from mcp_codegen._diff.classify.refs import Node, resolve
+from mcp_codegen._diff.classify.unions import compare_all_of, compare_union, rest
+from mcp_codegen._diff.classify.values import compare_types, compare_values
+from mcp_codegen._shared.json_values import same_value
 
 K = ChangeKind
 

@@ -3,7 +3,7 @@
 Pure data, kept next to ``changes.ChangeKind`` so that a kind cannot ship without its entry
 (``tests/diff/rules/test_rules.py`` fails when one is missing, and runs every example through the
 classifier, asserting that exactly its own rule fires). ``docs/diff-rules.md`` is rendered from
-these entries by ``python -m mcp_codegen.diff.rules --write``. Long by nature: one entry per rule.
+these entries by ``python -m mcp_codegen._diff.rules --write``. Long by nature: one entry per rule.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class RuleDoc:
     #: The protocol revisions whose clients see the change ("" = every revision).
     revisions: str = ""
     #: For client-aware rules: the ``[tool.mcp-codegen]`` client settings the example needs
-    #: (``mcp_codegen.diff.clients.ClientSettings`` fields).
+    #: (``mcp_codegen._diff.clients.ClientSettings`` fields).
     settings: dict[str, Any] | None = None
     #: The modules' ``PROTOCOLS`` on BASE and HEAD, when the example depends on them.
     protocols: tuple[tuple[str, ...], tuple[str, ...]] | None = None

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_codegen.diff.changes import ABSENT, JSON, ChangeKind, Severity
-from mcp_codegen.diff.classify.context import WalkContext
-from mcp_codegen.diff.classify.keywords import (
+from mcp_codegen._diff.changes import ABSENT, JSON, ChangeKind, Severity
+from mcp_codegen._diff.classify.context import WalkContext
+from mcp_codegen._diff.classify.keywords import (
     SCHEMA_ANNOTATIONS,
     STRUCTURAL,
     Direction,
@@ -14,9 +14,9 @@ from mcp_codegen.diff.classify.keywords import (
     ref_of,
     short,
 )
-from mcp_codegen.diff.classify.refs import Doc, Node
-from mcp_codegen.diff.classify.typesets import lost, type_set
-from mcp_codegen.diff.classify.values import compare_types
+from mcp_codegen._diff.classify.refs import Doc, Node
+from mcp_codegen._diff.classify.typesets import lost, type_set
+from mcp_codegen._diff.classify.values import compare_types
 
 K = ChangeKind
 Branch = tuple[JSON, str]

@@ -7,8 +7,8 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
+from mcp_codegen._diff.changes import JSON
 from mcp_codegen._shared.annotations import SCHEMA_ANNOTATIONS
-from mcp_codegen.diff.changes import JSON
 
 Schema = dict[str, Any]
 

@@ -19,17 +19,17 @@ Runs in: parent. (The default for every module of this package.)
 
 from __future__ import annotations
 
-from mcp_codegen._shared.json_values import json_equal, json_type, value_key
-from mcp_codegen.diff.classify.keywords import (
+from mcp_codegen._diff.classify.keywords import (
     HANDLED,
     SCHEMA_ANNOTATIONS,
     STRUCTURAL,
     Direction,
     Effect,
 )
-from mcp_codegen.diff.classify.sides import diff_sides
-from mcp_codegen.diff.classify.tools import HINT_DEFAULTS, TOOL_FIELDS_COMPARED, compare_tools
-from mcp_codegen.diff.classify.typesets import ALL_TYPES, TypeSet, show_types
+from mcp_codegen._diff.classify.sides import diff_sides
+from mcp_codegen._diff.classify.tools import HINT_DEFAULTS, TOOL_FIELDS_COMPARED, compare_tools
+from mcp_codegen._diff.classify.typesets import ALL_TYPES, TypeSet, show_types
+from mcp_codegen._shared.json_values import json_equal, json_type, value_key
 
 __all__ = [
     "ALL_TYPES",

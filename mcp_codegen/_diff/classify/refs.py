@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mcp_codegen._diff.changes import JSON
+from mcp_codegen._diff.classify.keywords import Schema, as_schema, assertions
 from mcp_codegen._shared.annotations import SCHEMA_ANNOTATIONS
 from mcp_codegen._shared.json_pointer import escape, fragment_tokens
-from mcp_codegen.diff.changes import JSON
-from mcp_codegen.diff.classify.keywords import Schema, as_schema, assertions
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcp_codegen.diff.changes import ChangeKind, Level, Severity
+from mcp_codegen._diff.changes import ChangeKind, Level, Severity
 
 SCHEMA_ID = "urn:mcp-codegen:diff-report:1"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mcp_codegen._diff.revisions import Side, ToolEntry
 from mcp_codegen._profiles.budget import BYTES_PER_TOKEN, payload_bytes, token_counter, wire_bytes
 from mcp_codegen._shared.format import PRIVATE_KEY
-from mcp_codegen.diff.revisions import Side, ToolEntry
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from mcp_codegen._diff.changes import Change, ChangeKind, make_change
+from mcp_codegen._diff.revisions import Side, ToolEntry
 from mcp_codegen._profiles import Finding, apply_profile
 from mcp_codegen._profiles.budget import payload_bytes, wire_bytes
 from mcp_codegen._profiles.name_limits import DEFAULT_NAME_BUDGET, check_names
 from mcp_codegen._shared.format import PRIVATE_KEY
-from mcp_codegen.diff.changes import Change, ChangeKind, make_change
-from mcp_codegen.diff.revisions import Side, ToolEntry
 
 K = ChangeKind
 #: The kinds only ``client_changes`` reports (the schema classifier never does).

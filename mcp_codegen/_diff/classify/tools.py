@@ -6,15 +6,15 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+from mcp_codegen._diff.changes import ABSENT, JSON, Change, ChangeKind, make_change
+from mcp_codegen._diff.classify.keywords import Direction, dict_of
+from mcp_codegen._diff.classify.refs import Doc
+from mcp_codegen._diff.classify.walk import Walk
 from mcp_codegen._shared.annotations import HINT_DEFAULTS
 from mcp_codegen._shared.format import PRIVATE_KEY
 from mcp_codegen._shared.json_pointer import escape
 from mcp_codegen._shared.json_values import same_value
 from mcp_codegen._shared.protocols import NATURAL_KEY
-from mcp_codegen.diff.changes import ABSENT, JSON, Change, ChangeKind, make_change
-from mcp_codegen.diff.classify.keywords import Direction, dict_of
-from mcp_codegen.diff.classify.refs import Doc
-from mcp_codegen.diff.classify.walk import Walk
 
 K = ChangeKind
 
