@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, overload
 
+__all__ = ["tool"]
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
