@@ -206,9 +206,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         if args.composed:
             config = _load(args)
-            tools = export_servers.composed_tools(
-                output, args.server, config.root, list(config.python_path)
-            )
+            from mcp_codegen._shared.project_config import runtime_settings  # --composed only
+
+            roots = runtime_settings(str(config.config_file)).import_paths  # src/ layouts too
+            tools = export_servers.composed_tools(output, args.server, config.root, roots)
         else:
             tools = wire_tools(modules, args.protocol)
     except (GeneratedModuleError, ValueError) as exc:

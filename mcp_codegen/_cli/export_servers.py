@@ -61,10 +61,10 @@ def own_modules(modules: list[dict[str, Any]], server: str) -> list[dict[str, An
     ]
 
 
-def composed_tools(output: Path, server: str, root: Path, python_path: list[Path]) -> list[Any]:
+def composed_tools(output: Path, server: str, root: Path, python_path: list[str]) -> list[Any]:
     """What ``server`` lists at ``tools/list`` with its generated entries (strict hook), read
     in a child process; ``ValueError`` with the child's last words when it cannot."""
-    env = with_package_path(dict(os.environ), str(root), *map(str, python_path))
+    env = with_package_path(dict(os.environ), str(root), *python_path)
     done = subprocess.run(
         [sys.executable, "-m", "mcp_codegen._cli.export_servers", str(output), server],
         capture_output=True,

@@ -236,6 +236,20 @@ def test_export_shows_each_server_and_the_composed_list(fastmcp_project: Project
     assert unknown.returncode == 2 and "pkg.jira:jira" in unknown.stderr
 
 
+def test_export_composed_finds_a_src_layout(fastmcp_project: Project, tmp_path: Path) -> None:
+    """The composed list is read with the project's import roots (``src/``), as ``run`` does."""
+    project = Project(tmp_path)
+    project.configure('sources = ["src/pkg"]\nflavor = "fastmcp"\n')
+    for relative, text in FASTMCP_SOURCES.items():
+        project.write(f"src/{relative}", text)
+    assert (done := project.run("generate")).returncode == 0, done.stderr
+    composed = project.run("export", "--server", "pkg.main:main", "--composed")
+    assert composed.returncode == 0, composed.stderr
+    plain = listings(fastmcp_project, "plain", ("pkg.main:main",))  # the framework's own list
+    assert json.loads(composed.stdout)["tools"] == plain["pkg.main:main"]
+
+
+@pytest.mark.slow
 def test_fast_path_records_sub_servers_and_leaves_the_composed_listing_to_the_framework(
     fastmcp_project: Project,
 ) -> None:
