@@ -205,11 +205,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         return ExitCode.USAGE
     try:
         if args.composed:
-            config = _load(args)
-            from mcp_codegen._shared.project_config import runtime_settings  # --composed only
-
-            roots = runtime_settings(str(config.config_file)).import_paths  # src/ layouts too
-            tools = export_servers.composed_tools(output, args.server, config.root, roots)
+            tools = export_servers.composed_tools(output, args.server, _load(args).config_file)
         else:
             tools = wire_tools(modules, args.protocol)
     except (GeneratedModuleError, ValueError) as exc:

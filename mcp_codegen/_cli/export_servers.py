@@ -24,6 +24,7 @@ from typing import Any
 
 from mcp_codegen._generator.workers.prestart import with_package_path
 from mcp_codegen._shared.format import PRIVATE_KEY, SERVER_KEY
+from mcp_codegen._shared.project_config import runtime_settings
 
 
 def servers_of(modules: list[dict[str, Any]]) -> dict[str, list[str]]:
@@ -61,10 +62,14 @@ def own_modules(modules: list[dict[str, Any]], server: str) -> list[dict[str, An
     ]
 
 
-def composed_tools(output: Path, server: str, root: Path, python_path: list[str]) -> list[Any]:
+def composed_tools(output: Path, server: str, config_file: Path) -> list[Any]:
     """What ``server`` lists at ``tools/list`` with its generated entries (strict hook), read
-    in a child process; ``ValueError`` with the child's last words when it cannot."""
-    env = with_package_path(dict(os.environ), str(root), *python_path)
+    in a child process with the project's import roots (``src/`` layouts too, as ``run``);
+    ``ValueError`` with the child's last words when it cannot."""
+    root = config_file.parent
+    env = with_package_path(
+        dict(os.environ), str(root), *runtime_settings(str(config_file)).import_paths
+    )
     done = subprocess.run(
         [sys.executable, "-m", "mcp_codegen._cli.export_servers", str(output), server],
         capture_output=True,
