@@ -47,8 +47,8 @@ _DERIVING = (
     "runtime/_stdio/shapes.py",
     "runtime/_stdio/wire_json.py",
     "runtime/_stdio/wire_shapes.py",
-    "shared/format.py",
-    "shared/reader.py",
+    "_shared/format.py",
+    "_shared/reader.py",
 )
 _CODEGEN = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
