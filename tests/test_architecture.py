@@ -196,7 +196,6 @@ LONG_FUNCTIONS: frozenset[str] = frozenset(
         "mcp_codegen/_generator/assemble/finalize.py::assemble_tool",
         "mcp_codegen/_generator/config.py::load_config",
         "mcp_codegen/_generator/pipeline.py::_build",
-        "mcp_codegen/_generator/schema/describe.py::inspect_tool",
         "mcp_codegen/_generator/workers/child.py::main",
         "mcp_codegen/_shared/schema_transforms.py::inline_refs",
         "mcp_codegen/runtime/_stdio/front.py::serve",

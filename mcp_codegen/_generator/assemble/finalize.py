@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from mcp_codegen._generator.assemble.field_lines import field_lines
@@ -18,12 +17,14 @@ from mcp_codegen._generator.model import (
     ScannedTool,
     ToolDefinition,
 )
+from mcp_codegen._generator.schema.inputs import final_input_schema
+from mcp_codegen._generator.schema.outputs import output_variants
 from mcp_codegen._profiles.name_limits import check_names, unservable_name
 from mcp_codegen._shared.annotations import TOOL_HINTS
 from mcp_codegen._shared.diagnostics import Diagnostic
 from mcp_codegen._shared.format import PRIVATE_KEY
-from mcp_codegen._shared.protocols import NATURAL_KEY, variants_of
-from mcp_codegen._shared.schema_transforms import Memo, box_output, clean
+from mcp_codegen._shared.protocols import variants_of
+from mcp_codegen._shared.schema_transforms import Memo
 
 MAX_DESCRIPTION_BYTES = 100_000
 MODEL_API_NAME_LIMIT = 64
@@ -58,68 +59,6 @@ def _check_schema(
     if object_root and schema.get("type") != "object":
         return f'{what} must have "type": "object" at its root (MCP requires it)'
     return None
-
-
-def build_input_schema(
-    tool: ScannedTool, inspected: InspectedTool, memo: Memo | None = None
-) -> JSON:
-    if "input_schema" in tool.options:
-        return copy.deepcopy(tool.options["input_schema"])
-    raw = inspected.input_schema
-    if raw.get("additionalProperties") is True and "properties" not in raw:
-        return dict(raw)  # the configured permissive fallback, kept as seed 000 prints it
-    # Docstring descriptions go in before ``clean``: a parameter's own description is a sibling
-    # of its type's ``$ref``, so it wins over the description of the type when that is inlined.
-    raw = copy.copy(raw)
-    raw["properties"] = {
-        name: prop
-        if "description" in prop or name not in inspected.parameter_descriptions
-        else {**prop, "description": inspected.parameter_descriptions[name]}
-        for name, prop in raw.get("properties", {}).items()
-    }
-    schema = clean(raw, memo)
-    # Built in KEY_ORDER already; the subschemas were ordered by ``clean``.
-    root: dict[str, JSON] = {"type": "object", "properties": schema["properties"]}
-    if schema.get("required"):
-        root["required"] = schema["required"]
-    root["additionalProperties"] = False
-    if "$defs" in schema:
-        root["$defs"] = schema["$defs"]
-    return root
-
-
-def build_natural_output_schema(
-    tool: ScannedTool, inspected: InspectedTool, memo: Memo | None = None
-) -> JSON:
-    """The output schema of the return value itself, as served from 2026-07-28 (any root)."""
-    if "output_schema" in tool.options:
-        return copy.deepcopy(tool.options["output_schema"])
-    if inspected.output_schema is None:
-        return None
-    return clean(inspected.output_schema, memo)
-
-
-def build_output_variants(
-    tool: ScannedTool, inspected: InspectedTool, config: Config, memo: Memo | None = None
-) -> tuple[JSON, str | None, dict[str, JSON]]:
-    """The top-level output schema, its box field (``None``: not boxed) and the ``x-codegen``
-    keys of the other variant.
-
-    The top level is what the configured revisions before 2026-07-28 get: a non-object root is
-    boxed there. The natural schema goes into ``x-codegen.natural`` when 2026-07-28 is
-    configured too and the two differ. With 2026-07-28 alone, the natural schema is the top level.
-    """
-    natural = build_natural_output_schema(tool, inspected, memo)
-    variants = variants_of(config.protocols)
-    if natural is None or "output_schema" in tool.options or variants == ("natural",):
-        return natural, None, {}
-    field = tool.options.get("box_field", config.box_field)
-    boxed, is_boxed = box_output(natural, field, config.box_marker)
-    if not is_boxed:
-        return natural, None, {}
-    if "natural" in variants:
-        return boxed, field, {NATURAL_KEY: {"outputSchema": natural}}
-    return boxed, field, {}
 
 
 def _metadata_problems(module: ScannedModule, tool: ScannedTool) -> list[Diagnostic]:
@@ -266,8 +205,8 @@ def assemble_tool(
             },
         ), problems
 
-    input_schema = build_input_schema(tool, inspected, memo)
-    output_schema, box_field, variant_keys = build_output_variants(tool, inspected, config, memo)
+    input_schema = final_input_schema(tool, inspected, memo)
+    output_schema, box_field, variant_keys = output_variants(tool, inspected, config, memo)
     for schema, what, key in (
         (input_schema, "inputSchema", "input_schema"),
         (output_schema, "outputSchema", "output_schema"),

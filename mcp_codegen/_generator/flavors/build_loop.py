@@ -11,7 +11,6 @@ from mcp_codegen._generator.flavors.common import (
     apply_codegen_options,
     at_tool,
     framework_arguments,
-    hidden_parameters,
     presented_function,
     unsupported_options,
 )
@@ -23,6 +22,7 @@ from mcp_codegen._generator.inspection.unsupported import (
 )
 from mcp_codegen._generator.model import JSON, ScannedModule
 from mcp_codegen._generator.schema.anything import accept_anything_warnings
+from mcp_codegen._generator.schema.inputs import hidden_parameters
 from mcp_codegen._registration.served import list_served_tools
 from mcp_codegen._shared.diagnostics import Diagnostic
 
@@ -49,11 +49,7 @@ def build_with(
         if problems:
             diagnostics.extend(problems)
             continue
-        hidden = hidden_parameters(tool, injected)
-        if "input_schema" in scanned.options and "input_schema" not in accepted:
-            # The override replaces the inferred input schema, so the framework is shown no
-            # parameters at all (it may refuse ones only the override can describe: **kwargs).
-            hidden = [p.name for p in tool.parameters]
+        hidden = hidden_parameters(tool, injected, accepted)
         function = presented_function(tool, hidden)
         try:
             server.tool(**framework_arguments(scanned.options, accepted))(function)

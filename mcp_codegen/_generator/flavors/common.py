@@ -14,7 +14,8 @@ from typing import Any
 
 from mcp_codegen._generator.inspection.resolve import ResolvedTool
 from mcp_codegen._generator.model import JSON, ScannedModule, ScannedTool
-from mcp_codegen._generator.schema.describe import is_injected
+from mcp_codegen._generator.schema.inputs import flavored_input_schema
+from mcp_codegen._generator.schema.outputs import flavored_output_schema
 from mcp_codegen._registration.served import mcp_types as _mcp_types
 from mcp_codegen._shared.diagnostics import Diagnostic
 from mcp_codegen._shared.format import PRIVATE_KEY
@@ -54,15 +55,6 @@ def at_tool(module: ScannedModule, tool: ScannedTool, message: str, key: str = "
     """A diagnostic at the tool, or at its decorator argument ``key`` when given."""
     where = tool.option_positions.get(key, tool.position) if key else tool.position
     return Diagnostic(module.relative_path, where.line, where.column, message)
-
-
-def hidden_parameters(resolved: ResolvedTool, injected: frozenset[str]) -> list[str]:
-    """Parameters of configured injected types: the runtime supplies them, clients never do."""
-    return [
-        p.name
-        for p in resolved.parameters
-        if p.annotation is not inspect.Parameter.empty and is_injected(p.annotation, injected)
-    ]
 
 
 def presented_function(resolved: ResolvedTool, hidden: list[str]) -> Callable[..., Any]:
@@ -175,30 +167,12 @@ def unsupported_options(
 def apply_codegen_options(
     tool: ScannedTool, flavored: FlavoredTool, accepted: frozenset[str]
 ) -> FlavoredTool:
-    """mcp-codegen's own options, explicit in source, win over the framework's inference.
-
-    ``input_schema=`` and (when the framework has no such option) ``output_schema=`` replace the
-    inferred schema, and the result is then not boxed; ``box_field=`` renames the box property.
-    """
-    options = tool.options
-    wire = dict(flavored.wire)
-    box_field, private = flavored.box_field, dict(flavored.private)
-    if "input_schema" in options and "input_schema" not in accepted:
-        wire["inputSchema"] = options["input_schema"]
-    if "output_schema" in options and "output_schema" not in accepted:
-        wire["outputSchema"] = options["output_schema"]
-        box_field = None
-        private.pop("result_meta", None)
-    renamed = options.get("box_field")
-    if isinstance(renamed, str) and box_field is not None and renamed != box_field:
-        schema = dict(wire["outputSchema"])
-        schema["properties"] = {
-            (renamed if key == box_field else key): value
-            for key, value in schema["properties"].items()
-        }
-        schema["required"] = [renamed if key == box_field else key for key in schema["required"]]
-        wire["outputSchema"] = schema
-        box_field = renamed
+    """mcp-codegen's own options, explicit in source, win over the framework's inference
+    (``input_schema=``, ``output_schema=``, ``box_field=``: decided in ``schema.inputs`` and
+    ``schema.outputs``); the tool's keys in the order the generated modules write them."""
+    wire, private = dict(flavored.wire), dict(flavored.private)
+    flavored_input_schema(wire, tool.options, accepted)
+    box_field = flavored_output_schema(wire, flavored.box_field, private, tool.options, accepted)
     ordered = {key: wire[key] for key in TOOL_KEY_ORDER if key in wire}
     ordered.update({key: wire[key] for key in sorted(wire) if key not in TOOL_KEY_ORDER})
     return FlavoredTool(ordered, box_field, private)

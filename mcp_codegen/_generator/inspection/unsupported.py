@@ -3,6 +3,9 @@
 Used after describing a tool failed: at ``generate`` (the tool's parameters as one ``TypedDict``)
 or while importing a module whose framework infers at registration (``MCPServer``, fastmcp),
 where pydantic's error names neither the tool nor the parameter.
+
+Runs in: worker, parent. (The parent imports it with ``mcp_codegen._generator.schema.inputs``
+and never calls it.)
 """
 
 from __future__ import annotations

@@ -1,35 +1,40 @@
-"""One pydantic pass per module (``describe_module``): every tool's parameter ``TypedDict`` and every
-uncached return type described together, so shared types are built once."""
+"""How pydantic describes types here: schema-only adapters, one type alone or many in one pass
+(``described_together``, so shared types are built once), and the errors that mean "cannot"."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+import pydantic
 from pydantic import TypeAdapter
 
-from mcp_codegen._generator.inspection.resolve import ResolvedTool
-from mcp_codegen._generator.model import JSON, ScannedModule
-from mcp_codegen._generator.schema.defaults import module_defaults
-from mcp_codegen._generator.schema.hints import SCHEMA_ONLY, has_no_output_schema
-from mcp_codegen._generator.schema.inputs import InputPlan, plan_input
-from mcp_codegen._generator.schema.outputs import OUTPUT_CACHE
+from mcp_codegen._generator.model import JSON
 from mcp_codegen._shared.schema_transforms import referenced_definitions
 
+#: Describe only: building pydantic's validator and serializer costs as much as the schema.
+SCHEMA_ONLY = pydantic.ConfigDict(defer_build=True)
 
-@dataclass
-class ModuleSchemas:
-    """Raw input schemas of a module's tools, described by pydantic in one pass.
+#: What pydantic raises for a type it cannot describe.
+DESCRIBE_ERRORS = (
+    pydantic.PydanticSchemaGenerationError,
+    pydantic.PydanticUserError,
+    pydantic.errors.PydanticInvalidForJsonSchema,
+    TypeError,
+)
 
-    One ``TypeAdapter`` over a tuple of every tool's parameter TypedDict builds each shared type
-    (a dataclass, a model used by many tools) once and generates one JSON Schema whose ``$defs``
-    the tools share; each tool gets its own root and the definitions it reaches. Tools missing
-    here are described one by one (``input_schema``), which is also how errors get positions.
-    """
 
-    inputs: dict[int, tuple[InputPlan, JSON]]
-    #: id(tool) -> its defaults that need pydantic, checked together (``module_defaults``)
-    defaults: dict[int, dict[str, JSON]] = field(default_factory=dict)
+def failure_text(exc: Exception) -> str:
+    """The first line of pydantic's message, without its "For further information" link."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text.split("For further information")[0].strip()
+
+
+def schema_only_adapter(annotation: Any) -> TypeAdapter[Any]:
+    """A TypeAdapter that builds the core schema only (no validator or serializer)."""
+    try:
+        return TypeAdapter(annotation, config=SCHEMA_ONLY)
+    except pydantic.PydanticUserError:  # models and dataclasses bring their own config
+        return TypeAdapter(annotation)
 
 
 def _reachable(root: JSON, defs: dict[str, JSON], memo: dict[str, set[str]]) -> set[str]:
@@ -47,7 +52,7 @@ def _reachable(root: JSON, defs: dict[str, JSON], memo: dict[str, set[str]]) -> 
     return found
 
 
-def _described_together(types_: list[Any], mode: str) -> list[JSON] | None:
+def described_together(types_: list[Any], mode: str) -> list[JSON] | None:
     """Each type's raw JSON Schema (with the ``$defs`` it reaches) from one pydantic pass.
 
     ``None`` when the pass fails or pydantic had to qualify a definition name because two types
@@ -74,59 +79,3 @@ def _described_together(types_: list[Any], mode: str) -> list[JSON] | None:
             schema["$defs"] = {name: defs[name] for name in sorted(reached)}
         schemas.append(schema)
     return schemas
-
-
-def _unwrap_root(schema: JSON) -> JSON | None:
-    """``{"$ref": X, "$defs": {X: body, ...}}`` as ``body`` with the other definitions it needs."""
-    ref = schema.get("$ref")
-    defs = schema.get("$defs", {})
-    name = ref[len("#/$defs/") :] if isinstance(ref, str) and ref.startswith("#/$defs/") else None
-    if name is None or name not in defs or len(schema) != 2:
-        return None
-    body = defs[name]
-    if name in referenced_definitions(
-        body, set()
-    ):  # a TypedDict of parameters cannot refer to itself
-        return None
-    # The root and its property dicts are this tool's own: ``inspect_tool`` adds defaults to them.
-    root = {**body, "properties": {k: dict(v) for k, v in body.get("properties", {}).items()}}
-    rest = {n: d for n, d in defs.items() if n != name}
-    if rest:
-        root["$defs"] = rest
-    return root
-
-
-def describe_module(
-    module: ScannedModule, tools: list[ResolvedTool], injected: frozenset[str]
-) -> ModuleSchemas:
-    """Describe the tools' inputs, and their not yet cached outputs, in one pass each."""
-    plans: dict[int, InputPlan] = {}
-    for tool in tools:
-        if "input_schema" in tool.scanned.options:
-            continue
-        try:
-            plans[id(tool)] = plan_input(tool, injected, module.relative_path)
-        except Exception:  # described one by one, which reports the problem with a position
-            continue
-    inputs: dict[int, tuple[InputPlan, JSON]] = {}
-    if len(plans) > 1:
-        described = _described_together([p.arguments for p in plans.values()], "validation")
-        for (key, plan), schema in zip(plans.items(), described or (), strict=False):
-            root = _unwrap_root(schema)
-            if root is not None:
-                inputs[key] = (plan, root)
-    pending = []
-    for tool in tools:
-        annotation = tool.return_annotation
-        if "output_schema" in tool.scanned.options or has_no_output_schema(annotation):
-            continue
-        try:
-            if annotation not in OUTPUT_CACHE and annotation not in pending:
-                pending.append(annotation)
-        except TypeError:  # unhashable: described one by one
-            continue
-    if len(pending) > 1:
-        described = _described_together(pending, "serialization")
-        for annotation, schema in zip(pending, described or (), strict=False):
-            OUTPUT_CACHE[annotation] = schema
-    return ModuleSchemas(inputs, module_defaults(plans))

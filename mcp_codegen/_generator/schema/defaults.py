@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, Protocol
 
 import pydantic
 import pydantic_core
@@ -15,8 +15,18 @@ from typing_extensions import TypedDict
 from mcp_codegen._generator.inspection.resolve import ResolveFailure
 from mcp_codegen._generator.model import JSON
 from mcp_codegen._generator.schema.hints import union_members
-from mcp_codegen._generator.schema.inputs import InputPlan
 from mcp_codegen._shared.diagnostics import Diagnostic
+
+
+class InputPlan(Protocol):
+    """What this module reads of ``mcp_codegen._generator.schema.inputs.InputPlan`` (which calls
+    it, so it cannot be imported here)."""
+
+    arguments: Any
+    fields: dict[str, Any]
+    defaults: dict[str, Any]
+    annotations: dict[str, Any]
+    positions: dict[str, Any]
 
 
 def _json_defaults(
