@@ -30,6 +30,7 @@ from mcp_codegen._generator.scan.factory_entry import (
 )
 from mcp_codegen._generator.scan.files import scan_file
 from mcp_codegen._shared.diagnostics import CodegenError, Diagnostic
+from mcp_codegen._shared.toml_positions import header_position, parse_error_position
 
 TABLE = "[tool.mcp-codegen]"
 #: Directories init reads no tools from (besides environments and caches): tests, the
@@ -243,17 +244,17 @@ def write_table(root: Path, table: str, *, force: bool) -> Path:
     try:
         existing = "mcp-codegen" in tomllib.loads(text).get("tool", {})
     except tomllib.TOMLDecodeError as exc:
-        raise CodegenError(
-            [Diagnostic(str(path), 1, 1, f"cannot parse TOML ({exc}); fix it, then run init")]
-        ) from None
+        line, column = parse_error_position(str(exc))
+        message = f"cannot parse TOML ({exc}); fix it, then run init"
+        raise CodegenError([Diagnostic(str(path), line, column, message)]) from None
     if existing and not force:
-        line = next((n for n, t in enumerate(text.splitlines(), 1) if t.strip() == TABLE), 1)
+        line, column = header_position(text, TABLE.strip("[]"))
         raise CodegenError(
             [
                 Diagnostic(
                     str(path),
                     line,
-                    1,
+                    column,
                     f"{TABLE} already exists; init does not overwrite it: edit it, or run "
                     "`mcp-codegen init --force` to replace that table (the rest of the file "
                     "is kept)",

@@ -3,7 +3,8 @@ and the reviewed acknowledgements file (``mcp-schema-changes.toml``), applied to
 
 Every problem in either file is a ``path:line:col`` diagnostic (exit 2); an unknown rule ID
 suggests the closest one. ``tomllib`` gives no positions, so a key or value is located by
-searching the text of its table (``locate``), falling back to the table's header.
+searching the text of its table (``mcp_codegen._shared.toml_positions``), falling back to the
+table's header.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from typing import Any
 
 from mcp_codegen._diff.changes import Change, ChangeKind, Level
 from mcp_codegen._shared.diagnostics import CodegenError, Diagnostic
-from mcp_codegen._shared.project_config import ConfigError, read_config, toml_error_position
+from mcp_codegen._shared.project_config import ConfigError, read_config
+from mcp_codegen._shared.toml_positions import key_position, parse_error_position, text_position
 
 TABLE = "tool.mcp-codegen.diff"
 ACKNOWLEDGEMENTS = "mcp-schema-changes.toml"
@@ -75,24 +77,6 @@ class Policy:
         return any(fnmatch.fnmatchcase(tool, pattern) for pattern in self.exclude)
 
 
-def locate(text: str, needle: str, table: str) -> tuple[int, int]:
-    """Line and column of ``needle`` inside ``[table]`` (or its sub-tables); else the header's
-    position; else 1:1."""
-    header: tuple[int, int] | None = None
-    inside = False
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if stripped.startswith("["):
-            name = stripped.strip("[]").strip()
-            inside = name == table or name.startswith(table + ".")
-            if inside and header is None:
-                header = (number, line.index("[") + 1)
-            continue
-        if inside and needle in line:
-            return number, line.index(needle) + 1
-    return header or (1, 1)
-
-
 def suggestion(name: str, known: Iterable[str]) -> str:
     close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.5)
     return f"did you mean {close[0]!r}?" if close else "see docs/diff-rules.md for the rule IDs"
@@ -103,7 +87,7 @@ def _read_toml(path: Path) -> tuple[str, dict[str, Any]]:
         text = path.read_text(encoding="utf-8")
         return text, tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        line, col = toml_error_position(str(exc))
+        line, col = parse_error_position(str(exc))
         raise CodegenError(
             [Diagnostic(str(path), line, col, f"cannot parse TOML ({exc}); fix the syntax")]
         ) from None
@@ -125,7 +109,7 @@ def load_policy(config_file: Path, root: Path, *, drafting: bool = False) -> Pol
     def problem(needle: str, message: str) -> None:
         if needle not in text:  # written in the old kebab-case spelling
             needle = needle.replace("_", "-")
-        problems.append(Diagnostic(str(config_file), *locate(text, needle, TABLE), message))
+        problems.append(Diagnostic(str(config_file), *text_position(text, needle, TABLE), message))
 
     if not isinstance(table, dict):
         problem("diff", f"[{TABLE}] must be a table")
@@ -199,19 +183,13 @@ def load_acknowledgements(path: Path, drafting: bool = False) -> tuple[Acknowled
         problems.append(Diagnostic(str(path), 1, 1, f"unknown key {key!r}; entries are [[change]]"))
     entries = data.get("change", [])
     headers = _entry_lines(text)
-    lines = text.splitlines()
     known = [kind.rule for kind in ChangeKind]
     found: list[Acknowledgement] = []
     for index, entry in enumerate(entries if isinstance(entries, list) else []):
         start = headers[index] if index < len(headers) else 1
-        end = headers[index + 1] if index + 1 < len(headers) else len(lines) + 1
 
-        def at(key: str, start: int = start, end: int = end) -> tuple[int, int]:
-            for number in range(start, end):
-                line = lines[number - 1]
-                if line.split("=", 1)[0].strip() == key:
-                    return number, line.index(key) + 1
-            return start, 1
+        def at(key: str, index: int = index) -> tuple[int, int]:
+            return key_position(text, "change", key, occurrence=index)
 
         bad = False
         for key in entry:

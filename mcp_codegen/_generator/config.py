@@ -17,10 +17,10 @@ from mcp_codegen._shared.project_config import (
     TABLE,
     ConfigError,
     ProjectConfig,
-    key_position,
     read_config,
 )
 from mcp_codegen._shared.protocols import REVISIONS, sort_revisions
+from mcp_codegen._shared.toml_positions import key_position
 
 #: Decorator patterns matched (with fnmatch) against a decorator's dotted name, with any call stripped:
 #: ``@tool``, ``@tool()``, ``@mcp.tool`` and ``@app.tool(...)`` all match by default.

@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 import sys
 
+from mcp_codegen._shared.toml_positions import key_position, parse_error_position
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -133,7 +135,7 @@ def read_config(path: str) -> ProjectConfig:
     except FileNotFoundError:
         raise ConfigError(path, 0, 0, "config file not found") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        line, column = toml_error_position(str(exc))
+        line, column = parse_error_position(str(exc))
         raise ConfigError(
             path, line, column, f"cannot parse TOML ({exc}); fix the syntax"
         ) from None
@@ -145,15 +147,6 @@ def read_config(path: str) -> ProjectConfig:
             if isinstance(table.get(name), dict):
                 table[name] = _snake_case(table[name], f"{TABLE}.{name}", text, path, warnings)
     return ProjectConfig(path, text, table, warnings)
-
-
-def toml_error_position(message: str) -> tuple[int, int]:
-    """tomllib has no position attributes; its message ends ``(at line L, column C)``."""
-    _, found, tail = message.rpartition("(at line ")
-    line, _sep, column = tail.rstrip(")").partition(", column ")
-    if found and line.isdigit() and column.isdigit():
-        return int(line), int(column)
-    return 1, 1
 
 
 def _snake_case(
@@ -176,23 +169,6 @@ def _snake_case(
             warnings.append((line, column, f"{key!r} is the old spelling; write {new!r}"))
         renamed[new] = value
     return renamed
-
-
-def key_position(text: str, table: str, key: str) -> tuple[int, int]:
-    """Best-effort line and column of ``key`` in ``[table]`` (its header's position, else 1:1,
-    when it is not found: ``tomllib`` gives no positions)."""
-    header: tuple[int, int] | None = None
-    inside = False
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if stripped.startswith("["):
-            inside = stripped.strip("[]").strip() == table
-            if inside and header is None:
-                header = (number, line.index("[") + 1)
-            continue
-        if inside and stripped.split("=", 1)[0].strip().strip("\"'") == key:
-            return number, line.index(stripped[0]) + 1
-    return header or (1, 1)
 
 
 class RuntimeSettings:
