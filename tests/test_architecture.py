@@ -193,11 +193,7 @@ MAX_FUNCTION_LINES = 80
 LONG_FUNCTIONS: frozenset[str] = frozenset(
     {
         "mcp_codegen/_cli/commands.py::build_parser",
-        "mcp_codegen/_generator/assemble/finalize.py::assemble_tool",
-        "mcp_codegen/_generator/config.py::load_config",
         "mcp_codegen/_generator/pipeline.py::_build",
-        "mcp_codegen/_generator/workers/child.py::main",
-        "mcp_codegen/_shared/schema_transforms.py::inline_refs",
         "mcp_codegen/runtime/_stdio/front.py::serve",
         "mcp_codegen/runtime/_stdio/shapes.py::_dumper",
         "mcp_codegen/runtime/server.py::build_server",
@@ -219,7 +215,6 @@ UNREASONED_LOCAL_IMPORTS: dict[str, int] = {
     "mcp_codegen/_cli/run.py": 11,
     "mcp_codegen/_cli/watch.py": 2,
     "mcp_codegen/_generator/cache/keys.py": 1,
-    "mcp_codegen/_generator/config.py": 3,
     "mcp_codegen/_generator/constants/calls.py": 1,
     "mcp_codegen/_generator/discover.py": 1,
     "mcp_codegen/_generator/flavors/__init__.py": 2,
@@ -238,7 +233,6 @@ UNREASONED_LOCAL_IMPORTS: dict[str, int] = {
     "mcp_codegen/_generator/scan/files.py": 1,
     "mcp_codegen/_generator/verify.py": 3,
     "mcp_codegen/_generator/workers/ahead.py": 1,
-    "mcp_codegen/_generator/workers/child.py": 14,
     "mcp_codegen/_generator/workers/pool.py": 1,
     "mcp_codegen/_generator/workers/prestart.py": 1,
     "mcp_codegen/_generator/workers/process.py": 2,

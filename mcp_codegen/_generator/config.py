@@ -5,12 +5,18 @@ Runs in: parent, worker.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mcp_codegen._generator.project import nearest_config
 from mcp_codegen._profiles import PROFILES
+from mcp_codegen._registration.factory_calls import (
+    FactoryCallError,
+    is_factory_call,
+    parse_factory_call,
+)
 from mcp_codegen._shared.diagnostics import CodegenError, Diagnostic
 from mcp_codegen._shared.format import DEFAULT_REGENERATE, FLAVORS
 from mcp_codegen._shared.project_config import (
@@ -124,13 +130,6 @@ def find_config(start: Path) -> Path:
     )
 
 
-def _close_matches(word: str, possibilities: list[str], n: int) -> list[str]:
-    """``difflib.get_close_matches``, imported only for a configuration with a mistake in it."""
-    import difflib
-
-    return difflib.get_close_matches(word, possibilities, n=n)
-
-
 def _key_position(text: str, key: str) -> tuple[int, int]:
     """Best-effort line/column of ``key`` inside the ``[tool.mcp-codegen]`` table."""
     return key_position(text, TABLE, key)
@@ -156,12 +155,63 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
     )
     table: dict[str, Any] = project.table
     root = path.parent
-    problems: list[Diagnostic] = []
+    problems = _key_problems(path, text, table)
+    if problems:
+        raise CodegenError(problems)
+    flavor = table.get("flavor", "clean")
+    if flavor not in FLAVORS:
+        line, col = _key_position(text, "flavor")
+        raise CodegenError(
+            [Diagnostic(str(path), line, col, f"flavor must be one of {', '.join(FLAVORS)}")]
+        )
+    factories = tuple(table.get("factories", ()))
+    if factories:
+        _check_factories(path, text, factories, flavor)
+    _check_run_targets(path, text, table.get("run_targets", ()))
+    protocols = _protocols(table.get("protocol", list(REVISIONS)), path, text)
+    if "sources" not in table:
+        message = (
+            "[tool.mcp-codegen] needs `sources = [...]`: the tool files or package directories"
+        )
+        raise CodegenError([Diagnostic(str(path), 1, 1, message)])
+    output = (root / table.get("output", "generated")).resolve()
+    sources = tuple((root / s).resolve() for s in table["sources"])
+    _check_output_is_its_own(path, text, table, output, sources)
+    return Config(
+        root=root,
+        config_file=path,
+        sources=sources,
+        output=output,
+        decorators=tuple(table.get("decorators", DEFAULT_DECORATORS)),
+        injected_types=_injected_types(table),
+        box_field=table.get("box_field", "result"),
+        box_marker=table.get("box_marker", True),
+        flavor=flavor,
+        permissive_fallback=table.get("permissive_fallback", False),
+        version=table.get("version", "0.1.0"),
+        import_timeout=float(table.get("import_timeout", 60.0)),
+        regenerate_command=table.get("regenerate_command", DEFAULT_REGENERATE),
+        python_path=tuple((root / p).resolve() for p in table.get("python_path", ())),
+        factories=factories,
+        profiles=tuple(dict.fromkeys(table.get("profiles", ()))),
+        server_name=table.get("server_name", ""),
+        name_budget=table.get("name_budget", 60),
+        max_tool_bytes=table.get("max_tool_bytes"),
+        max_total_bytes=table.get("max_total_bytes"),
+        tokenizer=table.get("tokenizer", "bytes/4"),
+        protocols=protocols,
+        run_targets=tuple(dict.fromkeys(table.get("run_targets", ()))),
+        warnings=warnings,
+    )
 
+
+def _key_problems(path: Path, text: str, table: dict[str, Any]) -> list[Diagnostic]:
+    """Unknown keys, values of the wrong type, counts below 1 and unknown profiles."""
+    problems: list[Diagnostic] = []
     for key, value in table.items():
         line, col = _key_position(text, key)
         if key not in _SCHEMA:
-            close = _close_matches(key, list(_SCHEMA), n=1)
+            close = difflib.get_close_matches(key, list(_SCHEMA), n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(_SCHEMA)}"
             problems.append(Diagnostic(str(path), line, col, f"unknown key {key!r}; {hint}"))
             continue
@@ -184,93 +234,43 @@ def load_config(config_file: Path | None = None, *, cwd: Path | None = None) -> 
     for name in table.get("profiles", []) if isinstance(table.get("profiles"), list) else []:
         if isinstance(name, str) and name not in PROFILES:
             line, col = _key_position(text, "profiles")
-            close = _close_matches(name, list(PROFILES), n=1)
+            close = difflib.get_close_matches(name, list(PROFILES), n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(PROFILES)}"
             problems.append(
                 Diagnostic(str(path), line, col, f"unknown profile {name!r} in profiles; {hint}")
             )
-    if problems:
-        raise CodegenError(problems)
+    return problems
 
-    flavor = table.get("flavor", "clean")
-    if flavor not in FLAVORS:
-        line, col = _key_position(text, "flavor")
-        raise CodegenError(
-            [Diagnostic(str(path), line, col, f"flavor must be one of {', '.join(FLAVORS)}")]
-        )
-    factories = tuple(table.get("factories", ()))
-    if factories:
-        _check_factories(path, text, factories, flavor)
-    _check_run_targets(path, text, table.get("run_targets", ()))
-    protocols = _protocols(table.get("protocol", list(REVISIONS)), path, text)
-    if "sources" not in table:
-        raise CodegenError(
-            [
-                Diagnostic(
-                    str(path),
-                    1,
-                    1,
-                    "[tool.mcp-codegen] needs `sources = [...]`: the tool files or package directories",
-                )
-            ]
-        )
+
+def _injected_types(table: dict[str, Any]) -> tuple[str, ...]:
+    """``injected_types`` (the defaults when not given) and ``extra_injected_types``, once each."""
     injected = tuple(table.get("injected_types", DEFAULT_INJECTED_TYPES)) + tuple(
         table.get("extra_injected_types", ())
     )
     # Framework contexts stay injected even when the user lists their own types.
     if "injected_types" in table:
         injected = DEFAULT_INJECTED_TYPES + injected
-    output = (root / table.get("output", "generated")).resolve()
-    sources = tuple((root / s).resolve() for s in table["sources"])
-    # generate replaces the output directory as a whole, so it must hold nothing else of ours.
+    return tuple(dict.fromkeys(injected))
+
+
+def _check_output_is_its_own(
+    path: Path, text: str, table: dict[str, Any], output: Path, sources: tuple[Path, ...]
+) -> None:
+    """generate replaces the output directory as a whole, so it must hold nothing else of ours."""
     ours = [(f"source {s!r}", p) for s, p in zip(table["sources"], sources, strict=True)]
     for what, inside in [("the config file", path), *ours]:
         if inside == output or output in inside.parents:
             line, col = _key_position(text, "output")
-            raise CodegenError(
-                [
-                    Diagnostic(
-                        str(path),
-                        line,
-                        col,
-                        f"output {table.get('output', 'generated')!r} contains {what}; "
-                        "generate replaces the output directory as a whole, so give it a "
-                        'directory of its own (e.g. output = "generated")',
-                    )
-                ]
+            message = (
+                f"output {table.get('output', 'generated')!r} contains {what}; "
+                "generate replaces the output directory as a whole, so give it a "
+                'directory of its own (e.g. output = "generated")'
             )
-    return Config(
-        root=root,
-        config_file=path,
-        sources=sources,
-        output=output,
-        decorators=tuple(table.get("decorators", DEFAULT_DECORATORS)),
-        injected_types=tuple(dict.fromkeys(injected)),
-        box_field=table.get("box_field", "result"),
-        box_marker=table.get("box_marker", True),
-        flavor=flavor,
-        permissive_fallback=table.get("permissive_fallback", False),
-        version=table.get("version", "0.1.0"),
-        import_timeout=float(table.get("import_timeout", 60.0)),
-        regenerate_command=table.get("regenerate_command", DEFAULT_REGENERATE),
-        python_path=tuple((root / p).resolve() for p in table.get("python_path", ())),
-        factories=factories,
-        profiles=tuple(dict.fromkeys(table.get("profiles", ()))),
-        server_name=table.get("server_name", ""),
-        name_budget=table.get("name_budget", 60),
-        max_tool_bytes=table.get("max_tool_bytes"),
-        max_total_bytes=table.get("max_total_bytes"),
-        tokenizer=table.get("tokenizer", "bytes/4"),
-        protocols=protocols,
-        run_targets=tuple(dict.fromkeys(table.get("run_targets", ()))),
-        warnings=warnings,
-    )
+            raise CodegenError([Diagnostic(str(path), line, col, message)])
 
 
 def _check_factories(path: Path, text: str, factories: tuple[str, ...], flavor: str) -> None:
     """Each entry must be a factory call with literal arguments, under a framework flavor."""
-    from mcp_codegen._registration.factory_calls import FactoryCallError, parse_factory_call
-
     line, col = _key_position(text, "factories")
     problems = []
     if flavor == "clean":
@@ -308,12 +308,6 @@ def _check_factories(path: Path, text: str, factories: tuple[str, ...], flavor: 
 def _check_run_targets(path: Path, text: str, targets: list[str]) -> None:
     """Each ``run_targets`` entry is ``module:attribute`` or a factory call with literal
     arguments (what ``mcp-codegen run`` accepts)."""
-    from mcp_codegen._registration.factory_calls import (
-        FactoryCallError,
-        is_factory_call,
-        parse_factory_call,
-    )
-
     line, col = _key_position(text, "run_targets")
     problems = []
     for target in targets:

@@ -15,6 +15,8 @@ if TYPE_CHECKING:  # typing costs milliseconds; the runtime imports this module 
     from typing import Any
 
     Schema = dict[str, Any]
+    #: The names an expansion reaches with the id of each one's body, and those bodies.
+    _Context = tuple[tuple[tuple[str, int], ...], tuple[Schema, ...]]
 
 SCHEMA_VALUED = frozenset(
     {
@@ -230,72 +232,22 @@ def inline_refs(schema: Schema, memo: Memo | None = None) -> Schema:
     defs: dict[str, Schema] = {}
     for key in ("definitions", "$defs"):
         defs.update(schema.get(key) or {})
+    root = {k: v for k, v in schema.items() if k not in ("$defs", "definitions")}
     if not defs:
         # Nothing to inline (most tools): the result is the root itself, once no local
         # ``$ref`` is left dangling in it. Nothing is mutated downstream, so no copy is needed.
-        root = {k: v for k, v in schema.items() if k not in ("$defs", "definitions")}
         for ref in _local_refs(root):
             if definition_name(ref) is not None:
                 raise ValueError(f"dangling $ref {ref!r}: no such definition")
         return root
-    refs = {name: referenced_definitions(body, set()) for name, body in defs.items()}
-    keep = _self_reaching({name: found & defs.keys() for name, found in refs.items()})
-    missing: list[str] = []
-    contexts: dict[str, tuple[tuple[tuple[str, int], ...], tuple[Schema, ...]] | None] = {}
-
-    def context(name: str) -> tuple[tuple[tuple[str, int], ...], tuple[Schema, ...]] | None:
-        """What the expansion of ``name`` depends on besides its body: every name it reaches
-        with the body that name has here (which also fixes which of them are recursive).
-        ``None`` when one of them is not defined here: such an expansion is not memoised (it
-        may record a dangling ``$ref``, which a memoised result would not record again)."""
-        if name not in contexts:
-            reached, pending = set(), [name]
-            while pending:
-                current = pending.pop()
-                if current not in reached:
-                    reached.add(current)
-                    pending.extend(refs.get(current, ()))
-            if reached <= defs.keys():
-                names = sorted(reached)
-                contexts[name] = (
-                    tuple((n, id(defs[n])) for n in names),
-                    tuple(defs[n] for n in names),
-                )
-            else:
-                contexts[name] = None
-        return contexts[name]
-
-    def expand_definition(name: str) -> Schema:
-        body = defs[name]
-        if memo is None or (found := context(name)) is None:
-            return expand(body)
-        ids, bodies = found
-        if (expanded := memo.get("inline", body, ids)) is None:
-            expanded = memo.put("inline", body, expand(body), ids, bodies)
-        return expanded
-
-    def expand(node: Schema) -> Schema:
-        ref = node.get("$ref")
-        if isinstance(ref, str) and (name := definition_name(ref)) is not None:
-            if name not in defs:
-                missing.append(ref)
-            elif name not in keep:
-                siblings = {k: v for k, v in node.items() if k != "$ref"}
-                if not siblings:
-                    return expand_definition(name)
-                return map_subschemas({**expand_definition(name), **siblings}, expand)
-            else:
-                return {"$ref": f"#/$defs/{name}", **{k: v for k, v in node.items() if k != "$ref"}}
-        return map_subschemas(node, expand)
-
-    root = {k: v for k, v in schema.items() if k not in ("$defs", "definitions")}
+    inliner = _Inliner(defs, memo)
     root_ref = root.get("$ref")
     if isinstance(root_ref, str) and (name := definition_name(root_ref)) in defs:
         root = {**defs[name], **{k: v for k, v in root.items() if k != "$ref"}}
-    root = expand(root)
-    if missing:
-        raise ValueError(f"dangling $ref {missing[0]!r}: no such definition")
-    expanded = {name: expand(defs[name]) for name in keep}
+    root = inliner.expand(root)
+    if inliner.missing:
+        raise ValueError(f"dangling $ref {inliner.missing[0]!r}: no such definition")
+    expanded = {name: inliner.expand(defs[name]) for name in inliner.keep}
     # Keep only the recursive definitions this schema reaches (a shared pool may hold more).
     reachable: set[str] = set()
     pending = referenced_definitions(root, set()) & expanded.keys()
@@ -308,6 +260,63 @@ def inline_refs(schema: Schema, memo: Memo | None = None) -> Schema:
         # A new dict: ``root`` may be a memoised expansion (a root ``$ref`` to an alias).
         root = {**root, "$defs": {name: expanded[name] for name in sorted(reachable)}}
     return root
+
+
+class _Inliner:
+    """One ``inline_refs`` call: its definitions, which of them are recursive (``keep``), and
+    the ``$ref``s found without a definition (``missing``)."""
+
+    def __init__(self, defs: dict[str, Schema], memo: Memo | None) -> None:
+        self.defs, self.memo = defs, memo
+        self.refs = {name: referenced_definitions(body, set()) for name, body in defs.items()}
+        self.keep = _self_reaching({name: found & defs.keys() for name, found in self.refs.items()})
+        self.missing: list[str] = []
+        self.contexts: dict[str, _Context | None] = {}
+
+    def context(self, name: str) -> _Context | None:
+        """What the expansion of ``name`` depends on besides its body: every name it reaches
+        with the body that name has here (which also fixes which of them are recursive).
+        ``None`` when one of them is not defined here: such an expansion is not memoised (it
+        may record a dangling ``$ref``, which a memoised result would not record again)."""
+        if name not in self.contexts:
+            reached, pending = set(), [name]
+            while pending:
+                current = pending.pop()
+                if current not in reached:
+                    reached.add(current)
+                    pending.extend(self.refs.get(current, ()))
+            if reached <= self.defs.keys():
+                names = sorted(reached)
+                self.contexts[name] = (
+                    tuple((n, id(self.defs[n])) for n in names),
+                    tuple(self.defs[n] for n in names),
+                )
+            else:
+                self.contexts[name] = None
+        return self.contexts[name]
+
+    def expand_definition(self, name: str) -> Schema:
+        body = self.defs[name]
+        if self.memo is None or (found := self.context(name)) is None:
+            return self.expand(body)
+        ids, bodies = found
+        if (expanded := self.memo.get("inline", body, ids)) is None:
+            expanded = self.memo.put("inline", body, self.expand(body), ids, bodies)
+        return expanded
+
+    def expand(self, node: Schema) -> Schema:
+        ref = node.get("$ref")
+        if isinstance(ref, str) and (name := definition_name(ref)) is not None:
+            if name not in self.defs:
+                self.missing.append(ref)
+            elif name not in self.keep:
+                siblings = {k: v for k, v in node.items() if k != "$ref"}
+                if not siblings:
+                    return self.expand_definition(name)
+                return map_subschemas({**self.expand_definition(name), **siblings}, self.expand)
+            else:
+                return {"$ref": f"#/$defs/{name}", **{k: v for k, v in node.items() if k != "$ref"}}
+        return map_subschemas(node, self.expand)
 
 
 def order_keys(schema: Schema) -> Schema:

@@ -166,47 +166,68 @@ def assemble_tool(
     config: Config,
     memo: Memo | None = None,
 ) -> tuple[ToolDefinition | None, list[Diagnostic]]:
-    problems = _metadata_problems(module, tool)
-    name = tool.name
-    problems += _name_problems(module, tool, config)
+    """The tool's final definition (``None`` with errors) and the problems found on the way."""
+    problems = _metadata_problems(module, tool) + _name_problems(module, tool, config)
     flavored = inspected.flavored
     if flavored is not None:
         description = flavored["wire"].get("description")
     else:
         description = tool.options.get("description", inspected.description)
+    problems += _description_problems(module, tool, description)
+    if any(p.severity == "error" for p in problems):
+        return None, problems
+    if flavored is not None:  # flavors "mcp"/"fastmcp": exactly what the framework serves
+        wire, box_field = flavored["wire"], flavored["box"]
+        return _definition(
+            module, tool, inspected, wire, box_field, flavored[PRIVATE_KEY]
+        ), problems
+    input_schema = final_input_schema(tool, inspected, memo)
+    output_schema, box_field, variant_keys = output_variants(tool, inspected, config, memo)
+    problems += _schema_problems(module, tool, config, input_schema, output_schema)
+    if any(p.severity == "error" for p in problems):
+        return None, problems
+    wire: dict[str, JSON] = {"name": tool.name}
+    if "title" in tool.options:
+        wire["title"] = tool.options["title"]
+    if description:
+        wire["description"] = description
+    wire["inputSchema"] = input_schema
+    if output_schema is not None:
+        wire["outputSchema"] = output_schema
+    for option, key in (("annotations", "annotations"), ("icons", "icons"), ("meta", "_meta")):
+        if option in tool.options:
+            wire[key] = tool.options[option]
+    return _definition(module, tool, inspected, wire, box_field, variant_keys), problems
+
+
+def _description_problems(
+    module: ScannedModule, tool: ScannedTool, description: JSON
+) -> list[Diagnostic]:
     if (
         isinstance(description, str)
         and len(description.encode("utf-8", "surrogatepass")) > MAX_DESCRIPTION_BYTES
     ):
-        problems.append(
+        return [
             _at(
                 module,
                 tool.position,
-                f"the description of {name!r} is over {MAX_DESCRIPTION_BYTES // 1000} "
+                f"the description of {tool.name!r} is over {MAX_DESCRIPTION_BYTES // 1000} "
                 "KB; shorten the docstring or pass a shorter description=",
             )
-        )
-    if any(p.severity == "error" for p in problems):
-        return None, problems
-    if flavored is not None:  # flavors "mcp"/"fastmcp": exactly what the framework serves
-        return ToolDefinition(
-            wire=flavored["wire"],
-            function=inspected.function or f"{module.module}:{tool.qualname}",
-            box_field=flavored["box"],
-            position=tool.position,
-            extra={
-                **_parameter_lines(tool, flavored["wire"]),
-                **field_lines(
-                    inspected.models, flavored["wire"], flavored["box"] is not None, tool.options
-                ),
-                **_registrar_keys(module, tool),
-                **_defined_elsewhere(inspected),
-                **flavored[PRIVATE_KEY],
-            },
-        ), problems
+        ]
+    return []
 
-    input_schema = final_input_schema(tool, inspected, memo)
-    output_schema, box_field, variant_keys = output_variants(tool, inspected, config, memo)
+
+def _schema_problems(
+    module: ScannedModule,
+    tool: ScannedTool,
+    config: Config,
+    input_schema: JSON,
+    output_schema: JSON,
+) -> list[Diagnostic]:
+    """The final schemas checked (``_check_schema``); a user-written override against the
+    metaschema too."""
+    problems = []
     for schema, what, key in (
         (input_schema, "inputSchema", "input_schema"),
         (output_schema, "outputSchema", "output_schema"),
@@ -224,24 +245,19 @@ def assemble_tool(
             where = tool.option_positions.get(key, tool.position)
             hint = "fix the override" if key in tool.options else "report this as a bug"
             problems.append(_at(module, where, f"{problem}; {hint}"))
-    if any(p.severity == "error" for p in problems):
-        return None, problems
+    return problems
 
-    wire: dict[str, JSON] = {"name": name}
-    if "title" in tool.options:
-        wire["title"] = tool.options["title"]
-    if description:
-        wire["description"] = description
-    wire["inputSchema"] = input_schema
-    if output_schema is not None:
-        wire["outputSchema"] = output_schema
-    if "annotations" in tool.options:
-        wire["annotations"] = tool.options["annotations"]
-    if "icons" in tool.options:
-        wire["icons"] = tool.options["icons"]
-    if "meta" in tool.options:
-        wire["_meta"] = tool.options["meta"]
-    definition = ToolDefinition(
+
+def _definition(
+    module: ScannedModule,
+    tool: ScannedTool,
+    inspected: InspectedTool,
+    wire: dict[str, JSON],
+    box_field: str | None,
+    more_keys: dict[str, JSON],
+) -> ToolDefinition:
+    """The definition of ``wire``, with the ``x-codegen`` keys ``diff`` and the runtime read."""
+    return ToolDefinition(
         wire=wire,
         function=inspected.function or f"{module.module}:{tool.qualname}",
         box_field=box_field,
@@ -251,10 +267,9 @@ def assemble_tool(
             **field_lines(inspected.models, wire, box_field is not None, tool.options),
             **_registrar_keys(module, tool),
             **_defined_elsewhere(inspected),
-            **variant_keys,
+            **more_keys,
         },
     )
-    return definition, problems
 
 
 def _parameter_lines(tool: ScannedTool, wire: dict[str, JSON]) -> dict[str, JSON]:

@@ -10,7 +10,7 @@ import pytest
 
 from mcp_codegen._generator.inspection.model_sources import SourceIndex
 from mcp_codegen._generator.model import SourceFile
-from mcp_codegen._generator.workers import child
+from mcp_codegen._generator.workers import inspecting
 from mcp_codegen._shared.format import source_digest
 
 TEXT = b"from pydantic import BaseModel\n\n\nclass Order(BaseModel):\n    total: float\n"
@@ -60,12 +60,12 @@ def test_the_worker_scan_offers_its_tree(tmp_path: Path, monkeypatch: pytest.Mon
     path = tmp_path / "shop.py"
     path.write_bytes(data)
     source = SourceFile(str(path), "shop.py", "shop", str(tmp_path), source_digest(data), data)
-    module = child._scan(source, ["tool"], {}, str(tmp_path))
+    module = inspecting.scan_source(source, ["tool"], {}, str(tmp_path))
     assert module is not None and [t.name for t in module.tools] == ["pay"]
 
     def no_parse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the file was parsed again")
 
     monkeypatch.setattr(ast, "parse", no_parse)
-    node = child._sources(str(tmp_path)).class_node(Order, str(path))
+    node = inspecting.source_index(str(tmp_path)).class_node(Order, str(path))
     assert node is not None and node.lineno == 4
