@@ -12,6 +12,7 @@ from pathlib import Path
 
 from mcp_codegen._diff.ci_formats import render_junit, render_sarif
 from mcp_codegen._diff.clients import ClientSettings
+from mcp_codegen._diff.json_schema import render_schema
 from mcp_codegen._diff.policy import (
     FAIL_ON,
     FAIL_ON_ALIASES,
@@ -37,6 +38,7 @@ from mcp_codegen._diff.revisions import (
     resolve_commit,
     toplevel,
 )
+from mcp_codegen._diff.rules import published_docs_url
 from mcp_codegen._generator.config import Config, load_config
 from mcp_codegen._shared.diagnostics import CodegenError, Diagnostic, ExitCode
 
@@ -117,8 +119,6 @@ def render(report: DiffReport, args: argparse.Namespace, config: Config) -> str:
     if args.format == "github":
         return render_github(report, _path_prefix(config))
     if args.format == "sarif":
-        from mcp_codegen._diff.rules import published_docs_url
-
         docs_url = getattr(args, "docs_url", None) or published_docs_url()
         return render_sarif(report, _path_prefix(config), docs_url)
     if args.format == "junit":
@@ -129,8 +129,6 @@ def render(report: DiffReport, args: argparse.Namespace, config: Config) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run ``diff``; returns the exit status (0, 1 per ``--fail-on``, or 2 on errors)."""
     if args.json_schema:
-        from mcp_codegen._diff.json_schema import render_schema
-
         sys.stdout.write(render_schema())
         return ExitCode.OK
     if args.date is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", args.date):

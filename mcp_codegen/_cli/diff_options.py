@@ -91,6 +91,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[
 
 
 def _run(args: argparse.Namespace) -> int:
+    # the diff machinery (~60 ms): not for building the parser (--help, the other commands)
     from mcp_codegen._cli.diff_command import run
 
     return int(run(args))

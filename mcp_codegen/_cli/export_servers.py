@@ -15,6 +15,7 @@ Runs in: parent. (``python -m mcp_codegen._cli.export_servers`` is the child, a 
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -85,15 +86,13 @@ def composed_tools(output: Path, server: str, config_file: Path) -> list[Any]:
 
 def _child(output: str, target: str) -> None:
     """Import ``target`` under the strict hook and print its tools/list as JSON."""
-    import importlib
-
     results = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # whatever user code prints goes to stderr
+    # the child only, after stdout is moved: the parent never imports the runtime or the SDK
+    from mcp_codegen._registration.served import list_served_tools
     from mcp_codegen.runtime import use_generated
 
     use_generated(output, strict=True)
-    from mcp_codegen._registration.served import list_served_tools
-
     module_name, _, attribute = target.partition(":")
     value: Any = importlib.import_module(module_name)
     for part in attribute.split("."):

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from mcp_codegen._generator.config import Config
 from mcp_codegen._generator.constants.module_scope import Enclosing
+from mcp_codegen._generator.discover import module_name_for
 from mcp_codegen._generator.flavors.servers import top_level_assignments
 from mcp_codegen._generator.model import ScannedModule
 from mcp_codegen._generator.scan.factory_entry import (
@@ -73,8 +74,6 @@ def _runner(root: Path, target: str) -> str:
     """The module that runs the server ``target`` names (``<name>.run(...)`` where the name
     is the server, assigned there or imported from its module): it is the one that imports
     every tool module. ``target`` itself when no module does."""
-    from mcp_codegen._generator.discover import module_name_for
-
     module, _, name = target.partition(":")
     for path in project_files(root, _SKIPPED):
         data = path.read_bytes()
@@ -154,8 +153,6 @@ def _argument(call: ast.Call, index: int, name: str) -> ast.expr | None:
 def _module_of(site: Path | None, scanned: ScannedModule) -> str:
     if site is None:
         return scanned.module
-    from mcp_codegen._generator.discover import module_name_for
-
     return module_name_for(site)[0]
 
 

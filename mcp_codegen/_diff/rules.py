@@ -32,6 +32,7 @@ def published_docs_url() -> str | None:
     No address is invented: without one (and without ``docs_url``), SARIF carries each rule's
     documentation inline (``help``) and no ``helpUri``.
     """
+    # importlib.metadata (~10 ms): only SARIF output reads the published URLs
     from importlib.metadata import PackageNotFoundError, metadata
 
     try:

@@ -7,6 +7,8 @@ Runs in: parent, worker. (The scanner reuses ``load_source`` and ``may_define_to
 
 from __future__ import annotations
 
+import site
+import sysconfig
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -133,9 +135,6 @@ def _site_directory_above(directory: Path) -> Path | None:
 def _site_directories() -> tuple[Path, ...]:
     """The interpreter's site-packages directories, longest first (looked up once: resolving
     them for every source was a tenth of a one-module rebuild in ``mcp-codegen watch``)."""
-    import site
-    import sysconfig
-
     candidates = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
     candidates.update(getattr(site, "getsitepackages", list)())
     return tuple(Path(c).resolve() for c in sorted(candidates, key=len, reverse=True))

@@ -21,6 +21,7 @@ CACHE_DIR = ".mcp-codegen-cache"
 def nearest_config(start: Path) -> Path | None:
     """The nearest configuration (``mcp-codegen.toml`` or ``pyproject.toml``) at or above
     ``start``."""
+    # pathlib (~6 ms): workers/prestart.py reads the configuration through this module first
     from pathlib import Path
 
     found = nearest_config_file(str(start))
@@ -37,6 +38,7 @@ def config_file(option: str | None) -> str | None:
 
 def project_root(path: str, relative_path: str) -> Path | None:
     """The directory that ``relative_path`` (how diagnostics name ``path``) is relative to."""
+    # pathlib (~6 ms): workers/prestart.py reads the configuration through this module first
     from pathlib import Path
 
     relative = Path(relative_path)

@@ -23,7 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from mcp_codegen._generator.workers.prestart import with_package_path, worker_environment
+from mcp_codegen._registration.factory_calls import FactoryCallError, parse_factory_call
+from mcp_codegen._registration.served import HANDSHAKE_PROTOCOL_VERSION
+from mcp_codegen._shared.diagnostics import ExitCode
 from mcp_codegen._shared.json_values import ABSENT, differences
+from mcp_codegen._shared.reader import GeneratedModuleError, read_tree, wire_tools
 
 FLAVOR_OF_FRAMEWORK = {"mcp": "mcp", "mcp1": "mcp", "fastmcp": "fastmcp", "lowlevel": None}
 FRAMEWORK_NAMES = {
@@ -89,8 +93,6 @@ def load_target(target: str) -> Any:
             "(e.g. app.server:make_server())"
         )
     if "(" in attribute:  # a factory call (and chain), with literal arguments only
-        from mcp_codegen._registration.factory_calls import FactoryCallError, parse_factory_call
-
         try:
             call = parse_factory_call(target)
         except FactoryCallError as exc:
@@ -118,6 +120,7 @@ def child_main(target: str) -> int:
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     sys.path.insert(0, os.getcwd())
+    # the child only, after stdout is moved: the SDK is imported where user code runs
     from mcp_codegen._registration.served import UnsupportedServer, framework_of, list_served_tools
 
     try:
@@ -180,10 +183,6 @@ def run(
     target: str, output: Path, root: Path, python_path: tuple[Path, ...], timeout: float
 ) -> int:
     """The ``verify`` command: print mismatches, return the exit code (0 same, 1 differ, 2 error)."""
-    from mcp_codegen._registration.served import HANDSHAKE_PROTOCOL_VERSION
-    from mcp_codegen._shared.diagnostics import ExitCode
-    from mcp_codegen._shared.reader import GeneratedModuleError, read_tree, wire_tools
-
     try:
         manifest, modules = read_tree(output)
         framework, theirs = their_tools(target, root, python_path, timeout)

@@ -16,6 +16,8 @@ the server object and keep the functions it decorates, keyed by ``__qualname__``
 from __future__ import annotations
 
 import inspect
+import os
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -91,9 +93,6 @@ class RecordingApp:
 def _calling_site() -> tuple[str, int, int]:
     """Where the code outside this module that led here is: its file, line and the 1-based
     byte column of the call being made."""
-    import os
-    import sys
-
     frame = sys._getframe(1)
     while frame.f_back is not None and frame.f_code.co_filename == __file__:
         frame = frame.f_back

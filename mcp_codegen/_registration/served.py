@@ -66,6 +66,7 @@ async def _lifespan(server: Any, framework: str) -> AsyncIterator[None]:
 
 async def served_tools(server: Any) -> list[dict[str, Any]]:
     """The ``tools`` of every ``tools/list`` page the server sends, as raw JSON objects."""
+    # the SDK: only where a server is listed (a worker, verify, export-servers)
     import anyio
     from mcp.shared.memory import create_client_server_memory_streams
 
@@ -122,12 +123,12 @@ def stdio_initialization_options(lowlevel: Any, framework: str) -> Any:
     was not read. The SDK's ``MCPServer`` passes its defaults.
     """
     if framework == "fastmcp":
-        from importlib.metadata import version
+        from importlib.metadata import version  # ~10 ms, only for fastmcp's release
 
         release = version("fastmcp")
         major_minor = tuple(int(part) for part in release.split(".")[:2] if part.isdigit())
         if major_minor == (4, 0):
-            from mcp.server.lowlevel.server import NotificationOptions
+            from mcp.server.lowlevel.server import NotificationOptions  # the SDK, as above
 
             return lowlevel.create_initialization_options(
                 notification_options=NotificationOptions(tools_changed=True)
@@ -149,6 +150,7 @@ async def opening_answers(
     stdio run enters it: neither answer needs it, except from a server whose listing reads the
     lifespan's state (keboola-mcp-server's middleware reads its ``ServerState``).
     """
+    # the SDK: only where a server is listed (a worker, verify, export-servers)
     import anyio
     from mcp.server.runner import serve_dual_era_loop
     from mcp.shared.memory import create_client_server_memory_streams
@@ -232,7 +234,7 @@ def _plain(payload: Any) -> Any:
 
 def list_served_tools(server: Any) -> list[dict[str, Any]]:
     """``served_tools`` from synchronous code (starts and ends its own event loop)."""
-    import anyio
+    import anyio  # with the SDK, as above
 
     return anyio.run(served_tools, server)
 
@@ -242,11 +244,11 @@ def mcp_types() -> Any:
     """The module of MCP's protocol types: ``mcp_types`` (SDK 2.x, fastmcp 4.x) or ``mcp.types``
     (SDK 1.x)."""
     try:
-        import mcp_types
+        import mcp_types  # the SDK's types (2.x), only where a server is built
 
         return mcp_types
     except ImportError:
-        import mcp.types
+        import mcp.types  # SDK 1.x
 
         return mcp.types
 
@@ -256,7 +258,7 @@ class _Envelope:
 
     def __init__(self) -> None:
         try:
-            from mcp.shared.message import SessionMessage
+            from mcp.shared.message import SessionMessage  # the SDK, as above
         except ImportError:  # SDK 1.x before 1.8 (chroma-mcp pins 1.6): bare JSONRPCMessages
             SessionMessage = None
 

@@ -38,7 +38,7 @@ def fragment_tokens(ref: str) -> list[str] | None:
     fragment = ref[1:]
     if fragment and not fragment.startswith("/"):
         return None
-    from urllib.parse import unquote
+    from urllib.parse import unquote  # ~4 ms: serving profiles imports this module
 
     return [unescape(unquote(token)) for token in fragment.split("/")[1:]] if fragment else []
 

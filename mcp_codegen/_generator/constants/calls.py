@@ -9,6 +9,12 @@ import inspect
 import textwrap
 from typing import Any
 
+from mcp_codegen._generator.constants.helpers import (
+    call_helper,
+    environment_reads,
+    helper_def,
+    project_def,
+)
 from mcp_codegen._generator.constants.module_scope import Enclosing, ModuleScope
 from mcp_codegen._generator.constants.outcomes import (
     SCALARS,
@@ -100,13 +106,6 @@ class CallEvaluation:
         text = self._text_call(node, callee, enclosing)
         if text is not None:
             return text
-        from mcp_codegen._generator.constants.helpers import (
-            call_helper,
-            environment_reads,
-            helper_def,
-            project_def,
-        )
-
         helper = helper_def(self, node.func)  # type: ignore[arg-type]
         if helper is not None:  # ``def read_only(): return ToolAnnotations(...)``
             return call_helper(self, *helper, node, enclosing)  # type: ignore[arg-type]

@@ -30,9 +30,10 @@ def build_module_tools(
 ) -> tuple[dict[str, dict[str, JSON]], list[Diagnostic]]:
     """Tool name -> ``{"wire", "box", PRIVATE_KEY}`` for one module, and its diagnostics."""
     if flavor == "mcp":
+        # only the configured flavor's build (and through it its framework), in the worker
         from mcp_codegen._generator.flavors.mcp import build
     elif flavor == "fastmcp":
-        from mcp_codegen._generator.flavors.fastmcp import build
+        from mcp_codegen._generator.flavors.fastmcp import build  # as above
     else:
         raise ValueError(f"not a framework flavor: {flavor!r}")
     return build(module, resolved, injected)

@@ -17,7 +17,7 @@ WRAPPED_RESULT_META: dict[str, JSON] = {"fastmcp": {"wrap_result": True}}
 
 def new_server() -> tuple[Any, str]:
     try:
-        from fastmcp import FastMCP
+        from fastmcp import FastMCP  # an optional framework, in the worker only
     except ImportError:
         raise ImportError(
             'flavor "fastmcp" needs the fastmcp package (`pip install fastmcp`) in the '

@@ -19,10 +19,10 @@ BOX_FIELD = "result"  # func_metadata wraps non-object returns as {"result": val
 def new_server() -> tuple[Any, str]:
     """A fresh server of the installed SDK, and how diagnostics name it."""
     try:
-        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver import MCPServer  # an optional framework, in the worker only
     except ImportError:
         try:
-            from mcp.server.fastmcp import FastMCP
+            from mcp.server.fastmcp import FastMCP  # SDK 1.x, likewise
         except ImportError:
             raise ImportError(
                 'flavor "mcp" needs the official MCP SDK (`pip install mcp`) in the environment '

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import enum
+import importlib.util
 import inspect
 import linecache
 import os
@@ -232,8 +233,6 @@ def _alias_source(literal: Any, home: str | None, sources: SourceIndex) -> Model
     """The project's module-level alias of a ``Literal[...]`` object (``Size = Literal[...]``),
     found from the module whose annotation reached it (``home``), through its
     ``from ... import`` statements: decided by source text alone, whatever else is imported."""
-    import importlib.util
-
     module = sys.modules.get(home) if home else None
     for _ in range(_MAX_IMPORT_HOPS):
         file = getattr(module, "__file__", None)

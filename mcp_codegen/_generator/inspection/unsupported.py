@@ -31,6 +31,7 @@ _VARIADIC = ("VAR_POSITIONAL", "VAR_KEYWORD")
 
 def schema_errors() -> tuple[type[BaseException], ...]:
     """The exceptions pydantic raises for a type it cannot describe."""
+    # pydantic (~60 ms to import): the parent imports this module with schema.inputs and never calls it
     import pydantic
 
     return (
@@ -41,10 +42,15 @@ def schema_errors() -> tuple[type[BaseException], ...]:
     )
 
 
+def pydantic_message(exc: BaseException) -> str:
+    """Pydantic's first line, without its "For further information" link."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text.split("For further information")[0].strip()
+
+
 def pydantic_reason(exc: BaseException) -> str:
     """Pydantic's first line, without its link, and why in plain words when it names a kind."""
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    text = text.split("For further information")[0].strip().rstrip(".")
+    text = pydantic_message(exc).rstrip(".")
     kind = text.rpartition("core_schema.")[2]
     return f"{text}: {_WHY[kind]}" if kind in _WHY else text
 
@@ -55,6 +61,7 @@ def unsupported_parameter(
     """An error at the first parameter of ``tool`` whose annotation (from ``annotations``,
     parameter name -> resolved type) pydantic cannot describe, naming it, why, and ``fix``;
     ``None`` when each describes on its own (the failure is elsewhere)."""
+    # pydantic (~60 ms to import): the parent imports this module with schema.inputs and never calls it
     from pydantic import TypeAdapter
 
     for parameter in tool.parameters:

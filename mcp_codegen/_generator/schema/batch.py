@@ -1,5 +1,5 @@
 """How pydantic describes types here: schema-only adapters, one type alone or many in one pass
-(``described_together``, so shared types are built once), and the errors that mean "cannot"."""
+(``described_together``, so shared types are built once)."""
 
 from __future__ import annotations
 
@@ -13,20 +13,6 @@ from mcp_codegen._shared.schema_transforms import referenced_definitions
 
 #: Describe only: building pydantic's validator and serializer costs as much as the schema.
 SCHEMA_ONLY = pydantic.ConfigDict(defer_build=True)
-
-#: What pydantic raises for a type it cannot describe.
-DESCRIBE_ERRORS = (
-    pydantic.PydanticSchemaGenerationError,
-    pydantic.PydanticUserError,
-    pydantic.errors.PydanticInvalidForJsonSchema,
-    TypeError,
-)
-
-
-def failure_text(exc: Exception) -> str:
-    """The first line of pydantic's message, without its "For further information" link."""
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return text.split("For further information")[0].strip()
 
 
 def schema_only_adapter(annotation: Any) -> TypeAdapter[Any]:

@@ -20,7 +20,11 @@ from mcp_codegen._generator.inspection.resolve import (
     ResolvedTool,
     ResolveFailure,
 )
-from mcp_codegen._generator.inspection.unsupported import unsupported_parameter
+from mcp_codegen._generator.inspection.unsupported import (
+    pydantic_message,
+    schema_errors,
+    unsupported_parameter,
+)
 from mcp_codegen._generator.model import JSON, InspectedTool, ScannedModule, ScannedTool
 from mcp_codegen._generator.schema.hints import union_members
 from mcp_codegen._shared.diagnostics import Diagnostic
@@ -300,9 +304,6 @@ def raw_input_schema(
 ) -> JSON:
     """The tool's raw input schema with its defaults in, ``None`` with an override; with
     ``permissive_fallback``, a tool pydantic cannot describe gets ``PERMISSIVE_INPUT``."""
-    # pydantic (~60 ms to import): the parent imports this module and never describes
-    from mcp_codegen._generator.schema.batch import DESCRIBE_ERRORS, failure_text
-
     scanned, path = tool.scanned, module.relative_path
     if OVERRIDE in scanned.options:
         return None
@@ -322,20 +323,20 @@ def raw_input_schema(
             )
         )
         return dict(PERMISSIVE_INPUT)
-    except DESCRIBE_ERRORS as exc:
+    except schema_errors() as exc:
         if not permissive_fallback:
             problem = _at_parameter(tool, injected, path) or _at_tool(
                 path,
                 scanned,
                 f"pydantic cannot describe the parameters of {scanned.name!r}: "
-                f"{failure_text(exc)}; use a type pydantic supports or pass input_schema=",
+                f"{pydantic_message(exc)}; use a type pydantic supports or pass input_schema=",
             )
             raise ResolveFailure([problem]) from None
         warnings.append(
             _at_tool(
                 path,
                 scanned,
-                f"pydantic cannot describe the parameters ({failure_text(exc)}); "
+                f"pydantic cannot describe the parameters ({pydantic_message(exc)}); "
                 "using the permissive fallback schema",
                 "warning",
             )

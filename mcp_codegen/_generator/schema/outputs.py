@@ -18,6 +18,7 @@ from typing import Any, Union
 
 from mcp_codegen._generator.config import Config
 from mcp_codegen._generator.inspection.resolve import ResolvedTool, ResolveFailure
+from mcp_codegen._generator.inspection.unsupported import pydantic_message, schema_errors
 from mcp_codegen._generator.model import JSON, InspectedTool, ScannedModule, ScannedTool
 from mcp_codegen._generator.schema.hints import strip_annotated
 from mcp_codegen._shared.diagnostics import Diagnostic
@@ -123,18 +124,15 @@ def describe_outputs(tools: list[ResolvedTool]) -> None:
 def raw_output_schema(module: ScannedModule, tool: ResolvedTool) -> JSON:
     """The tool's raw output schema (``None`` with an override or none); a return type pydantic
     cannot describe is an error at the tool."""
-    # pydantic (~60 ms to import): the parent imports this module and never describes
-    from mcp_codegen._generator.schema.batch import DESCRIBE_ERRORS, failure_text
-
     scanned = tool.scanned
     if OVERRIDE in scanned.options:
         return None
     try:
         return output_schema(tool)
-    except DESCRIBE_ERRORS as exc:
+    except schema_errors() as exc:
         message = (
             f"pydantic cannot describe the return type of {scanned.name!r} "
-            f"({scanned.return_annotation_source}): {failure_text(exc)}; "
+            f"({scanned.return_annotation_source}): {pydantic_message(exc)}; "
             "use a type pydantic supports or pass output_schema="
         )
         where = scanned.position

@@ -29,6 +29,11 @@ from mcp_codegen._generator.workers.prestart import (
     with_package_path,
     worker_environment,
 )
+from mcp_codegen._registration.factory_calls import (
+    FactoryCallError,
+    is_factory_call,
+    parse_factory_call,
+)
 from mcp_codegen._shared.diagnostics import Diagnostic
 from mcp_codegen._shared.format import SERVER_KEY
 
@@ -175,12 +180,6 @@ def _record(
 
 def _configured_targets(config: Config) -> frozenset[str]:
     """``run_targets`` as their records are keyed (a factory call with normalised spacing)."""
-    from mcp_codegen._registration.factory_calls import (
-        FactoryCallError,
-        is_factory_call,
-        parse_factory_call,
-    )
-
     keys = set()
     for target in config.run_targets:
         try:

@@ -32,7 +32,7 @@ from mcp_codegen._generator.write.bytecode import BYTECODE_DIR, kept_bytecode
 from mcp_codegen._generator.write.literal_text import encoding_problem, recognised
 from mcp_codegen._shared.diagnostics import CodegenError, Diagnostic
 from mcp_codegen._shared.format import GeneratedModuleError, is_generated_file
-from mcp_codegen._shared.reader import existing_generated
+from mcp_codegen._shared.reader import existing_generated, parse_literal_module
 
 STAGING_SUFFIX = ".mcp-codegen-staging"
 OLD_SUFFIX = ".mcp-codegen-old"
@@ -161,8 +161,6 @@ def verify_literal_module(content: str, name: str) -> None:
         raise GeneratedModuleError(problem, name, 1, 1)
     if recognised(content) or builds_literals_only(content, name):
         return
-    from mcp_codegen._shared.reader import parse_literal_module
-
     parse_literal_module(content, name)
 
 
@@ -300,7 +298,7 @@ def recover(output: Path) -> None:
 def _directory_lock(directory: Path) -> Iterator[None]:
     """An exclusive advisory lock on ``directory``, so two runs never share a staging tree."""
     try:
-        import fcntl
+        import fcntl  # POSIX only
     except ImportError:  # Windows: no flock; concurrent runs there are the user's problem
         yield
         return
