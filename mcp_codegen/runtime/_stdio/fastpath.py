@@ -12,6 +12,10 @@ once, in the order it arrived.
 After the first ``tools/list`` the SDK door is prepared (imported, built) on a background thread,
 so that the first ``tools/call`` does not wait for the import (measured:
 docs/decisions/0350-when-the-sdk-is-prepared.md).
+
+The loop itself (``serve_opening``) is the one stdio opening loop: the front of your own server
+(``_stdio.front``, ``mcp-codegen run``) runs it too, with its own ``Opening``
+(docs/decisions/0640-one-opening-loop.md).
 """
 
 from __future__ import annotations
@@ -36,6 +40,14 @@ if TYPE_CHECKING:
 
 #: Set to 1 to serve stdio with the SDK door from the first message (also ``--no-fast-path``).
 DISABLE_ENV = "MCP_CODEGEN_NO_FAST_PATH"
+
+
+def off(no_fast_path: bool = False) -> bool:
+    """Whether the stdio fast path is off: ``--no-fast-path``, or ``MCP_CODEGEN_NO_FAST_PATH``
+    set to anything but empty or ``0`` (``serve`` and ``run`` decide alike)."""
+    return no_fast_path or os.environ.get(DISABLE_ENV, "").strip() not in ("", "0")
+
+
 #: Set to 0 to prepare the SDK door only when a message needs it (for measurements).
 PRELOAD_ENV = "MCP_CODEGEN_FAST_PATH_PRELOAD"
 #: What the SDK door's server advertises (``build_server``); the equivalence tests compare.
