@@ -214,15 +214,13 @@ def _generated_directory(config: str | None, generated: str | None, module: str)
     ``sys.path``; with ``--generated`` and a ``module`` that is found, none is read."""
     # after the options parsed: not for `run --help` (~1 ms)
     from mcp_codegen._shared import project_config as project
+    from mcp_codegen._shared.serving_config import serving_settings
 
-    path = os.path.realpath(config) if config is not None else None
-    if path is None and (generated is None or project.module_spec(module) is None):
-        cwd = os.path.realpath(os.getcwd())
-        path = project.nearest_config_file(cwd, require_table=True)
-        path = path or project.module_config_file(module)
-    if path is None:
+    if config is None and generated is not None and project.module_spec(module) is not None:
+        return os.path.abspath(generated)
+    settings = serving_settings(config, lambda: project.module_config_file(module))
+    if settings is None:
         return os.path.abspath(generated or project.DEFAULT_OUTPUT)
-    settings = project.runtime_settings(path)
     sys.path[1:1] = [p for p in settings.import_paths if p not in sys.path]
     return os.path.abspath(generated or settings.output)
 

@@ -510,20 +510,22 @@ def _configured(options: Any) -> None:
     """Fill ``--generated``, ``--name`` and ``--path`` left unset from the project's
     configuration (``--config``, else the nearest above the working directory with the table,
     else the nearest above the ``--generated`` directory); explicit options win."""
-    # only when an option is left to the configuration (~1 ms, tomllib later)
-    from mcp_codegen._shared import project_config as project
-
-    path = os.path.realpath(options.config) if options.config is not None else None
     # The name the tree was generated with: its manifest is read once, by ``load_tools``.
-    named_by_tree = path is None and bool(options.generated) and not options.name
-    if path is None and options.generated and (options.name or named_by_tree) and options.path:
+    named_by_tree = options.config is None and bool(options.generated) and not options.name
+    if options.config is None and options.generated and options.path:
         return  # nothing left to fill: no file is read (tomllib's import costs more than the
         # fast path's whole answer: re, typing and datetime)
-    if path is None:
-        path = project.nearest_config_file(os.path.realpath(os.getcwd()), require_table=True)
-    if path is None and options.generated is not None and os.path.isdir(options.generated):
-        path = project.nearest_config_file(os.path.realpath(options.generated), require_table=True)
-    settings = None if path is None else project.runtime_settings(path)
+    # only when an option is left to the configuration (~1 ms, tomllib later)
+    from mcp_codegen._shared import project_config as project
+    from mcp_codegen._shared.serving_config import serving_settings
+
+    def beside_the_tree() -> str | None:
+        generated = options.generated
+        if generated is None or not os.path.isdir(generated):
+            return None
+        return project.nearest_config_file(os.path.realpath(generated), require_table=True)
+
+    settings = serving_settings(options.config, beside_the_tree)
     options.generated = options.generated or (
         settings.output if settings else project.DEFAULT_OUTPUT
     )

@@ -15,7 +15,7 @@ docs/decisions/0350-when-the-sdk-is-prepared.md).
 
 The loop itself (``serve_opening``) is the one stdio opening loop: the front of your own server
 (``_stdio.front``, ``mcp-codegen run``) runs it too, with its own ``Opening``
-(docs/decisions/0640-one-opening-loop.md).
+(docs/decisions/0377-one-opening-loop.md).
 """
 
 from __future__ import annotations
