@@ -361,9 +361,9 @@ class ServerSession(Session):
             return
         try:
             listings = {revision: self.listing(revision) for revision in self._listings.revisions}
+            listing_cache.write(self._listings.path, listings)
         except (Doubt, RecursionError, ValueError, TypeError, KeyError):
             return  # a revision the fast path cannot shape: shaped again each run
-        listing_cache.write(self._listings.path, listings)
         self._listings.stored = listings
 
     def _initialize(self, negotiated: str) -> Any:
