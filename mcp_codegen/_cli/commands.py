@@ -176,8 +176,7 @@ def _vary_hash_seed(args: argparse.Namespace, config: Config, result: BuildResul
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    # each command imports its modules when it runs: not for --help (export: ~30 ms)
-    from mcp_codegen._cli import export_servers
+    from mcp_codegen._cli import export_servers  # not for --help: ~30 ms
     from mcp_codegen._shared.reader import GeneratedModuleError, read_tree, wire_tools
 
     output = Path(args.output).resolve() if args.output else _load(args).output
@@ -218,8 +217,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         return ExitCode.USAGE
     status = ExitCode.OK
     if args.profile:
-        # only with --profile
-        from mcp_codegen._profiles import apply_profile
+        from mcp_codegen._profiles import apply_profile  # only with --profile
 
         served = apply_profile(tools, args.profile)
         tools = served.tools
@@ -238,8 +236,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    # each command imports its modules when it runs: not for --help (lint: ~45 ms)
-    from mcp_codegen._generator.lint import lint, render_json, render_text
+    from mcp_codegen._generator.lint import lint, render_json, render_text  # not for --help: ~45 ms
     from mcp_codegen._shared.reader import GeneratedModuleError
 
     config = _load(args)
@@ -261,8 +258,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    # each command imports its modules when it runs: not for --help (verify: ~48 ms)
-    from mcp_codegen._generator.verify import run
+    from mcp_codegen._generator.verify import run  # not for --help: ~48 ms
     from mcp_codegen._shared.project_config import import_root
 
     config = _load(args, target=args.against)
@@ -280,7 +276,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def cmd_cache(args: argparse.Namespace) -> int:
-    # each command imports its modules when it runs: not for --help (cache: ~45 ms)
+    # not for --help: ~45 ms
     from mcp_codegen._generator.cache.stored_entries import EntryStore, limit_bytes
     from mcp_codegen._generator.project import CACHE_DIR
 
@@ -469,8 +465,7 @@ def _config_after_command(commands: argparse._SubParsersAction) -> None:  # type
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    # the server module (~16 ms): only for `serve`
-    from mcp_codegen.runtime.server import main as serve
+    from mcp_codegen.runtime.server import main as serve  # ~16 ms: only for `serve`
 
     return serve(_with_config(args), prog="mcp-codegen serve")
 
@@ -482,8 +477,7 @@ def cmd_daemon(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    # only for `run` (its stdio fast path starts from `python -m mcp_codegen run`)
-    from mcp_codegen._cli.run import main as run
+    from mcp_codegen._cli.run import main as run  # only for `run`
 
     return run(_with_config(args))
 
@@ -496,8 +490,7 @@ def _with_config(args: argparse.Namespace) -> list[str]:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    # each command imports its modules when it runs: not for --help (init: ~220 ms, libcst)
-    from mcp_codegen._cli import init
+    from mcp_codegen._cli import init  # libcst, ~220 ms: only for `init`
     from mcp_codegen._generator.project import nearest_config
 
     root = Path(args.directory).resolve()
@@ -578,7 +571,7 @@ def _add_optional_commands(commands: argparse._SubParsersAction) -> None:  # typ
         merge_driver.add_argument(name, metavar=name.upper(), help=f"git's {meaning}")
     merge_driver.set_defaults(handler=cmd_merge_driver)
     try:
-        # kept optional: without the diff command the others still parse
+        # optional: the others parse without it
         from mcp_codegen._cli.diff_options import add_parser as add_diff
     except ImportError:
         pass
