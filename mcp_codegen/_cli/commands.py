@@ -1,4 +1,8 @@
-"""``mcp-codegen`` command line. Exit codes: 0 ok, 1 stale/check failure, 2 usage or source error."""
+"""``mcp-codegen`` command line. Exit codes: 0 ok, 1 stale/check failure, 2 usage or source error.
+
+Over 600 lines: the parser and one short handler per command, read side by side (each handler
+imports its command's module when it runs, so ``--help`` imports none of them).
+"""
 
 from __future__ import annotations
 
@@ -172,7 +176,7 @@ def _vary_hash_seed(args: argparse.Namespace, config: Config, result: BuildResul
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from mcp_codegen._cli import export_servers
+    from mcp_codegen._cli import export_servers  # not for --help: ~30 ms
     from mcp_codegen._shared.reader import GeneratedModuleError, read_tree, wire_tools
 
     output = Path(args.output).resolve() if args.output else _load(args).output
@@ -213,7 +217,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         return ExitCode.USAGE
     status = ExitCode.OK
     if args.profile:
-        from mcp_codegen._profiles import apply_profile
+        from mcp_codegen._profiles import apply_profile  # only with --profile
 
         served = apply_profile(tools, args.profile)
         tools = served.tools
@@ -232,7 +236,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from mcp_codegen._generator.lint import lint, render_json, render_text
+    from mcp_codegen._generator.lint import lint, render_json, render_text  # not for --help: ~45 ms
     from mcp_codegen._shared.reader import GeneratedModuleError
 
     config = _load(args)
@@ -254,7 +258,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from mcp_codegen._generator.verify import run
+    from mcp_codegen._generator.verify import run  # not for --help: ~48 ms
     from mcp_codegen._shared.project_config import import_root
 
     config = _load(args, target=args.against)
@@ -272,6 +276,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def cmd_cache(args: argparse.Namespace) -> int:
+    # not for --help: ~45 ms
     from mcp_codegen._generator.cache.stored_entries import EntryStore, limit_bytes
     from mcp_codegen._generator.project import CACHE_DIR
 
@@ -316,41 +321,52 @@ def build_parser() -> argparse.ArgumentParser:
         "the nearest; also accepted after the command)",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_build_commands(commands)
+    _add_export_command(commands)
+    _add_checking_commands(commands)
+    _add_optional_commands(commands)
+    for listed in commands._choices_actions:  # `COMMAND --help` opens with its one-line summary
+        described = commands.choices[listed.dest]
+        if described.description is None and listed.help:
+            described.description = listed.help[0].upper() + listed.help[1:] + "."
+    _config_after_command(commands)
+    return parser
+
+
+#: The on/off options of ``generate`` and ``check``.
+_BUILD_FLAGS = (
+    (("--no-cache",), "ignore and do not update the build cache (.mcp-codegen-cache/)"),
+    (("-q", "--quiet"), "no progress line on a terminal, no line per written file"),
+    (
+        ("-v", "--verbose"),
+        "also print notes on what the build left out on purpose (tools registered on servers "
+        "of other installed packages)",
+    ),
+    (
+        ("--vary-hash-seed",),
+        "build a second time with another PYTHONHASHSEED and warn at file:line:col about each "
+        "default or decorator value that changed (twice the work)",
+    ),
+    (
+        ("--no-daemon",),
+        "build in this process even when `mcp-codegen daemon` runs for the project",
+    ),
+)
+
+
+def _add_build_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """``generate`` and ``check``: the same options, their own handlers."""
     generate = commands.add_parser("generate", help="write the generated modules")
     check = commands.add_parser(
         "check", help="exit 1 with a diff when generated modules are stale; writes nothing"
     )
     for command, handler in ((generate, cmd_generate), (check, cmd_check)):
-        command.add_argument(
-            "--no-cache",
-            action="store_true",
-            help="ignore and do not update the build cache (.mcp-codegen-cache/)",
-        )
-        command.add_argument(
-            "-q",
-            "--quiet",
-            action="store_true",
-            help="no progress line on a terminal, no line per written file",
-        )
-        command.add_argument(
-            "-v",
-            "--verbose",
-            action="store_true",
-            help="also print notes on what the build left out on purpose (tools registered on "
-            "servers of other installed packages)",
-        )
-        command.add_argument(
-            "--vary-hash-seed",
-            action="store_true",
-            help="build a second time with another PYTHONHASHSEED and warn at file:line:col "
-            "about each default or decorator value that changed (twice the work)",
-        )
-        command.add_argument(
-            "--no-daemon",
-            action="store_true",
-            help="build in this process even when `mcp-codegen daemon` runs for the project",
-        )
+        for flags, text in _BUILD_FLAGS:
+            command.add_argument(*flags, action="store_true", help=text)
         command.set_defaults(handler=handler)
+
+
+def _add_export_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     export = commands.add_parser("export", help="print the tools/list payload as JSON")
     export.add_argument("--output", help="generated directory (default: from config)")
     export.add_argument("--indent", type=int, default=2, help="JSON indent (default 2)")
@@ -379,6 +395,10 @@ def build_parser() -> argparse.ArgumentParser:
         "included under their prefixes (imports the server under the strict hook)",
     )
     export.set_defaults(handler=cmd_export)
+
+
+def _add_checking_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """``lint``, ``verify``, ``watch`` and ``cache``."""
     lint = commands.add_parser(
         "lint",
         help="report what client profiles change or lose, name limits and the size budget",
@@ -426,13 +446,6 @@ def build_parser() -> argparse.ArgumentParser:
         "bound; clean: remove the cache",
     )
     cache.set_defaults(handler=cmd_cache)
-    _add_optional_commands(commands)
-    for listed in commands._choices_actions:  # `COMMAND --help` opens with its one-line summary
-        described = commands.choices[listed.dest]
-        if described.description is None and listed.help:
-            described.description = listed.help[0].upper() + listed.help[1:] + "."
-    _config_after_command(commands)
-    return parser
 
 
 def _config_after_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -452,7 +465,7 @@ def _config_after_command(commands: argparse._SubParsersAction) -> None:  # type
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from mcp_codegen.runtime.server import main as serve
+    from mcp_codegen.runtime.server import main as serve  # ~16 ms: only for `serve`
 
     return serve(_with_config(args), prog="mcp-codegen serve")
 
@@ -464,7 +477,7 @@ def cmd_daemon(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from mcp_codegen._cli.run import main as run
+    from mcp_codegen._cli.run import main as run  # only for `run`
 
     return run(_with_config(args))
 
@@ -477,7 +490,7 @@ def _with_config(args: argparse.Namespace) -> list[str]:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    from mcp_codegen._cli import init
+    from mcp_codegen._cli import init  # libcst, ~220 ms: only for `init`
     from mcp_codegen._generator.project import nearest_config
 
     root = Path(args.directory).resolve()
@@ -558,6 +571,7 @@ def _add_optional_commands(commands: argparse._SubParsersAction) -> None:  # typ
         merge_driver.add_argument(name, metavar=name.upper(), help=f"git's {meaning}")
     merge_driver.set_defaults(handler=cmd_merge_driver)
     try:
+        # optional: the others parse without it
         from mcp_codegen._cli.diff_options import add_parser as add_diff
     except ImportError:
         pass

@@ -24,11 +24,10 @@ if TYPE_CHECKING:  # typing, inspect, argparse (with re) and the diagnostics mod
 _OK, _USAGE = 0, 2  # mcp_codegen._shared.diagnostics._OK / USAGE
 
 PROG = "mcp-codegen run"
-#: Set to 1 to turn the stdio fast path off (as ``--no-fast-path``).
-DISABLE_ENV = "MCP_CODEGEN_NO_FAST_PATH"
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # argparse (~8 ms, with re): only when _quick_options cannot read the line
     import argparse
 
     parser = argparse.ArgumentParser(
@@ -118,7 +117,7 @@ def main(argv: list[str]) -> int:
         options.generated = _generated_directory(options.config, options.generated, module_name)
     except ValueError as exc:  # mcp_codegen._shared.project_config.ConfigError
         return _fail(str(exc))
-    if not options.no_fast_path and os.environ.get(DISABLE_ENV) != "1":
+    if not options.no_fast_path:  # MCP_CODEGEN_NO_FAST_PATH: ``serve_in_front`` returns None
         # Only the front's modules before its first answer: the hook's index and error classes
         # (``mcp_codegen.runtime._hook.entries``, ~3 ms) load with the server, or on a refusal.
         from mcp_codegen.runtime.hook import serve_in_front
@@ -137,10 +136,12 @@ def main(argv: list[str]) -> int:
             raise
         if code is not None:
             return code
+    # the plain start: the hook's index and errors (~3 ms), once the fast path declined
     from mcp_codegen.runtime import GeneratedModuleError
     from mcp_codegen.runtime.hook import GeneratedSchemaError, use_generated
 
     if "(" in attribute:  # mcp_codegen._registration.factory_calls.is_factory_call
+        # the parser (~22 ms: ast, inspect): only for a factory-call target
         from mcp_codegen._registration.factory_calls import FactoryCallError, parse_factory_call
 
         try:
@@ -153,29 +154,19 @@ def main(argv: list[str]) -> int:
     except GeneratedSchemaError as exc:
         return _fail(str(exc))
     except GeneratedModuleError as exc:  # a deleted or corrupt generated file
+        # only on a refusal
+        from mcp_codegen._shared import project_config as project
         from mcp_codegen._shared.format import tree_regenerate_command
 
-        if (missing := _missing_package(module_name)) is not None:  # the real cause
-            return _fail(f"cannot load {options.target}: {missing}")
+        if project.module_spec(module_name) is None:  # the real cause: the package is not found
+            top = module_name.partition(".")[0]
+            return _fail(f"cannot load {options.target}: No module named {top!r}")
         regenerate = tree_regenerate_command(options.generated)
         hint = "" if "run `" in str(exc) else f"; run `{regenerate}`"
         return _fail(f"refusing to start: {exc}{hint}")
     except (ImportError, AttributeError) as exc:
         return _fail(f"cannot load {options.target}: {exc}")
     return _start(options.target, target, forwarded)
-
-
-def _missing_package(module_name: str) -> str | None:
-    """Why ``module_name`` cannot be imported, when its top-level package is on no path (then
-    a missing generated tree is not the cause to report); ``None`` when it can be found."""
-    import importlib.util
-
-    top = module_name.partition(".")[0]
-    try:
-        found = importlib.util.find_spec(top)
-    except (ImportError, ValueError):
-        found = None
-    return None if found is not None else f"No module named {top!r}"
 
 
 class PausedCollector:
@@ -205,6 +196,7 @@ class PausedCollector:
 
 
 def _start(name: str, target: Any, forwarded: list[str]) -> int:
+    # inspect (~15 ms): at the handover, not before the first answer
     import inspect
 
     sys.argv = [name, *forwarded]
@@ -220,16 +212,15 @@ def _generated_directory(config: str | None, generated: str | None, module: str)
     configuration (``--config``, else the nearest above the working directory that has the
     table, else the nearest above ``module``'s package) also puts its import roots on
     ``sys.path``; with ``--generated`` and a ``module`` that is found, none is read."""
+    # after the options parsed: not for `run --help` (~1 ms)
     from mcp_codegen._shared import project_config as project
+    from mcp_codegen._shared.serving_config import serving_settings
 
-    path = os.path.realpath(config) if config is not None else None
-    if path is None and (generated is None or project.module_spec(module) is None):
-        cwd = os.path.realpath(os.getcwd())
-        path = project.nearest_config_file(cwd, require_table=True)
-        path = path or project.module_config_file(module)
-    if path is None:
+    if config is None and generated is not None and project.module_spec(module) is not None:
+        return os.path.abspath(generated)
+    settings = serving_settings(config, lambda: project.module_config_file(module))
+    if settings is None:
         return os.path.abspath(generated or project.DEFAULT_OUTPUT)
-    settings = project.runtime_settings(path)
     sys.path[1:1] = [p for p in settings.import_paths if p not in sys.path]
     return os.path.abspath(generated or settings.output)
 
@@ -280,9 +271,11 @@ def _quick_options(argv: list[str]) -> _Options | None:
 
 
 def _resolve(module_name: str, attribute: str) -> Any:
+    # the target's import: on the import thread, after the opening
     import importlib
 
     if "(" in attribute:  # a factory call and its chain, literal arguments only
+        # the parser (~22 ms: ast, inspect): only for a factory-call target
         from mcp_codegen._registration.factory_calls import parse_factory_call
 
         return parse_factory_call(f"{module_name}:{attribute}").call()
@@ -294,6 +287,7 @@ def _resolve(module_name: str, attribute: str) -> Any:
 
 def _refused(target: str, exc: Exception) -> int | None:
     """The refusal for what the fast path's start raised (``None``: not a refusal, re-raise)."""
+    # only on a refusal: the hook's errors (~3 ms) are not needed before the first answer
     from mcp_codegen.runtime import GeneratedModuleError
     from mcp_codegen.runtime.hook import GeneratedSchemaError
 
@@ -309,6 +303,7 @@ def _refused(target: str, exc: Exception) -> int | None:
 def _bad_factory_call(exc: ValueError) -> int | None:
     """The refusal for a factory call ``TARGET`` that does not parse (found when the fast path
     resolves it: a recorded spelling always parses); ``None`` for any other error."""
+    # the parser (~22 ms: ast, inspect): only for a factory-call target
     from mcp_codegen._registration.factory_calls import FactoryCallError
 
     return _fail(f"TARGET {exc}") if isinstance(exc, FactoryCallError) else None

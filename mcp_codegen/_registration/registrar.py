@@ -22,6 +22,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from mcp_codegen._shared.frames import frame_position
+
 
 class RegistrarError(Exception):
     """The registration function cannot be called with a recording app."""
@@ -96,14 +98,8 @@ def _calling_site() -> tuple[str, int, int]:
     frame = sys._getframe(1)
     while frame.f_back is not None and frame.f_code.co_filename == __file__:
         frame = frame.f_back
-    code, line, column = frame.f_code, frame.f_lineno, 0
-    positions = list(code.co_positions())
-    index = frame.f_lasti // 2
-    if 0 <= index < len(positions):
-        start, _, col, _ = positions[index]
-        if start is not None and col is not None:
-            line, column = start, col
-    return os.path.realpath(code.co_filename), line, column + 1
+    line, column = frame_position(frame)
+    return os.path.realpath(frame.f_code.co_filename), line, column + 1
 
 
 class _Member:

@@ -42,18 +42,22 @@ def __getattr__(name: str) -> object:
     # Lazy: `tool` pulls in typing, `main` pulls in the MCP SDK; loading needs neither. The
     # loader itself (~5 ms) is not needed before `mcp-codegen run`'s stored listing is sent.
     if name in _LOADING:
+        # lazy: the loader (~5 ms) is not needed before `run`'s stored listing is sent
         from mcp_codegen.runtime._load import registry
 
         return getattr(registry, name)
     if name == "tool":
+        # lazy: the decorator module imports typing (~10 ms), which loading does not need
         from mcp_codegen.decorators import tool
 
         return tool
     if name == "main":
+        # lazy: only serving needs the server module
         from mcp_codegen.runtime.server import main
 
         return main
     if name == "use_generated":  # the framework hook (README, "Keep your server")
+        # lazy: only a server that keeps its framework needs the hook
         from mcp_codegen.runtime.hook import use_generated
 
         return use_generated

@@ -8,9 +8,13 @@ framework the application does not use is never imported. See docs/hook.md.
 
 from __future__ import annotations
 
+import os
+import sys
+
+from mcp_codegen._shared.format import GeneratedModuleError, tree_regenerate_command
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import os
     from collections.abc import Callable
     from types import ModuleType
     from typing import Any
@@ -39,6 +43,7 @@ _LAZY = frozenset({"GeneratedIndex", "GeneratedSchemaError", "StaleSchemaWarning
 
 def __getattr__(name: str) -> object:
     if name in _LAZY:
+        # the index and its errors (~3 ms): when the server loads, not before the first answer
         from mcp_codegen.runtime._hook import entries
 
         return getattr(entries, name)
@@ -63,13 +68,12 @@ def use_generated(
     ``GeneratedSchemaError`` instead. Generated modules of flavor ``"clean"`` are refused. The
     manifest is checked here; the modules are loaded at the first registration.
     """
+    # the hook's index (~3 ms): when use_generated is called, not at import
     from mcp_codegen._registration.import_patch import patch_now_or_on_import
     from mcp_codegen.runtime._hook.entries import GeneratedIndex
 
     global _ACTIVE
-    if path is None or not _is_absolute(path):
-        import sys
-
+    if path is None or not os.path.isabs(path):
         path = _generated_beside(path, sys._getframe(1).f_globals.get("__file__"))
     index = GeneratedIndex(path, strict=strict)
     _ACTIVE = index
@@ -77,17 +81,10 @@ def use_generated(
     return index
 
 
-def _is_absolute(path: str | os.PathLike[str]) -> bool:
-    import os
-
-    return os.path.isabs(path)
-
-
 def _generated_beside(path: str | os.PathLike[str] | None, caller: str | None) -> str:
     """``use_generated``'s directory: ``path`` (or the ``output``) of the configuration above
     the ``caller`` file, else relative to the working directory."""
-    import os
-
+    # only for a relative path: the configuration it is relative to
     from mcp_codegen._shared import project_config as project
 
     found = project.caller_config_file(caller)
@@ -108,7 +105,7 @@ def serve_in_front(
 ) -> int | None:
     """Serve stdio with the fast path in front of the server ``target`` names (``mcp-codegen
     run``); ``None`` when it cannot serve it (run it the usual way; the front said why on
-    stderr).
+    stderr) or ``MCP_CODEGEN_NO_FAST_PATH`` turns it off.
 
     ``resolve()`` imports the target (on a background thread, after ``use_generated``) and
     ``start(obj)`` runs it (in this thread, once the fast path hands over). Before anything is
@@ -116,11 +113,10 @@ def serve_in_front(
     at generate time are unchanged (``front.checked_record``); a generated tree that cannot be
     read, and under ``strict`` a stale one, refuses the start (``GeneratedSchemaError``).
     """
-    import os
+    from mcp_codegen.runtime._stdio import fastpath, front  # the front (~3 ms): only for `run`
 
-    from mcp_codegen._shared.format import tree_regenerate_command
-    from mcp_codegen.runtime._stdio import front
-
+    if fastpath.off():
+        return None  # MCP_CODEGEN_NO_FAST_PATH: the server runs plain
     directory = os.path.abspath(path)
     try:
         record = front.checked_record(directory, target, strict=strict)
@@ -128,18 +124,20 @@ def serve_in_front(
             return None
         listings = front.Listings(directory, record)
     except front.FrontRefused as exc:
+        # the index and its error classes (~3 ms): when the server loads, or on a refusal
         from mcp_codegen.runtime._hook.entries import GeneratedSchemaError
 
         raise GeneratedSchemaError(str(exc)) from None
     # Stored answers need no registry (docs/fastpath-run.md: "How the listing is stored").
     registry = None
     if listings.stored is None:
-        from mcp_codegen._shared.format import GeneratedModuleError
+        # the loader (~5 ms): only on a miss of the stored listing
         from mcp_codegen.runtime._load.registry import load_composed
 
         try:
             registry = load_composed(directory)
         except GeneratedModuleError as exc:  # a generated module that is not one any more
+            # the index and its error classes (~3 ms): when the server loads, or on a refusal
             from mcp_codegen.runtime._hook.entries import GeneratedSchemaError
 
             raise GeneratedSchemaError(
@@ -154,6 +152,7 @@ def serve_in_front(
         obj = resolve()
         changed = listed & index.warned
         if record["tools"] is not None:
+            # the index and its error classes (~3 ms): when the server loads, or on a refusal
             from mcp_codegen.runtime._hook.entries import registered_tools
 
             registered = registered_tools(obj)
@@ -168,8 +167,7 @@ def fast_path_serves(path: str, target: str) -> bool:
     """Whether ``mcp-codegen run --generated PATH TARGET`` answers the opening of a stdio session
     from the records (the tree records ``target``'s initialize answer, and the installed
     ``mcp_types`` is the release the fast path's wire shapes came from), in this interpreter."""
-    import os
-
+    # the front (~3 ms): only for `mcp-codegen run`
     from mcp_codegen.runtime._stdio import front
 
     return front.server_record(os.path.abspath(path), target) is not None
@@ -181,6 +179,7 @@ def active() -> GeneratedIndex | None:
 
 
 def _patch_mcpserver(module: ModuleType) -> None:
+    # the SDK: patched when the application imports it
     from mcp.server.mcpserver.tools.base import Tool
 
     from mcp_codegen.runtime._hook.frameworks import patch_sdk
@@ -189,6 +188,7 @@ def _patch_mcpserver(module: ModuleType) -> None:
 
 
 def _patch_sdk1(module: ModuleType) -> None:
+    # the SDK: patched when the application imports it
     from mcp.server.fastmcp.tools.base import Tool
 
     from mcp_codegen.runtime._hook.frameworks import patch_sdk
@@ -197,6 +197,7 @@ def _patch_sdk1(module: ModuleType) -> None:
 
 
 def _patch_fastmcp(module: ModuleType) -> None:
+    # patched when the application imports the framework
     from mcp_codegen.runtime._hook.frameworks import patch_fastmcp
 
     patch_fastmcp(module.ToolDecoratorMixin, active)

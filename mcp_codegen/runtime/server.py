@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import os
 import sys
+from types import SimpleNamespace
 
 from mcp_codegen._shared.profile_names import (
     PROFILES,  # not mcp_codegen._profiles: see profile_names
 )
+from mcp_codegen._shared.protocols import missing_variant
 from mcp_codegen.runtime._load.registry import GeneratedModuleError, ToolRegistry, load_tools
 
 # Only os and sys at import time: the stdio fast path answers before anything else is needed
@@ -55,30 +57,62 @@ def build_server(
     ``call_timeout`` (seconds) turns a tool that runs longer into an ``isError`` result;
     ``dependencies`` maps a class to a factory for parameters that are not in the input schema.
     """
-    from mcp import types
-    from mcp.server import Server
-    from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+    import warnings  # the SDK door: after the fast path's answers (bench/startup.py)
 
-    caller: ToolCaller | None = None
+    from mcp.server import Server
+    from mcp.shared.exceptions import MCPDeprecationWarning
+
+    handlers = _Handlers(registry, strict_output, call_timeout, dependencies)
+    with warnings.catch_warnings():
+        # SDK 2.x warns that 2026-07-28 drops logging/setLevel; handshake clients still send it.
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        return Server(
+            name,
+            version=registry.schema_set_version,
+            on_list_tools=handlers.list_tools,
+            on_call_tool=handlers.call_tool,
+            on_set_logging_level=handlers.set_logging_level,
+            get_tool_input_schema=handlers.input_schema,
+        )
+
+
+class _Handlers:
+    """What ``build_server``'s ``Server`` answers with, over one registry."""
+
+    def __init__(
+        self,
+        registry: ToolRegistry,
+        strict_output: bool,
+        call_timeout: float | None,
+        dependencies: Dependencies | None,
+    ) -> None:
+        self._registry = registry
+        self._strict_output = strict_output
+        self._call_timeout = call_timeout
+        self._dependencies = dependencies
+        self._caller: ToolCaller | None = None
 
     async def list_tools(
-        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> dict[str, Any]:
         # A fresh copy per request: nothing downstream can alter the registry's data. The
         # 2026-07-28 cache fields are dropped by the SDK on older protocol versions; the output
         # schemas are those of the negotiated revision (natural from 2026-07-28, else boxed).
-        _refuse_missing_variant(registry, _negotiated(ctx))
+        _refuse_missing_variant(self._registry, _negotiated(ctx))
         return {
-            "tools": registry.list_tools(_negotiated(ctx)),
+            "tools": self._registry.list_tools(_negotiated(ctx)),
             "ttlMs": 0,
             "cacheScope": "private",
             "resultType": "complete",
         }
 
     async def call_tool(
-        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        nonlocal caller
+        from mcp import types  # the SDK door is imported by now: a dictionary look-up
+        from mcp.shared.exceptions import MCPError
+
+        registry = self._registry
         _refuse_missing_variant(registry, _negotiated(ctx))
         if params.name not in registry:
             unknown = _unknown_tool_text(registry.flavor, params.name)
@@ -88,40 +122,30 @@ def build_server(
                 )
             # The spec reports an unknown tool as a protocol error, not as a tool result.
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
-        if caller is None:
+        if self._caller is None:
+            # jsonschema and pydantic's converters: at the first call, not at the start
             from mcp_codegen.runtime._call.invoke import ToolCaller
 
-            caller = ToolCaller(
+            self._caller = ToolCaller(
                 registry,
-                strict_output=strict_output,
-                call_timeout=call_timeout,
-                dependencies=dependencies,
+                strict_output=self._strict_output,
+                call_timeout=self._call_timeout,
+                dependencies=self._dependencies,
             )
-        return await caller.call(params.name, params.arguments, request=ctx, params=params)
+        return await self._caller.call(params.name, params.arguments, request=ctx, params=params)
 
-    def input_schema(tool_name: str) -> Mapping[str, Any] | None:
+    def input_schema(self, tool_name: str) -> Mapping[str, Any] | None:
+        registry = self._registry
         return registry.get_tool(tool_name)["inputSchema"] if tool_name in registry else None
 
     async def set_logging_level(
-        ctx: ServerRequestContext[Any], params: types.SetLevelRequestParams
+        self, ctx: ServerRequestContext[Any], params: types.SetLevelRequestParams
     ) -> types.EmptyResult:
         # Accepted, as MCP clients send it before calls (the conformance suite does); tools log
         # through their Context, which sends every level: the client filters what it shows.
+        from mcp import types  # the SDK door is imported by now: a dictionary look-up
+
         return types.EmptyResult()
-
-    import warnings
-
-    with warnings.catch_warnings():
-        # SDK 2.x warns that 2026-07-28 drops logging/setLevel; handshake clients still send it.
-        warnings.simplefilter("ignore", MCPDeprecationWarning)
-        return Server(
-            name,
-            version=registry.schema_set_version,
-            on_list_tools=list_tools,
-            on_call_tool=call_tool,
-            on_set_logging_level=set_logging_level,
-            get_tool_input_schema=input_schema,
-        )
 
 
 def _negotiated(ctx: ServerRequestContext[Any] | None) -> str | None:
@@ -132,10 +156,9 @@ def _negotiated(ctx: ServerRequestContext[Any] | None) -> str | None:
 
 def _refuse_missing_variant(registry: ToolRegistry, protocol_version: str | None) -> None:
     """A JSON-RPC error when the schemas were generated without this revision's variant."""
-    from mcp_codegen._shared.protocols import missing_variant
-
     problem = missing_variant(registry.protocols, protocol_version)
     if problem is not None:
+        # the SDK door is imported by now: a dictionary look-up
         from mcp import types
         from mcp.shared.exceptions import MCPError
 
@@ -162,6 +185,7 @@ async def serve_stdio(
 
     ``handover``: the fast path's session, which this door continues (``_stdio.fastpath``).
     """
+    # the SDK's stdio transport (~600 ms with the SDK): after the fast path's answers
     from mcp_codegen.runtime._stdio.transport import stdio_transport
 
     async with stdio_transport(
@@ -181,6 +205,7 @@ async def serve_http(
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
 ) -> None:
     """Serve streamable HTTP at ``http://host:port/path`` until interrupted."""
+    # uvicorn (~110 ms): HTTP only
     import uvicorn
 
     app = server.streamable_http_app(
@@ -291,6 +316,7 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:
+    # argparse (~8 ms, with re): only when _quick_options cannot read the line
     import argparse
 
     class HelpFormatter(argparse.HelpFormatter):
@@ -318,8 +344,6 @@ def _quick_options(argv: Sequence[str]) -> Any:
     """The options of a plain command line (only ``--flag value`` / ``--flag=value`` of known
     flags, values that need no guessing) without importing argparse, which costs milliseconds
     before the fast path's first answer; ``None`` for anything else (argparse then decides)."""
-    from types import SimpleNamespace
-
     values: dict[str, Any] = {}
     specs: dict[str, dict[str, Any]] = {}
     for flag, keywords in OPTIONS:
@@ -382,6 +406,8 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m mcp_codege
     except GeneratedModuleError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if not options.name:  # the name the tree was generated with (``_configured``)
+        options.name = registry.server_name or DEFAULT_NAME
     try:
         return _serve(options, registry)
     except ModuleNotFoundError as exc:  # found on sys.path but not importable (an import hook)
@@ -403,6 +429,7 @@ def _sdk_installed() -> bool:
             os.path.join(entry or os.curdir, "mcp", "__init__.py")
         ):
             return True
+    # importlib.util (~4 ms): only when no package directory has it
     import importlib.util
 
     try:
@@ -412,6 +439,7 @@ def _sdk_installed() -> bool:
 
 
 def _sdk_missing(prog: str) -> int:
+    # only to report the missing SDK
     from mcp_codegen._shared.extras import missing_extra
 
     print(missing_extra(prog, "the official MCP SDK (mcp)", "server"), file=sys.stderr)
@@ -423,6 +451,7 @@ def _serve(options: Any, registry: ToolRegistry) -> int:
 
     def prepare() -> Callable[[Handover | None], int]:
         """Import and build the SDK door; the returned function serves with it."""
+        # the SDK door (~600 ms): on the preloading thread, after the first answers
         import contextlib
         import logging
 
@@ -462,9 +491,9 @@ def _serve(options: Any, registry: ToolRegistry) -> int:
 
         return run
 
-    if options.transport == "stdio" and not _fast_path_disabled(options):
-        from mcp_codegen.runtime._stdio import fastpath
+    from mcp_codegen.runtime._stdio import fastpath  # stdlib only, ~2.5 ms: serving only
 
+    if options.transport == "stdio" and not fastpath.off(options.no_fast_path):
         try:
             return fastpath.serve(
                 registry,
@@ -481,44 +510,28 @@ def _configured(options: Any) -> None:
     """Fill ``--generated``, ``--name`` and ``--path`` left unset from the project's
     configuration (``--config``, else the nearest above the working directory with the table,
     else the nearest above the ``--generated`` directory); explicit options win."""
-    from mcp_codegen._shared import project_config as project
-
-    path = os.path.realpath(options.config) if options.config is not None else None
-    if path is None and options.generated and not options.name:
-        options.name = _recorded_name(options.generated)
-    if path is None and options.generated and options.name and options.path:
+    # The name the tree was generated with: its manifest is read once, by ``load_tools``.
+    named_by_tree = options.config is None and bool(options.generated) and not options.name
+    if options.config is None and options.generated and options.path:
         return  # nothing left to fill: no file is read (tomllib's import costs more than the
         # fast path's whole answer: re, typing and datetime)
-    if path is None:
-        path = project.nearest_config_file(os.path.realpath(os.getcwd()), require_table=True)
-    if path is None and options.generated is not None and os.path.isdir(options.generated):
-        path = project.nearest_config_file(os.path.realpath(options.generated), require_table=True)
-    settings = None if path is None else project.runtime_settings(path)
+    # only when an option is left to the configuration (~1 ms, tomllib later)
+    from mcp_codegen._shared import project_config as project
+    from mcp_codegen._shared.serving_config import serving_settings
+
+    def beside_the_tree() -> str | None:
+        generated = options.generated
+        if generated is None or not os.path.isdir(generated):
+            return None
+        return project.nearest_config_file(os.path.realpath(generated), require_table=True)
+
+    settings = serving_settings(options.config, beside_the_tree)
     options.generated = options.generated or (
         settings.output if settings else project.DEFAULT_OUTPUT
     )
-    options.name = options.name or (settings and settings.server_name) or DEFAULT_NAME
+    if not named_by_tree:
+        options.name = options.name or (settings and settings.server_name) or DEFAULT_NAME
     options.path = options.path or [*(settings.import_paths if settings else ()), os.curdir]
-
-
-def _recorded_name(generated: str) -> str | None:
-    """The ``server_name`` the tree was generated with (the manifest's ``SERVER_NAME``); the
-    default name when it was generated without one or before manifests recorded it (regenerate
-    to record it); ``None`` for a tree that cannot be read (loading it reports that)."""
-    from mcp_codegen._shared.format import GeneratedModuleError
-    from mcp_codegen._shared.reader import read_manifest
-
-    try:
-        manifest = read_manifest(generated)
-    except GeneratedModuleError:
-        return None
-    return manifest.get("SERVER_NAME") or DEFAULT_NAME
-
-
-def _fast_path_disabled(options: Any) -> bool:
-    return bool(options.no_fast_path) or os.environ.get(
-        "MCP_CODEGEN_NO_FAST_PATH", ""
-    ).strip() not in ("", "0")
 
 
 def _exit_now_if_tools_still_run() -> None:
@@ -532,6 +545,7 @@ def _exit_now_if_tools_still_run() -> None:
         return
     running = calls.abandoned_calls()
     if running:
+        # logging (~12 ms): only when timed-out calls still run
         import logging
 
         logging.getLogger("mcp_codegen.runtime").warning(

@@ -33,6 +33,7 @@ from types import FrameType, ModuleType
 from typing import Any
 
 from mcp_codegen._registration.import_patch import patch_now_or_on_import
+from mcp_codegen._shared.frames import frame_position
 
 #: module -> (class name, framework) whose ``add_tool`` is watched
 _STORES: dict[str, tuple[str, str]] = {
@@ -336,13 +337,7 @@ def _user_frames(frame: FrameType | None) -> tuple[tuple[str, int, int], ...]:
         code = frame.f_code
         file = code.co_filename
         if not file.startswith("<") and not os.path.abspath(file).startswith(skip):
-            line, column = frame.f_lineno, 0
-            positions = list(code.co_positions())
-            index = frame.f_lasti // 2
-            if 0 <= index < len(positions):
-                start, _, col, _ = positions[index]
-                if start is not None and col is not None:
-                    line, column = start, col
+            line, column = frame_position(frame)
             found.append((os.path.abspath(file), line, column + 1))
         frame = frame.f_back
     return tuple(found)

@@ -20,6 +20,7 @@ from mcp_codegen._generator.inspection.output_guard import OutputImportError
 from mcp_codegen._generator.model import ScannedModule, ScannedTool
 from mcp_codegen._generator.project import project_root, relative_to_root
 from mcp_codegen._shared.diagnostics import Diagnostic
+from mcp_codegen._shared.frames import traceback_position
 
 
 @dataclass(frozen=True)
@@ -287,11 +288,9 @@ def _use_site(module: ScannedModule, exc: BaseException) -> tuple[str, int, int]
     while tb is not None:
         code = tb.tb_frame.f_code
         if Path(code.co_filename).resolve() != Path(registrar.__file__).resolve():
-            positions = list(code.co_positions())
-            line, _, column, _ = positions[tb.tb_lasti // 2]
-            line = line or tb.tb_lineno
+            line, column = traceback_position(tb)
             text = linecache.getline(code.co_filename, line).encode("utf-8")
-            character = len(text[: column or 0].decode("utf-8", "replace")) + 1
+            character = len(text[:column].decode("utf-8", "replace")) + 1
             path = relative_to_root(Path(code.co_filename), root)
             site = (path, line, character)
         tb = tb.tb_next

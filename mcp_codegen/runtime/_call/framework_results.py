@@ -88,6 +88,7 @@ class McpRules:
         box_field: str | None,
         serialize: Callable[[Any], Any],
     ) -> None:
+        # MCPServer's modules: only for tools of flavor "mcp"
         from mcp.server.mcpserver.exceptions import InvalidSignature
         from mcp.server.mcpserver.utilities.func_metadata import func_metadata
 
@@ -139,6 +140,7 @@ class McpRules:
 
     def failure(self, error: BaseException, describe: Callable[[BaseException], str]) -> str:
         """The ``isError`` text ``MCPServer`` sends when the tool raised ``error``."""
+        # MCPServer's modules: only for tools of flavor "mcp"
         from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 
         if isinstance(error, MCPError):
@@ -169,12 +171,14 @@ class FastmcpRules:
         server: Callable[[], Any],
     ) -> None:
         try:
+            # fastmcp is optional
             from fastmcp.tools.function_tool import FunctionTool
         except ImportError as exc:
             raise ToolCallError(
                 f"Tool {name!r} was generated in flavor 'fastmcp'; serving its calls needs the "
                 f"fastmcp package (`pip install fastmcp`): {exc}"
             ) from exc
+        # fastmcp is optional
         import fastmcp
 
         self.name = name
@@ -190,6 +194,7 @@ class FastmcpRules:
 
     def convert(self, value: Any) -> types.CallToolResult:
         """The result ``fastmcp.FastMCP`` sends for ``value``."""
+        # fastmcp is optional
         from fastmcp.tools.base import ToolResult
 
         passthrough = isinstance(value, types.CallToolResult | ToolResult)
@@ -213,6 +218,7 @@ class FastmcpRules:
 
     def failure(self, error: BaseException, describe: Callable[[BaseException], str]) -> str:
         """The ``isError`` text ``fastmcp.FastMCP`` sends when the tool raised ``error``."""
+        # fastmcp is optional
         from fastmcp.exceptions import FastMCPError
         from fastmcp.utilities.exceptions import get_http_status_code, is_timeout_error
         from mcp_types.jsonrpc import MISSING_REQUIRED_CLIENT_CAPABILITY
@@ -238,6 +244,7 @@ class FastmcpRules:
 async def fastmcp_context(request: Any, server: Callable[[], Any]) -> AsyncIterator[Any]:
     """A ``fastmcp.Context`` bound to this request, current while the tool runs (so that both a
     ``ctx: Context`` parameter and ``fastmcp.server.dependencies.get_context()`` work)."""
+    # fastmcp is optional
     from fastmcp.server.context import Context
     from fastmcp.server.dependencies import bind_request_context
 

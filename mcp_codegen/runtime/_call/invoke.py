@@ -144,6 +144,7 @@ class ToolCaller:
         binding = prepared.binding
         if binding.flavor == "clean":
             return CleanRules(prepared, strict_output=self._strict_output)
+        # the framework rules import MCPServer's modules or fastmcp: only for flavored tools
         from mcp_codegen.runtime._call.framework_results import FastmcpRules, McpRules
 
         # The return annotation as the framework reads it: as written, evaluated only when it
@@ -179,6 +180,7 @@ class ToolCaller:
     def _fastmcp_instance(self) -> Any:
         """The ``fastmcp.FastMCP`` a ``fastmcp.Context`` refers to (one per caller)."""
         if self._fastmcp_server is None:
+            # fastmcp is optional
             import fastmcp
 
             self._fastmcp_server = fastmcp.FastMCP("mcp-codegen")
@@ -191,6 +193,7 @@ class ToolCaller:
         if prepared.binding.flavor != "fastmcp" and any(
             parameter.context == "fastmcp" for parameter in prepared.parameters
         ):
+            # the framework rules import MCPServer's modules or fastmcp: only for flavored tools
             from mcp_codegen.runtime._call.framework_results import fastmcp_context
 
             return fastmcp_context(request, self._fastmcp_instance)

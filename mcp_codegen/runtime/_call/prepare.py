@@ -106,6 +106,7 @@ class Preparer:
         key = f"{registrar} {parameter}"
         recorded = self._registered.get(key)
         if recorded is None:
+            # ~18 ms (inspect): only for tools defined inside a registration function
             from mcp_codegen._registration.registrar import NeedsState, capture
 
             module, _, qualname = registrar.partition(":")
@@ -185,6 +186,7 @@ def _call_factory(call: str) -> tuple[Any, dict[str, Callable[..., Any]]]:
     """``mcp_codegen._registration.factory_calls.factory_server(call)`` in a thread of its own: it runs the
     framework's listing (and an async factory) with ``anyio.run``, which cannot nest in the
     event loop that is serving this call. Once per factory, like the first import of a tool."""
+    # ~22 ms (ast, inspect): only for the tools of a factory's server
     from mcp_codegen._registration.factory_calls import factory_server
 
     with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="mcp-codegen-factory") as pool:

@@ -96,6 +96,7 @@ def _entry(
     index = index_of()
     if index is None or args or not (inspect.isfunction(fn) or inspect.ismethod(fn)):
         return None
+    # fastmcp is optional
     from fastmcp.decorators import get_fastmcp_meta
 
     if get_fastmcp_meta(fn) is not None:  # its metadata may name it: fastmcp decides

@@ -50,6 +50,7 @@ class GeneratedFunctionTool(FunctionTool):
         """``from_entry`` through pydantic's validation, whatever ``meta`` holds."""
         tool_meta = meta.meta
         if meta.app is not None:  # as LocalProvider.add_tool merges it
+            # fastmcp is optional
             from fastmcp.apps.config import app_config_to_meta_dict
 
             tool_meta = dict(tool_meta) if tool_meta else {}

@@ -102,6 +102,7 @@ def patch_sdk(server_class: type, tool_class: type, index_of: Any) -> None:
 
 def patch_fastmcp(provider_class: type, index_of: Any) -> None:
     """Make ``LocalProvider.add_tool`` register functions from generated entries."""
+    # fastmcp is optional
     from fastmcp.decorators import get_fastmcp_meta
     from fastmcp.tools.base import Tool
     from fastmcp.tools.function_tool import ToolMeta
@@ -143,6 +144,7 @@ def patch_fastmcp(provider_class: type, index_of: Any) -> None:
 
 
 def _install_tool_index(tool_class: type) -> None:
+    # fastmcp is optional
     from fastmcp.server import server
     from fastmcp.server.providers.local_provider import LocalProvider
 

@@ -21,6 +21,7 @@ def profiled_payload(
 ) -> tuple[bytes, dict[str, list[tuple[str, ...]]]]:
     """The marshalled tools list as ``profile`` serves it, and per tool where a ``null`` the
     profile introduced means "absent" (for ``restore_arguments``)."""
+    # the profiles' transforms: only with a profile, never before the fast path's first answer
     from mcp_codegen._profiles import apply_profile
 
     try:
@@ -41,6 +42,7 @@ def restore(arguments: dict[str, Any], paths: list[tuple[str, ...]] | None) -> d
     """``arguments`` as the generated schema reads them: ``null`` at ``paths`` means absent."""
     if not paths:
         return arguments
+    # the profiles' transforms: only with a profile, never before the fast path's first answer
     from mcp_codegen._profiles import restore_arguments
 
     return restore_arguments(arguments, paths)  # type: ignore[no-any-return]

@@ -108,6 +108,12 @@ class ToolRegistry:
         return self._origin
 
     @property
+    def server_name(self) -> str | None:
+        """The ``server_name`` the tree was generated with (the manifest's ``SERVER_NAME``);
+        ``None`` when it was generated without one, or before manifests recorded it."""
+        return self._manifest.get("SERVER_NAME") or None
+
+    @property
     def schema_set_version(self) -> str:
         """``SCHEMA_SET_VERSION`` from the manifest."""
         return str(self._manifest.get("SCHEMA_SET_VERSION", "0.0.0"))

@@ -53,6 +53,7 @@ def claim_stdio() -> tuple[BinaryIO, BinaryIO, Callable[[], None]]:
             try:
                 os.dup2(private, standard)
             except OSError:
+                # logging (~12 ms): only to report a descriptor that cannot be restored
                 import logging
 
                 logging.getLogger("mcp_codegen.runtime").warning(
@@ -65,6 +66,7 @@ def claim_stdio() -> tuple[BinaryIO, BinaryIO, Callable[[], None]]:
 def duplicate(fd: int) -> int:
     """A non-inheritable duplicate of ``fd`` above the standard range."""
     try:
+        # not on Windows
         import fcntl
     except ImportError:  # Windows
         return os.dup(fd)

@@ -12,10 +12,15 @@ once, in the order it arrived.
 After the first ``tools/list`` the SDK door is prepared (imported, built) on a background thread,
 so that the first ``tools/call`` does not wait for the import (measured:
 docs/decisions/0350-when-the-sdk-is-prepared.md).
+
+The loop itself (``serve_opening``) is the one stdio opening loop: the front of your own server
+(``_stdio.front``, ``mcp-codegen run``) runs it too, with its own ``Opening``
+(docs/decisions/0377-one-opening-loop.md).
 """
 
 from __future__ import annotations
 
+import _thread
 import gc
 import os
 import sys
@@ -35,6 +40,14 @@ if TYPE_CHECKING:
 
 #: Set to 1 to serve stdio with the SDK door from the first message (also ``--no-fast-path``).
 DISABLE_ENV = "MCP_CODEGEN_NO_FAST_PATH"
+
+
+def off(no_fast_path: bool = False) -> bool:
+    """Whether the stdio fast path is off: ``--no-fast-path``, or ``MCP_CODEGEN_NO_FAST_PATH``
+    set to anything but empty or ``0`` (``serve`` and ``run`` decide alike)."""
+    return no_fast_path or os.environ.get(DISABLE_ENV, "").strip() not in ("", "0")
+
+
 #: Set to 0 to prepare the SDK door only when a message needs it (for measurements).
 PRELOAD_ENV = "MCP_CODEGEN_FAST_PATH_PRELOAD"
 #: What the SDK door's server advertises (``build_server``); the equivalence tests compare.
@@ -157,6 +170,10 @@ class Session:
             dump(self._tools(revision), SURFACES[REVISIONS[revision]]["results"]["tools/list"])
         )
 
+    def keep_listing(self) -> None:
+        """Called once after the first ``tools/list`` answer: the SDK door's listing is shaped
+        each run (``front.ServerSession`` stores its own)."""
+
     def _notification(self, line: bytes, method: str, params: Any, present: bool) -> bytes | None:
         if method != "notifications/initialized" or self.protocol_version is None:
             return None
@@ -207,64 +224,140 @@ def serve(
     *,
     name: str,
     max_message_bytes: int,
-    prepare: Callable[[], Callable[[Handover], int]],
+    prepare: Callable[[], Callable[[Handover | None], int]],
 ) -> int:
-    """Serve stdio: answer what the fast path can, then run ``prepare()(handover)``.
+    """Serve stdio for the SDK door: answer what the fast path can, then run
+    ``prepare()(handover)``.
 
     ``prepare`` imports and builds the SDK door and returns the function that serves the rest of
-    the session; it runs on a background thread after the first ``tools/list`` (unless
-    ``MCP_CODEGEN_FAST_PATH_PRELOAD=0``) or at the handover. With an SDK release other than the
-    one the wire shapes came from, the SDK door serves from the first message. Returns the exit
-    code.
+    the session; ``serve_opening`` runs it on a background thread after the first ``tools/list``
+    (``import_start``) or at the handover. With an SDK release other than the one the wire
+    shapes came from, the SDK door serves from the first message. Returns the exit code.
     """
     if not sdk_matches():
         return prepare()(None)  # shapes from another SDK release: the SDK answers everything
+    opening = Opening(
+        Session(registry, name=name),
+        lambda wire_out: prepare(),
+        start=import_start(stored=False),
+        max_message_bytes=max_message_bytes,
+        exit_while_importing=False,
+    )
+    return serve_opening(opening)
+
+
+#: When the import starts (``import_start``): before the first message, after ``initialize``,
+#: after the first ``tools/list`` answer, or at the handover.
+NOW, INITIALIZE, LISTED, HANDOVER = "now", "initialize", "listed", "handover"
+#: The GIL switch interval while the opening is answered beside the import (default 5 ms).
+_OPENING_SWITCH = 0.0005
+
+
+def import_start(*, stored: bool) -> str:
+    """When ``serve_opening`` starts the import, by ``MCP_CODEGEN_FAST_PATH_PRELOAD``.
+
+    By default at once when the listing is ``stored`` (the opening is then a few reads and
+    writes; the switch interval is shortened meanwhile, so that the import gives the GIL back
+    within 0.5 ms whenever the answering thread returns from I/O), else once the first
+    tools/list is answered (shaping competed with the import for the GIL: 1.4x -> 2.3x the floor
+    in bench/run_fastpath.py; docs/decisions/0350-when-the-sdk-is-prepared.md). ``listed``:
+    after the first tools/list answer always; ``initialize``: after initialize; ``0``: at the
+    handover.
+    """
+    when = os.environ.get(PRELOAD_ENV, "1")
+    if when == "0":
+        return HANDOVER
+    if when == INITIALIZE:
+        return INITIALIZE
+    return NOW if when == "1" and stored else LISTED
+
+
+class Opening:
+    """What one stdio opening is made of; the loop that serves it is ``serve_opening``.
+
+    ``session`` answers the messages it can; ``load(wire_out)`` imports the server (or the SDK
+    door) and returns the function that serves the rest of the session from the ``Handover``
+    (it may write a notification to ``wire_out``); ``start`` says when the import starts
+    (``import_start``); ``exit_while_importing``: when the input ends while the import still
+    runs, exit the process at once (``os._exit``) instead of returning (user code: nobody is left
+    to serve, and a client that closes stdin expects the exit, not 6-15 s of imports).
+    """
+
+    def __init__(
+        self,
+        session: Session,
+        load: Callable[[BinaryIO], Callable[[Handover], int]],
+        *,
+        start: str,
+        max_message_bytes: int,
+        exit_while_importing: bool,
+    ) -> None:
+        self.session = session
+        self.load = load
+        self.start = start
+        self.max_message_bytes = max_message_bytes
+        self.exit_while_importing = exit_while_importing
+
+
+class _Import:
+    """``load`` on a background thread (``_thread``, not ``threading``: importing threading costs
+    the answering thread ~1 ms; like a daemon thread, it does not hold up the exit), or inline."""
+
+    def __init__(self, load: Callable[[], Callable[[Handover], int]]) -> None:
+        self._load = load
+        self._done = _thread.allocate_lock()
+        self.started = False
+        self.result: list[Callable[[Handover], int]] = []
+        self.failed: list[BaseException] = []
+
+    def start(self) -> None:
+        self.started = True
+        self._done.acquire()
+        _thread.start_new_thread(self._run, ())
+
+    def running(self) -> bool:
+        """Whether the thread still imports (``False`` once it is done, or never started)."""
+        return self.started and not self._done.acquire(False)
+
+    def finish(self) -> None:
+        """Wait for the thread, or load here when it never started."""
+        if self.started:
+            self._done.acquire()
+        else:
+            self.started = True
+            self._done.acquire()
+            self._run()
+
+    def _run(self) -> None:
+        try:
+            self.result.append(self._load())
+        except BaseException as exc:  # re-raised in the main thread
+            self.failed.append(exc)
+        finally:
+            self._done.release()
+
+
+def serve_opening(opening: Opening) -> int:
+    """The one stdio opening loop: answer what ``opening.session`` can while the server imports
+    (when ``opening.start`` says), then hand the session over; returns the exit code.
+
+    The handover replays what the session answered ahead of the unread input (``Handover``).
+    """
     # The registry's literal data (~100,000 objects at 1,000 tools, loaded with collection off)
     # lives as long as this process and holds no cycles: frozen, the first collection pass,
-    # due at once, does not walk all of it before the first answer (docs/decisions/0360-fast-path-at-1000-tools.md).
+    # due at once, does not walk all of it before the first answer
+    # (docs/decisions/0360-fast-path-at-1000-tools.md).
     gc.freeze()
     wire_in, wire_out, restore = claim_stdio()
-    session = Session(registry, name=name)
-    preload = os.environ.get(PRELOAD_ENV, "1") != "0"
-    prepared: list[Callable[[Handover], int]] = []
-    failed: list[BaseException] = []
-    loader: Any = None  # held by the preloading thread until it is done
-
-    def load() -> None:
-        try:
-            prepared.append(prepare())
-        except BaseException as exc:  # re-raised in the main thread at the handover
-            failed.append(exc)
-
-    def preload_sdk() -> None:
-        try:
-            load()
-        finally:
-            loader.release()
-
-    def answered() -> None:
-        nonlocal loader
-        if preload and loader is None and session.listed:
-            # _thread, not threading: importing threading here costs the main thread ~1 ms
-            # while the client is still reading the listing (the SDK imports it anyway, on
-            # the preloading thread). Like a daemon thread, it does not hold up the exit.
-            import _thread
-
-            loader = _thread.allocate_lock()
-            loader.acquire()
-            _thread.start_new_thread(preload_sdk, ())
-
-    line = answer_opening(session, wire_in, wire_out, max_message_bytes, answered)
-    if not line:  # end of input before anything needed the SDK, or nobody listens any more
+    session = opening.session
+    importer = _Import(lambda: opening.load(wire_out))
+    line = _answer_beside_import(opening, importer, wire_in, wire_out)
+    if not line:  # the input ended, or the client closed our stdout
+        return _ended(opening, importer, restore, closed=line is None)
+    importer.finish()
+    if importer.failed:
         restore()
-        return 0
-    if loader is not None:
-        loader.acquire()  # the preloading thread is done (join)
-    else:
-        load()
-    if failed:
-        restore()
-        raise failed[0]
+        raise importer.failed[0]
     handover = Handover(
         ReplayReader(b"".join(session.replay) + line, wire_in),
         wire_out,
@@ -272,7 +365,55 @@ def serve(
         frozenset(session.answered),
         session.protocol_version,
     )
-    return prepared[0](handover)
+    return importer.result[0](handover)
+
+
+def _answer_beside_import(
+    opening: Opening, importer: _Import, wire_in: BinaryIO, wire_out: BinaryIO
+) -> bytes | None:
+    """``answer_opening``, starting the import when ``opening.start`` says, and keeping the
+    first listing (``Session.keep_listing``)."""
+    session, start = opening.session, opening.start
+    switch = sys.getswitchinterval()
+    if start == NOW:
+        sys.setswitchinterval(_OPENING_SWITCH)
+        importer.start()
+    kept = False
+
+    def answered() -> None:
+        nonlocal kept
+        if session.listed and not kept:
+            kept = True
+            sys.setswitchinterval(switch)
+            session.keep_listing()
+        due = (start == LISTED and session.listed) or (
+            start == INITIALIZE and session.protocol_version is not None
+        )
+        if due and not importer.started:
+            importer.start()
+
+    try:
+        return answer_opening(session, wire_in, wire_out, opening.max_message_bytes, answered)
+    finally:
+        sys.setswitchinterval(switch)
+
+
+def _ended(
+    opening: Opening, importer: _Import, restore: Callable[[], None], *, closed: bool
+) -> int:
+    """The exit code when the opening ended before the server was needed."""
+    restore()
+    if closed:
+        return 0  # nobody listens any more
+    if importer.running():
+        if opening.exit_while_importing:  # do not wait for it (6-15 s on published servers)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
+        return 0
+    if importer.failed:
+        raise importer.failed[0]
+    return 0
 
 
 def answer_opening(

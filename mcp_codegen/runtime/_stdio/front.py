@@ -36,12 +36,13 @@ from mcp_codegen._shared.format import (
 from mcp_codegen._shared.reader import exec_generated
 from mcp_codegen.runtime._stdio import listing_cache, wire_shapes
 from mcp_codegen.runtime._stdio.fastpath import (
-    PRELOAD_ENV,
     Handover,
+    Opening,
     ReplayReader,
     Session,
-    answer_opening,
+    import_start,
     sdk_matches,
+    serve_opening,
 )
 from mcp_codegen.runtime._stdio.shapes import Doubt
 from mcp_codegen.runtime._stdio.wire_shapes import REVISIONS
@@ -49,7 +50,7 @@ from mcp_codegen.runtime._stdio.wire_shapes import REVISIONS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, BinaryIO
 
     from mcp_codegen.runtime._load.registry import ToolRegistry
 
@@ -57,8 +58,6 @@ if TYPE_CHECKING:
 _pending: list[Handover] = []
 #: What one readline takes before the fast path gives the line to the framework unanswered.
 _MAX_MESSAGE_BYTES = 1 << 26
-#: The GIL switch interval while the opening is answered beside the import (default 5 ms).
-_OPENING_SWITCH = 0.0005
 _LIST_CHANGED = b'{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n'
 
 
@@ -150,6 +149,7 @@ def _parses(target: str) -> bool:
     the parser's imports cost ~30 ms before the first answer)."""
     if "(" not in target.partition(":")[2]:
         return True
+    # the parser (~22 ms: ast, inspect): only for a factory-call target
     from mcp_codegen._registration.factory_calls import FactoryCallError, parse_factory_call
 
     try:
@@ -164,6 +164,7 @@ def _find(records: list[dict[str, Any]], target: str) -> dict[str, Any] | None:
         if record["object"] == target:
             return record
     if "(" in target.partition(":")[2]:  # a factory call, recorded with normalised spacing
+        # the parser (~22 ms: ast, inspect): only for a factory-call target
         from mcp_codegen._registration.factory_calls import FactoryCallError, parse_factory_call
 
         try:
@@ -353,12 +354,16 @@ class ServerSession(Session):
             self._shaped[revision] = super().listing(revision)
         return self._shaped[revision]
 
-    def store(self) -> None:
-        """On a miss: shape every recorded revision's listing (once) and store them."""
+    def keep_listing(self) -> None:
+        """On a miss: shape every recorded revision's listing (once) and store them, so that the
+        next run answers from stored bytes."""
         if self._listings.stored is not None or self._listings.path is None:
             return
-        listings = {revision: self.listing(revision) for revision in self._listings.revisions}
-        listing_cache.write(self._listings.path, listings)
+        try:
+            listings = {revision: self.listing(revision) for revision in self._listings.revisions}
+            listing_cache.write(self._listings.path, listings)
+        except (Doubt, RecursionError, ValueError, TypeError, KeyError):
+            return  # a revision the fast path cannot shape: shaped again each run
         self._listings.stored = listings
 
     def _initialize(self, negotiated: str) -> Any:
@@ -399,102 +404,32 @@ def serve(
     ``load`` returns ``(run, stale)``: the function that runs the server (its stdio transport
     takes the handover) and the listed tools found stale or missing once it is loaded.
     ``registry`` is ``None`` when ``listings`` has the stored answers (it is needed for nothing
-    else). When the input ends while the server is still importing, the process exits at once
-    (``os._exit``): nobody is left to serve, and a client that closes stdin expects the exit.
+    else). The loop is ``fastpath.serve_opening``'s; when the input ends while the server is
+    still importing, the process exits at once.
     """
-    import _thread
-    import gc
-
-    from mcp_codegen.runtime._stdio.claim import claim_stdio
-
-    # As in ``fastpath.serve``: the registry's literals (~100,000 objects at 1,000 tools) live
-    # as long as the process and hold no cycles; frozen, the first collection pass does not
-    # walk them all while the listing is shaped (docs/decisions/0360-fast-path-at-1000-tools.md).
-    gc.freeze()
-    wire_in, wire_out, restore = claim_stdio()
     session = ServerSession(registry, record, listings)
-    loaded: list[Any] = []
-    failed: list[BaseException] = []
-    done = _thread.allocate_lock()
-    done.acquire()
 
-    def loader() -> None:
-        try:
-            run, stale = load()
-            if stale:
-                session.stale = True
-                _stale_listing(session, stale, wire_out, regenerate)
-            loaded.append(run)
-        except BaseException as exc:  # re-raised in the main thread
-            failed.append(exc)
-        finally:
-            done.release()
+    def load_server(wire_out: BinaryIO) -> Callable[[Handover], int]:
+        run, stale = load()
+        if stale:
+            session.stale = True
+            _stale_listing(session, stale, wire_out, regenerate)
 
-    # When the import starts. By default: at once when the listing is stored (the opening is
-    # then a few reads and writes; the switch interval is shortened meanwhile, so that the
-    # import gives the GIL back within 0.5 ms whenever this thread returns from I/O), else once
-    # the first tools/list is answered (shaping competed with the import for the GIL: 1.4x ->
-    # 2.3x the floor in bench/run_fastpath.py). "listed": after the first tools/list answer
-    # always; "initialize": after initialize; "0": at the handover.
-    when = os.environ.get(PRELOAD_ENV, "1")
-    started = False
-    switch = sys.getswitchinterval()
-    if when == "1" and listings.stored is not None and record["tools"] is not None:
-        started = True
-        sys.setswitchinterval(_OPENING_SWITCH)
-        _thread.start_new_thread(loader, ())
-    stored: list[bool] = []
+        def take_over(handover: Handover) -> int:
+            _pending.append(handover)  # taken by the patched ``stdio_server``
+            return run()
 
-    def answered() -> None:
-        nonlocal started
-        if session.listed and not stored:  # on a miss: the next run answers from stored bytes
-            stored.append(True)
-            try:  # noqa: SIM105 (contextlib: an import before the answer)
-                session.store()
-            except (Doubt, RecursionError, ValueError, TypeError, KeyError):
-                pass  # a revision the fast path cannot shape: shaped again each run
-        if session.listed and sys.getswitchinterval() != switch:
-            sys.setswitchinterval(switch)
-        if (
-            not started
-            and when != "0"
-            and (session.listed or (when == "initialize" and session.protocol_version))
-        ):
-            started = True
-            _thread.start_new_thread(loader, ())
+        return take_over
 
-    line = answer_opening(session, wire_in, wire_out, _MAX_MESSAGE_BYTES, answered)
-    sys.setswitchinterval(switch)
-    if line is None:  # the client closed our stdout
-        restore()
-        return 0
-    if not line and not done.acquire(False):  # end of input before the server was needed
-        restore()
-        if started:  # still importing: do not wait for it (6-15 s on published servers)
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(0)
-        return 0  # nothing was imported
-    if not started:
-        _thread.start_new_thread(loader, ())
-    if line:
-        done.acquire()
-    if failed:
-        restore()
-        raise failed[0]
-    if not line:  # end of input before the server was needed
-        restore()
-        return 0
-    _pending.append(
-        Handover(
-            ReplayReader(b"".join(session.replay) + line, wire_in),
-            wire_out,
-            restore,
-            frozenset(session.answered),
-            session.protocol_version,
-        )
+    stored = listings.stored is not None and record["tools"] is not None
+    opening = Opening(
+        session,
+        load_server,
+        start=import_start(stored=stored),
+        max_message_bytes=_MAX_MESSAGE_BYTES,
+        exit_while_importing=True,
     )
-    return loaded[0]()
+    return serve_opening(opening)
 
 
 def _stale_listing(
@@ -520,11 +455,13 @@ def _stale_listing(
 def install_handover() -> None:
     """Patch ``mcp.server.stdio.stdio_server`` so the first stdio run takes the handover
     (call before the framework imports it by name)."""
+    # the SDK (~600 ms): on the import thread, after the opening
     import mcp.server.stdio as stdio
 
     original = stdio.stdio_server
     if getattr(original, "_codegen_front", False):
         return
+    # contextlib (~3 ms): with the SDK, not before the first answer
     from contextlib import asynccontextmanager
 
     @asynccontextmanager
@@ -559,6 +496,7 @@ class _Lines:
         return self
 
     async def __anext__(self) -> str:
+        # imported with the SDK by now (after the handover): a dictionary look-up
         import anyio.to_thread
 
         line = await anyio.to_thread.run_sync(self._reader.readline, abandon_on_cancel=True)
@@ -575,9 +513,11 @@ class _Sink:
         self._answered = answered
 
     async def write(self, text: str) -> None:
+        # imported with the SDK by now (after the handover): a dictionary look-up
         import anyio.to_thread
 
         if self._answered:
+            # json (~8 ms with re): after the handover, where the SDK imported it already
             import json
 
             message = json.loads(text)
@@ -587,6 +527,7 @@ class _Sink:
         await anyio.to_thread.run_sync(self._wire.write, text.encode("utf-8"))
 
     async def flush(self) -> None:
+        # imported with the SDK by now (after the handover): a dictionary look-up
         import anyio.to_thread
 
         await anyio.to_thread.run_sync(self._wire.flush)

@@ -155,109 +155,129 @@ def _dumper(shape: Any) -> Callable[[Any], Any]:
     if shape == "any":
         return _identity
     if isinstance(shape, str) or "literal" in shape:
-        check = _checker(shape)
+        return _scalar_dumper(shape)
+    kind, inner = next(iter(shape.items()))
+    if kind == "dict" and inner == "any":
+        return _scalar_dumper(shape)  # dict[str, Any]: dumped as it is
+    build = _COMPOSITE_DUMPERS.get(kind)
+    if build is None:
+        raise Doubt(f"unknown shape {kind}")
+    return build(inner)
 
-        def scalar(value: Any) -> Any:
-            if not check(value):
-                raise Doubt(f"expected {shape}")
+
+def _scalar_dumper(shape: Any) -> Callable[[Any], Any]:
+    """A value of ``shape`` is dumped as it is once it passes the shape's check."""
+    check = _checker(shape)
+
+    def scalar(value: Any) -> Any:
+        if not check(value):
+            raise Doubt(f"expected {shape}")
+        return value
+
+    _CHECKED.add(scalar)
+    return scalar
+
+
+def _optional_dumper(inner: Any) -> Callable[[Any], Any]:
+    dump_inner = _dumper(inner)
+    if dump_inner in _CHECKED:  # None, or the inner value as it is once it conforms
+        check_inner = _checker(inner)
+
+        def optional(value: Any) -> Any:
+            if value is None or check_inner(value):
+                return value
+            raise Doubt(f"expected {inner}")
+
+        _CHECKED.add(optional)
+        return optional
+    return lambda value: None if value is None else dump_inner(value)
+
+
+def _union_dumper(inner: Any) -> Callable[[Any], Any]:
+    # A member whose dumper returns the value as it is once its check passed needs no second
+    # call: the check just made is the dumper's whole work.
+    members = [
+        (_checker(member), None if dumper in _CHECKED else dumper)
+        for member in inner
+        for dumper in (_dumper(member),)
+    ]
+
+    def union(value: Any) -> Any:
+        for check_member, dump_member in members:
+            if check_member(value):
+                return value if dump_member is None else dump_member(value)
+        raise Doubt("no union member fits")
+
+    if all(dumper is None for _, dumper in members):
+        _CHECKED.add(union)
+    return union
+
+
+def _list_dumper(inner: Any) -> Callable[[Any], Any]:
+    dump_item = _dumper(inner)
+    if dump_item in _CHECKED:  # every item dumps as it is: check them all in one pass
+        check_item = _checker(inner)
+
+        def checked_list(value: Any) -> Any:
+            if not isinstance(value, list) or not all(map(check_item, value)):
+                raise Doubt(f"expected a list of {inner}")
             return value
 
-        _CHECKED.add(scalar)
-        return scalar
-    kind, inner = next(iter(shape.items()))
-    if kind == "optional":
-        dump_inner = _dumper(inner)
-        if dump_inner in _CHECKED:  # None, or the inner value as it is once it conforms
-            check_inner = _checker(inner)
+        _CHECKED.add(checked_list)
+        return checked_list
 
-            def optional(value: Any) -> Any:
-                if value is None or check_inner(value):
-                    return value
-                raise Doubt(f"expected {inner}")
+    def listed(value: Any) -> Any:
+        if not isinstance(value, list):
+            raise Doubt("expected a list")
+        return [dump_item(item) for item in value]
 
-            _CHECKED.add(optional)
-            return optional
-        return lambda value: None if value is None else dump_inner(value)
-    if kind == "union":
-        # A member whose dumper returns the value as it is once its check passed needs no
-        # second call: the check just made is the dumper's whole work.
-        members = [
-            (_checker(member), None if dumper in _CHECKED else dumper)
-            for member in inner
-            for dumper in (_dumper(member),)
-        ]
+    return listed
 
-        def union(value: Any) -> Any:
-            for check_member, dump_member in members:
-                if check_member(value):
-                    return value if dump_member is None else dump_member(value)
-            raise Doubt("no union member fits")
 
-        if all(dumper is None for _, dumper in members):
-            _CHECKED.add(union)
-        return union
-    if kind == "list":
-        dump_item = _dumper(inner)
-        if dump_item in _CHECKED:  # every item dumps as it is: check them all in one pass
-            check_item = _checker(inner)
+def _mapping_dumper(inner: Any) -> Callable[[Any], Any]:
+    dump_item = _dumper(inner)
+    if dump_item in _CHECKED:  # every item dumps as it is: check them all in one pass
+        check_item = _checker(inner)
 
-            def checked_list(value: Any) -> Any:
-                if not isinstance(value, list) or not all(map(check_item, value)):
-                    raise Doubt(f"expected a list of {inner}")
-                return value
+        def checked_mapping(value: Any) -> Any:
+            if not isinstance(value, dict) or not all(map(_IS_STR, value)):
+                raise Doubt("expected an object with string keys")
+            if not all(map(check_item, value.values())):
+                raise Doubt(f"expected values of {inner}")
+            return value
 
-            _CHECKED.add(checked_list)
-            return checked_list
+        _CHECKED.add(checked_mapping)
+        return checked_mapping
 
-        def listed(value: Any) -> Any:
-            if not isinstance(value, list):
-                raise Doubt("expected a list")
-            return [dump_item(item) for item in value]
+    def mapping(value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise Doubt("expected an object")
+        out = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise Doubt("expected string keys")
+            out[key] = dump_item(item)
+        return out
 
-        return listed
-    if kind == "dict":
-        if inner == "any":
-            check = _checker(shape)
+    return mapping
 
-            def opaque(value: Any) -> Any:  # dict[str, Any]: dumped as it is
-                if not check(value):
-                    raise Doubt("expected an object")
-                return value
 
-            _CHECKED.add(opaque)
-            return opaque
-        dump_item = _dumper(inner)
-        if dump_item in _CHECKED:  # every item dumps as it is: check them all in one pass
-            check_item = _checker(inner)
+def _named_model_dumper(inner: str) -> Callable[[Any], Any]:
+    dumper = _MODEL_DUMPERS.get(inner)
+    if dumper is None:
+        _MODEL_DUMPERS[inner] = lambda value: _MODEL_DUMPERS[inner](value)  # recursion
+        dumper = _MODEL_DUMPERS[inner] = _model_dumper(MODELS[inner])
+    return dumper
 
-            def checked_mapping(value: Any) -> Any:
-                if not isinstance(value, dict) or not all(map(_IS_STR, value)):
-                    raise Doubt("expected an object with string keys")
-                if not all(map(check_item, value.values())):
-                    raise Doubt(f"expected values of {inner}")
-                return value
 
-            _CHECKED.add(checked_mapping)
-            return checked_mapping
-
-        def mapping(value: Any) -> Any:
-            if not isinstance(value, dict):
-                raise Doubt("expected an object")
-            out = {}
-            for key, item in value.items():
-                if not isinstance(key, str):
-                    raise Doubt("expected string keys")
-                out[key] = dump_item(item)
-            return out
-
-        return mapping
-    if kind == "model":
-        dumper = _MODEL_DUMPERS.get(inner)
-        if dumper is None:
-            _MODEL_DUMPERS[inner] = lambda value: _MODEL_DUMPERS[inner](value)  # recursion
-            dumper = _MODEL_DUMPERS[inner] = _model_dumper(MODELS[inner])
-        return dumper
-    raise Doubt(f"unknown shape {kind}")
+#: The dumper builder of each composite shape kind (``{kind: inner}``).
+_COMPOSITE_DUMPERS: dict[str, Callable[[Any], Callable[[Any], Any]]] = {
+    "optional": _optional_dumper,
+    "union": _union_dumper,
+    "list": _list_dumper,
+    "dict": _mapping_dumper,
+    "model": _named_model_dumper,
+}
 
 
 #: Dumpers that return their input itself once it passed their shape's check.
