@@ -17,7 +17,7 @@ from mcp_codegen._shared.protocols import REVISIONS
 
 if TYPE_CHECKING:
     from mcp_codegen._generator.config import Config
-    from mcp_codegen._generator.pipeline import BuildResult
+    from mcp_codegen._generator.pipeline import BuildResult, BuildSession
 
 
 def _print_diagnostics(
@@ -48,11 +48,16 @@ def _load(args: argparse.Namespace, target: str | None = None) -> Config:
     return config
 
 
-def cmd_generate(args: argparse.Namespace) -> int:
-    from mcp_codegen._generator.pipeline import generate
+def _session(args: argparse.Namespace, config: Config) -> BuildSession:
+    # Imported here: only the build commands load the generator (``--help`` and the others not).
+    from mcp_codegen._generator.pipeline import BuildSession
 
+    return BuildSession(config, use_cache=not args.no_cache)
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
     config = _load(args)
-    result, report = generate(config, use_cache=not args.no_cache, progress=_progress(args))
+    result, report = _session(args, config).generate(_progress(args))
     _print_diagnostics(result.diagnostics, args.verbose)
     if report is None:
         print(f"mcp-codegen: {len(result.errors)} error(s); nothing was written", file=sys.stderr)
@@ -118,10 +123,8 @@ def _progress(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from mcp_codegen._generator.pipeline import check
-
     config = _load(args)
-    result, report = check(config, use_cache=not args.no_cache, progress=_progress(args))
+    result, report = _session(args, config).check(_progress(args))
     _print_diagnostics(result.diagnostics, args.verbose)
     if report is None:
         print(f"mcp-codegen: {len(result.errors)} error(s)", file=sys.stderr)
