@@ -1,9 +1,9 @@
 """Checks that span the modules of a build, made once every module is in.
 
-Tool names chosen
-by factory servers (and, in the framework flavors, every name across modules), ``factories``
-entries that define no tool, which source each registration a server made belongs to (the
-cache keeps it with that module), and which code counts as the project's for the omission check.
+Tool names chosen by factory servers (and, in the framework flavors, every name across modules),
+``factories`` entries that define no tool, which source each registration a server made belongs
+to (the cache keeps it with that module), and which code counts as the project's for the
+omission check.
 """
 
 from __future__ import annotations

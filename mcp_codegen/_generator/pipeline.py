@@ -45,7 +45,7 @@ from mcp_codegen._generator.model import (
     WriteReport,
 )
 from mcp_codegen._generator.progress import Progress
-from mcp_codegen._generator.workers.prestart import WORKER_HASH_SEED
+from mcp_codegen._generator.workers.prestart import WORKER_HASH_SEED, WarmWorkers
 from mcp_codegen._generator.write.output import apply, compare, target_problems, unsafe
 from mcp_codegen._shared.diagnostics import Diagnostic
 from mcp_codegen._shared.format import module_path
@@ -131,16 +131,36 @@ class BuildSession:
 
     The one-shot commands run it once; ``mcp-codegen watch`` and the build daemon keep one and
     run it on every save or request. ``hash_seed`` is the workers' ``PYTHONHASHSEED`` (another
-    one only to probe for changes, always without the cache).
+    one only to probe for changes, always without the cache). ``warm``: workers started before
+    the session (``prestart.start_early``), adopted: its builds take them, and ``keep_warm``
+    starts the next ones there; ``close`` stops those no build took.
     """
 
     def __init__(
-        self, config: Config, *, use_cache: bool = True, hash_seed: str = WORKER_HASH_SEED
+        self,
+        config: Config,
+        *,
+        use_cache: bool = True,
+        hash_seed: str = WORKER_HASH_SEED,
+        warm: WarmWorkers | None = None,
     ) -> None:
         self.config = config
         self.use_cache = use_cache
         self.hash_seed = hash_seed
+        self.warm = warm
         self.builds = 0
+
+    def keep_warm(self, count: int = 1) -> None:
+        """Have ``count`` fresh workers waiting for the next build (``watch``, the daemon): a
+        worker that imported user code ends with its build, so each build needs new ones."""
+        if self.warm is None:
+            self.warm = WarmWorkers(self.config.root)
+        self.warm.keep(count)
+
+    def close(self) -> None:
+        """Stop the warm workers that no build took."""
+        if self.warm is not None:
+            self.warm.stop()
 
     def reconfigure(self, config: Config, *, use_cache: bool = True) -> None:
         """Build ``config`` from now on (a watched configuration was saved, a daemon request)."""
@@ -180,6 +200,7 @@ class _Build:
 
     def __init__(self, session: BuildSession, progress: Progress) -> None:
         self.config = session.config
+        self.warm = session.warm
         self.hash_seed = session.hash_seed
         self.use_cache = session.use_cache
         self.progress = progress
@@ -330,6 +351,7 @@ class _Build:
             workers=len(sources) if capped else None,
             on_output=self.take_output if render_in_workers else None,
             inspections=self.cache is not None,
+            warm=self.warm,
         )
 
     def take_cached(self, entry: _CachedModule) -> None:
@@ -602,9 +624,12 @@ def build(
     use_cache: bool = True,
     hash_seed: str = WORKER_HASH_SEED,
     progress: Progress | None = None,
+    warm: WarmWorkers | None = None,
 ) -> BuildResult:
-    """One build of a session made for it (``BuildSession.build``)."""
-    return BuildSession(config, use_cache=use_cache, hash_seed=hash_seed).build(progress)
+    """One build of a session made for it (``BuildSession.build``); ``warm`` stays the
+    caller's to stop."""
+    session = BuildSession(config, use_cache=use_cache, hash_seed=hash_seed, warm=warm)
+    return session.build(progress)
 
 
 def generate(
