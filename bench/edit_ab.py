@@ -7,7 +7,8 @@ e.g.    python -m bench edit_ab before=/tmp/main-checkout after=.
 run, so load from other users of the machine falls on all of them alike. Each checkout gets its
 own copies of the projects (its build cache is keyed on its own code), built once; then every
 round edits, per checkout, the leaf module (``edit leaf``) and the models module that 5 tool
-modules import (``edit shared``) and runs ``generate``, then runs the one-module floor
+modules import (``edit shared``) and runs ``generate`` (after the leaf's, ``generate`` again with
+nothing changed: ``no-op``), then runs the one-module floor
 (``bench/incremental.py``'s ``INFER``). Medians of wall and CPU seconds (``getrusage`` of the
 finished processes, workers included), and their ratios to the floor's; the load average of
 each round is printed.
@@ -92,6 +93,7 @@ def main() -> None:
                 command = [sys.executable, "-m", "mcp_codegen", "generate", "-q"]
                 _edit(leaf / "synth" / "tools_010.py")
                 run(f"edit leaf {name}", command, leaf, env)
+                run(f"no-op {name}", command, leaf, env)  # the same again: a whole cache hit
                 _edit(shared / "synth" / "shared.py")
                 run(f"edit shared {name}", command, shared, env)
             run(

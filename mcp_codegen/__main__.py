@@ -18,8 +18,10 @@ if delegated is not None:
 
 from mcp_codegen._generator.workers.prestart import start_early  # noqa: E402
 
-start_early(sys.argv[1:])  # before the CLI's imports: the workers' start-up overlaps them
+# Started before the CLI's imports (their start-up overlaps them), then passed down: the build
+# session adopts them.
+warm = start_early(sys.argv[1:])
 
-from mcp_codegen._cli import main  # noqa: E402
+from mcp_codegen._cli import after_warm_up  # noqa: E402
 
-sys.exit(main())
+sys.exit(after_warm_up(sys.argv[1:], warm, own_process=True))

@@ -6,6 +6,10 @@ Runs in: parent. (The default for every module of this package.)
 import os
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from mcp_codegen._generator.workers.prestart import WarmWorkers
+
 __all__ = ["main"]
 
 
@@ -14,26 +18,45 @@ def main(argv: list[str] | None = None) -> int:
     path answers within 1.5x of the interpreter's floor: docs/fastpath-run.md)."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["run"]:
+        # Imported here: the stdio fast path loads none of the other commands' modules.
         from mcp_codegen._cli.run import main as run
 
         return run(args[1:])
+    # Imported here, after ``run``'s dispatch: the fast path must not pay for the socket client.
     from mcp_codegen._cli.daemon.client import delegate
 
     delegated = delegate(args)  # the project's build daemon, when one runs, builds instead
     if delegated is not None:
         return delegated
-    from mcp_codegen._generator.workers.prestart import BUILD_COMMANDS, command_index, start_early
+    # Imported here, as late as this: ``run`` above must not pay for it.
+    from mcp_codegen._generator.workers.prestart import start_early
 
-    start_early(args)  # before the commands' imports, as ``python -m mcp_codegen`` does
+    # Before the commands' imports, as ``python -m mcp_codegen`` does.
+    return after_warm_up(args, start_early(args), own_process=argv is None)
+
+
+def after_warm_up(args: list[str], warm: "WarmWorkers | None", *, own_process: bool) -> int:
+    """The command line ``args`` once the build's warm-up (``prestart.start_early``) has
+    started ``warm``: the build session adopts its workers, and those it did not take are
+    stopped here. ``own_process``: the process is the command's, ended by ``_leave``."""
+    # Imported here: ``python -m mcp_codegen`` started the workers before importing these.
+    from mcp_codegen._generator.workers.prestart import BUILD_COMMANDS, command_index
+
     index = command_index(args)
-    build = argv is None and index is not None and args[index] in BUILD_COMMANDS
+    build = own_process and index is not None and args[index] in BUILD_COMMANDS
     if build:  # this process is the build's: its heap lives until ``_leave``
+        # Imported here: only a build's process never collects.
         from mcp_codegen._generator.collector import collect_never
 
         collect_never()
+    # Imported after the warm-up: the workers' start-up overlaps the commands' imports.
     from mcp_codegen._cli.commands import main as commands
 
-    code = commands(args)
+    try:
+        code = commands(args, warm=warm)
+    finally:
+        if warm is not None:
+            warm.stop()  # workers that no build took (a cache hit, an error)
     if build:
         _leave(code)
     return code

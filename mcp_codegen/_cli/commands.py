@@ -10,18 +10,18 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mcp_codegen import __version__
-from mcp_codegen._generator.workers.prestart import command_index, start_early
-from mcp_codegen._generator.workers.prestart import discard as discard_early
+from mcp_codegen._generator.workers.prestart import command_index
 from mcp_codegen._profiles import PROFILES
 from mcp_codegen._shared.diagnostics import CodegenError, Diagnostic, ExitCode
 from mcp_codegen._shared.protocols import REVISIONS
 
 if TYPE_CHECKING:
     from mcp_codegen._generator.config import Config
-    from mcp_codegen._generator.pipeline import BuildResult
+    from mcp_codegen._generator.pipeline import BuildResult, BuildSession
+    from mcp_codegen._generator.workers.prestart import WarmWorkers
 
 
 def _print_diagnostics(
@@ -52,11 +52,18 @@ def _load(args: argparse.Namespace, target: str | None = None) -> Config:
     return config
 
 
-def cmd_generate(args: argparse.Namespace) -> int:
-    from mcp_codegen._generator.pipeline import generate
+def _session(args: argparse.Namespace, config: Config) -> BuildSession:
+    if args.session_for is not None:  # the build daemon's one session, run once more
+        return args.session_for(config, not args.no_cache)  # type: ignore[no-any-return]
+    # Imported here: only the build commands load the generator (``--help`` and the others not).
+    from mcp_codegen._generator.pipeline import BuildSession
 
+    return BuildSession(config, use_cache=not args.no_cache, warm=args.warm)
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
     config = _load(args)
-    result, report = generate(config, use_cache=not args.no_cache, progress=_progress(args))
+    result, report = _session(args, config).generate(_progress(args))
     _print_diagnostics(result.diagnostics, args.verbose)
     if report is None:
         print(f"mcp-codegen: {len(result.errors)} error(s); nothing was written", file=sys.stderr)
@@ -122,10 +129,8 @@ def _progress(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from mcp_codegen._generator.pipeline import check
-
     config = _load(args)
-    result, report = check(config, use_cache=not args.no_cache, progress=_progress(args))
+    result, report = _session(args, config).check(_progress(args))
     _print_diagnostics(result.diagnostics, args.verbose)
     if report is None:
         print(f"mcp-codegen: {len(result.errors)} error(s)", file=sys.stderr)
@@ -579,17 +584,12 @@ def _add_optional_commands(commands: argparse._SubParsersAction) -> None:  # typ
         add_diff(commands)
 
 
-def main(argv: list[str] | None = None) -> int:
+def dispatch(
+    argv: list[str] | None = None, *, warm: WarmWorkers | None = None, session_for: Any = None
+) -> int:
+    """One command line, in this process. ``session_for(config, use_cache)``: the build session
+    of a ``generate`` or ``check`` (the build daemon's); else each makes one that adopts ``warm``."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    start_early(argv)  # a no-op when ``python -m mcp_codegen`` already did it
-    try:
-        return dispatch(argv)
-    finally:
-        discard_early()  # workers that no build adopted (a cache hit, an error)
-
-
-def dispatch(argv: list[str]) -> int:
-    """One command line, in this process (the build daemon runs each command through it)."""
     parser = build_parser()
     command = command_index(argv)
     if command is not None and argv[command] in ("serve", "run"):
@@ -598,6 +598,7 @@ def dispatch(argv: list[str]) -> int:
         args.serve_args = argv[command + 1 :]
     else:
         args = parser.parse_args(argv)
+    args.warm, args.session_for = warm, session_for
     try:
         return int(args.handler(args))
     except CodegenError as exc:
@@ -606,6 +607,8 @@ def dispatch(argv: list[str]) -> int:
     except KeyboardInterrupt:
         return 130
 
+
+main = dispatch  # ``mcp_codegen._cli`` stops ``warm`` (its owner) after the command
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,9 +1,10 @@
 """``mcp-codegen watch``: regenerate on every save of a source, the configuration, or a project
 file a tool module imports.
 
-Each rebuild is an ordinary cached ``generate`` (``mcp_codegen._generator.pipeline``), so it inspects
-only the modules whose inputs changed. A worker is kept started for the next rebuild, with libcst
-and pydantic imported and no user code: a worker that has imported user code is never used
+The watcher keeps one build session (``mcp_codegen._generator.pipeline.BuildSession``) and runs
+it on each save: a cached ``generate``, so it inspects only the modules whose inputs changed. The
+session keeps a worker started for the next rebuild, with libcst and pydantic imported and no
+user code: a worker that has imported user code is never used
 again (it exits after its build), and a fresh one is started right after. File events come from
 watchfiles (inotify / FSEvents / ReadDirectoryChangesW, debounced). After each rebuild one line
 says what changed; errors print at ``path:line:col`` and watching goes on. Ctrl-C stops the
@@ -24,9 +25,8 @@ from typing import Any
 
 from mcp_codegen._generator.cache.stored_entries import deferred_writes, keep_in_memory
 from mcp_codegen._generator.config import Config, load_config
-from mcp_codegen._generator.pipeline import BuildResult, generate
+from mcp_codegen._generator.pipeline import BuildResult, BuildSession
 from mcp_codegen._generator.project import CACHE_DIR
-from mcp_codegen._generator.workers import prestart
 from mcp_codegen._shared.diagnostics import CodegenError, ExitCode
 from mcp_codegen._shared.extras import missing_extra
 from mcp_codegen._shared.format import PRIVATE_KEY, module_path
@@ -68,6 +68,7 @@ def _texts(output: Path) -> dict[str, str]:
 def _rebuilt_tools(result: BuildResult) -> dict[str, dict[str, object]]:
     """The same for the modules the build assembled, without parsing their texts: each entry as
     the template renders it (``tool_entry``), which reads back equal."""
+    # Imported here: the renderer only once a rebuild assembled modules.
     from mcp_codegen._generator.render.modules import tool_entry
 
     return {
@@ -105,6 +106,7 @@ class Watcher:
         self.config_file = config_file
         self.stream = stream
         self.config: Config = load_config(config_file)
+        self.session = BuildSession(self.config)  # run on each save
         self.inputs: set[Path] = set()
         self.tools: dict[str, dict[str, object]] = {}  # generated file -> tool name -> entry
         # The generated tree's texts before the first rebuild: what a file the watcher has not
@@ -116,7 +118,11 @@ class Watcher:
 
     def _keep_worker_ready(self) -> None:
         """A fresh worker for the next rebuild (the last one imported user code and is gone)."""
-        prestart.keep_started(self.config.root, 1)
+        self.session.keep_warm(1)
+
+    def close(self) -> None:
+        """Stop the worker kept for the next rebuild."""
+        self.session.close()
 
     def rebuild(self, reason: str = "") -> BuildResult | None:
         """Regenerate and say what changed; the cache entries are written after that line."""
@@ -135,7 +141,8 @@ class Watcher:
         if self.found is None:
             self.found = _texts(self.config.output)
         found = self.found
-        result, report = generate(self.config)
+        self.session.reconfigure(self.config)
+        result, report = self.session.generate()
         elapsed = time.perf_counter() - start
         for diagnostic in result.diagnostics:
             print(diagnostic, file=sys.stderr, flush=True)
@@ -179,6 +186,7 @@ class Watcher:
         return any(path == source or _under(path, source) for source in config.sources)
 
     def run(self, stop: threading.Event | None = None) -> int:
+        # Imported here: an optional dependency (the `watch` extra).
         import watchfiles
 
         keep_in_memory()  # a rebuild reads from disk only the cache entries it has not seen
@@ -245,5 +253,5 @@ def main(config_file: Path | None) -> int:
     except KeyboardInterrupt:
         return 143 if terminated.is_set() else 130
     finally:
-        prestart.discard()
+        watcher.close()
         signal.signal(signal.SIGTERM, previous)

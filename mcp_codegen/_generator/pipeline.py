@@ -1,22 +1,35 @@
 """The one module that knows the stage order: sources -> scan -> inspect -> assemble -> render ->
-write.
+write, as a ``BuildSession`` that the one-shot commands run once and ``watch`` and the daemon run
+on every save or request.
+
+Over 600 lines: the stage order and what each stage hands the next are one decision, kept in one
+place (the session, the record of each module, and one build's stages as methods).
 
 Stages overlap in time but not in data: worker processes scan, inspect, assemble, render and
 check each source in turn (``mcp_codegen._generator.render.module_output``), so the per-module work is
 spread over the cores; this process collects the rendered modules as they arrive, takes unchanged
 ones from the build cache, and does only what spans modules (name clashes, the manifest, the
-server records) and the writing.
+server records) and the writing. Each module's outcome is one ``ModuleBuild`` record; each stage
+of one build is one method of ``_Build``.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp_codegen._generator.cache.store import BuildCache, UnreadableEntry
 from mcp_codegen._generator.config import Config
+from mcp_codegen._generator.cross_module import (
+    name_clashes,
+    named_modules,
+    project_dirs,
+    registrations_by_source,
+    unused_factories,
+)
 from mcp_codegen._generator.discover import (
     discover_sources,
     load_source,
@@ -29,13 +42,16 @@ from mcp_codegen._generator.model import (
     RenderedFile,
     ScannedModule,
     SourceFile,
-    ToolDefinition,
     WriteReport,
 )
 from mcp_codegen._generator.progress import Progress
-from mcp_codegen._generator.workers.prestart import WORKER_HASH_SEED
+from mcp_codegen._generator.workers.prestart import WORKER_HASH_SEED, WarmWorkers
+from mcp_codegen._generator.write.output import apply, compare, target_problems, unsafe
 from mcp_codegen._shared.diagnostics import Diagnostic
-from mcp_codegen._shared.format import SERVER_KEY, module_path
+from mcp_codegen._shared.format import module_path
+
+if TYPE_CHECKING:
+    from mcp_codegen._generator.workers.pool import InspectSession
 
 #: From this many modules to inspect, the workers also render them (``module_output``). A lone
 #: module (an edit, a save in watch mode) is rendered here: its worker then need not import the
@@ -70,112 +86,329 @@ class BuildResult:
         return tuple(d for d in self.diagnostics if d.severity == "warning")
 
 
-def _by_source(
-    registrations: list[Any], sources: list[SourceFile], scanned_by: dict[str, ScannedModule]
-) -> dict[str, list[Any]]:
-    """The registrations each source's cache entry keeps (``registrations.attributed``)."""
-    from mcp_codegen._generator.inspection.registrations import attributed, registers_at_import
+@dataclass(frozen=True, slots=True)
+class ModuleBuild:
+    """One module's outcome in one build: assembled here or by its worker, or taken from the
+    build cache (then ``inspection`` is ``None`` and its definition is read only on demand)."""
 
-    imported_alone = {}
-    for source in sources:
-        module = scanned_by.get(source.relative_path)
-        if module.inspectable if module is not None else registers_at_import(source.data):
-            imported_alone[os.path.realpath(source.path)] = source.relative_path
-    return attributed(registrations, imported_alone)
+    source: SourceFile
+    scan: ScannedModule | None
+    #: this build's inspection (a worker's, or a stored one assembled again); ``None`` when the
+    #: rendered output was taken from the cache
+    inspection: InspectedModule | None
+    #: the assembled module, or ``None`` when only ``read_stored_definition`` can give it
+    definition: ModuleDefinition | None
+    #: a cached module's definition, unpickled only when factory tools' names must be compared
+    read_stored_definition: Callable[[], ModuleDefinition] | None
+    rendered: RenderedFile | None
+    tool_count: int
+    #: has tools defined by a factory (their names are checked across modules)
+    factory: bool
+    problems: tuple[Diagnostic, ...]
+    #: ``(module, file)`` keys of what the module's import read, once known (the cache's)
+    dependencies: Mapping[str, str | None] | None = None
 
-
-def _project_dirs(config: Config, sources: list[SourceFile]) -> list[str]:
-    """The project root and each source's top-level package directory: code the project owns."""
-    found = {str(config.root)}
-    for source in sources:
-        top = os.path.join(source.import_root, source.module.split(".")[0])
-        if os.path.isdir(top):
-            found.add(top)
-    return sorted(found)
-
-
-def _named(config: Config) -> frozenset[str]:
-    """The modules ``run_targets`` and ``factories`` name: their servers are the project's."""
-    return frozenset(
-        entry.partition(":")[0].strip() for entry in (*config.run_targets, *config.factories)
-    )
-
-
-def _has_errors(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> bool:
-    return any(d.severity == "error" for d in diagnostics)
+    def assembled(self) -> ModuleDefinition:
+        """The definition, read from the cache if it was not assembled by this build."""
+        if self.definition is not None:
+            return self.definition
+        assert self.read_stored_definition is not None
+        return self.read_stored_definition()
 
 
-def _sorted(diagnostics: list[Diagnostic]) -> tuple[Diagnostic, ...]:
-    return tuple(sorted(set(diagnostics)))
+@dataclass(frozen=True, slots=True)
+class _CachedModule:
+    """A module whose inputs are unchanged: readers of its stored scan and inspection."""
+
+    source: SourceFile
+    read_scan: Callable[[], ScannedModule | None]
+    read_inspection: Callable[[], InspectedModule | None]
+    dependencies: dict[str, str | None]
 
 
-def build(
-    config: Config,
-    *,
-    use_cache: bool = True,
-    hash_seed: str = WORKER_HASH_SEED,
-    progress: Progress | None = None,
-) -> BuildResult:
-    """Run every stage up to rendering, in memory. Returns diagnostics instead of raising.
+class BuildSession:
+    """Builds of one project: the configuration, the build cache and the worker processes.
 
-    With ``use_cache``, an unchanged project (see ``mcp_codegen._generator.cache.store``) reuses the last build.
-    ``hash_seed`` is the workers' ``PYTHONHASHSEED`` (another one only to probe for changes).
-    ``progress`` hears of each module as it is done.
+    The one-shot commands run it once; ``mcp-codegen watch`` and the build daemon keep one and
+    run it on every save or request. ``hash_seed`` is the workers' ``PYTHONHASHSEED`` (another
+    one only to probe for changes, always without the cache). ``warm``: workers started before
+    the session (``prestart.start_early``), adopted: its builds take them, and ``keep_warm``
+    starts the next ones there; ``close`` stops those no build took.
     """
-    progress = progress or Progress(sys.stderr, enabled=False)
-    try:
-        return _build(config, use_cache, hash_seed, progress)
-    finally:
-        progress.close()
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        use_cache: bool = True,
+        hash_seed: str = WORKER_HASH_SEED,
+        warm: WarmWorkers | None = None,
+    ) -> None:
+        self.config = config
+        self.use_cache = use_cache
+        self.hash_seed = hash_seed
+        self.warm = warm
+        self.builds = 0
+
+    def keep_warm(self, count: int = 1) -> None:
+        """Have ``count`` fresh workers waiting for the next build (``watch``, the daemon): a
+        worker that imported user code ends with its build, so each build needs new ones."""
+        if self.warm is None:
+            self.warm = WarmWorkers(self.config.root)
+        self.warm.keep(count)
+
+    def close(self) -> None:
+        """Stop the warm workers that no build took."""
+        if self.warm is not None:
+            self.warm.stop()
+
+    def reconfigure(self, config: Config, *, use_cache: bool = True) -> None:
+        """Build ``config`` from now on (a watched configuration was saved, a daemon request)."""
+        self.config = config
+        self.use_cache = use_cache
+
+    def build(self, progress: Progress | None = None) -> BuildResult:
+        """Run every stage up to rendering, in memory. Returns diagnostics instead of raising.
+
+        With the cache, an unchanged project (see ``mcp_codegen._generator.cache.store``) reuses
+        the last build. ``progress`` hears of each module as it is done.
+        """
+        progress = progress or Progress(sys.stderr, enabled=False)
+        try:
+            return _Build(self, progress).run()
+        finally:
+            self.builds += 1
+            progress.close()
+
+    def generate(self, progress: Progress | None = None) -> tuple[BuildResult, WriteReport | None]:
+        """Build, then write only if the whole build succeeded."""
+        result = self.build(progress)
+        if result.errors:
+            return result, None
+        return result, apply(list(result.files), self.config.output, verified=result.verified)
+
+    def check(self, progress: Progress | None = None) -> tuple[BuildResult, WriteReport | None]:
+        """Build and compare with the output directory; writes nothing (but the build cache)."""
+        result = self.build(progress)
+        if result.errors:
+            return result, None
+        return result, compare(list(result.files), self.config.output)
 
 
-def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) -> BuildResult:
-    diagnostics: list[Diagnostic] = []
-    files, problems = discover_sources(config)
-    contents, unreadable = read_sources(files, config)
-    diagnostics.extend([*problems, *unreadable])
-    stored = use_cache and hash_seed == WORKER_HASH_SEED and not diagnostics
-    cache = BuildCache(config, contents) if stored else None
-    if cache is not None and isinstance(cached := cache.load(), BuildResult):
-        warned = replace(
-            cached,
-            verified=frozenset(),
-            diagnostics=_sorted([*cached.diagnostics, *cache.finish()]),
+class _Build:
+    """One build of a session: its stages, in order, and what they have found so far."""
+
+    def __init__(self, session: BuildSession, progress: Progress) -> None:
+        self.config = session.config
+        self.warm = session.warm
+        self.hash_seed = session.hash_seed
+        self.use_cache = session.use_cache
+        self.progress = progress
+        self.cache: BuildCache | None = None
+        self.files: list[Any] = []
+        self.contents: dict[Any, bytes] = {}
+        self.sources: list[SourceFile] = []
+        self.by_path: dict[str, SourceFile] = {}
+        self.diagnostics: list[Diagnostic] = []
+        self.modules: dict[str, ModuleBuild] = {}  # relative path -> outcome
+        self.scanned_by: dict[str, ScannedModule] = {}
+        self.dependencies: dict[str, str | None] = {}
+        self.registrations: list[Any] = []  # what real servers registered in the workers
+        self.checked: set[str] = set()  # files rendered and checked to be literal-only here
+        #: modules assembled before their dependencies were known: stored once they are
+        self.awaiting_inputs: set[str] = set()
+        self.inspect_again: list[SourceFile] = []  # stored entries unreadable after all
+        self.complete = True  # every module's dependencies are known: the build may be stored
+        self.cache_warnings: list[Diagnostic] = []
+
+    def run(self) -> BuildResult:
+        if (whole := self.read()) is not None:
+            return whole
+        cached, misses = self.take_cache_entries()
+        self.inspect_misses(misses, cached)
+        if self.inspect_again:
+            self.inspect_in_workers(self.inspect_again, render_in_workers=True)
+        scanned = [m for s in self.sources if (m := self.scanned_by.get(s.relative_path))]
+        self.cross_module_checks(scanned)
+        if _has_errors(self.diagnostics):
+            return self.failed(self.diagnostics)
+        done = [self.modules[m.relative_path] for m in scanned if m.relative_path in self.modules]
+        definitions = self.definitions(done)
+        if clashes := name_clashes(list(definitions), per_server=self.config.flavor != "clean"):
+            return self.failed([*self.diagnostics, *clashes])
+        modules = [m.rendered for m in done if m.rendered is not None]
+        extra = self.server_records(done)
+        manifest = self.manifest(modules)
+        if isinstance(manifest, BuildResult):  # failed
+            return manifest
+        result = BuildResult(
+            inputs=tuple(
+                sorted(k.partition(":")[2] for k in self.dependencies if k[:5] == "file:")
+            ),
+            files=(*modules, *extra, manifest),
+            tool_count=sum(m.tool_count for m in done),
+            definitions=definitions,
+            diagnostics=_sorted(self.diagnostics),
+            verified=frozenset([*self.checked, manifest.relative_path]),
+            rebuilt=tuple(
+                self.modules[m.relative_path].assembled()
+                for m in scanned
+                if m.relative_path in self.modules
+                and self.modules[m.relative_path].inspection is not None
+            ),
         )
-        return _with_target_checks(warned, config)
-    # Imported here, not at the top: a cache hit must not pay for the worker machinery.
-    from mcp_codegen._generator.workers.pool import InspectSession
+        self.store(result)
+        return _with_target_checks(result, self.config)
 
-    sources = [
-        source
-        for path, data in contents.items()
-        if may_define_tools(source := load_source(path, config, data), config.decorators)
-    ]
-    #: relative path -> (definition, or a function that reads it from the cache; rendered file;
-    #: tool count; defines factory tools)
-    built: dict[str, tuple[Any, RenderedFile | None, int, bool]] = {}
-    inspected_by: dict[str, InspectedModule] = {}
-    scanned_by: dict[str, ScannedModule] = {}
-    dependencies: dict[str, str | None] = {}
-    complete = True  # every module's dependencies are known: the build may be stored
+    # -- reading the sources, and the whole build from the cache --------------------------------
 
-    def record_scan(module: ScannedModule) -> None:
-        scanned_by[module.relative_path] = module
-        diagnostics.extend(module.diagnostics)
+    def read(self) -> BuildResult | None:
+        """Discover and read the sources; the whole build when the cache has it."""
+        config = self.config
+        self.files, problems = discover_sources(config)
+        self.contents, unreadable = read_sources(self.files, config)
+        self.diagnostics.extend([*problems, *unreadable])
+        stored = self.use_cache and self.hash_seed == WORKER_HASH_SEED and not self.diagnostics
+        cache = self.cache = BuildCache(config, self.contents) if stored else None
+        if cache is not None and isinstance(cached := cache.load(), BuildResult):
+            warned = replace(
+                cached,
+                verified=frozenset(),
+                diagnostics=_sorted([*cached.diagnostics, *cache.finish()]),
+            )
+            return _with_target_checks(warned, config)
+        self.sources = [
+            source
+            for path, data in self.contents.items()
+            if may_define_tools(source := load_source(path, config, data), config.decorators)
+        ]
+        self.by_path = {source.relative_path: source for source in self.sources}
+        return None
 
-    checked: set[str] = set()  # files rendered and checked to be literal-only here
-    unrendered: dict[str, tuple[ModuleDefinition, RenderedFile | None, list[Diagnostic]]] = {}
+    def take_cache_entries(self) -> tuple[list[_CachedModule], list[SourceFile]]:
+        """Modules whose inputs are unchanged (their entries, not yet read) and the others."""
+        self.progress.start(len(self.sources))
+        cached: list[_CachedModule] = []
+        misses: list[SourceFile] = []
+        for source in self.sources:
+            hit = self.cache.load_module(source) if self.cache is not None else None
+            if hit is None:
+                misses.append(source)
+            else:
+                cached.append(_CachedModule(source, *hit))
+        return cached, misses
 
-    def assemble_and_render(inspected: InspectedModule, render_key: str | None = None) -> None:
+    # -- the modules: from the workers, or from the cache meanwhile -----------------------------
+
+    def inspect_misses(self, misses: list[SourceFile], cached: list[_CachedModule]) -> None:
+        """The workers start on the misses while this process takes the cached modules.
+
+        The biggest sources go first, so the last ones handed out are short and no worker idles
+        long at the end."""
+        misses.sort(key=lambda source: -len(source.data))
+        workers = (
+            self.start_workers(misses, len(misses) >= RENDER_IN_WORKERS_FROM) if misses else None
+        )
+        try:
+            if workers is not None:
+                workers.start(misses)
+                workers.wait_for_scans()
+            if workers is not None and workers.on_output is None:  # this process renders
+                # Imported once the scans are in: this overlaps the inspect workers' work.
+                from mcp_codegen._generator.render.modules import prepare_module_template
+
+                prepare_module_template()
+            for entry in cached:
+                self.take_cached(entry)
+            if workers is not None:
+                workers.wait()
+        finally:
+            if workers is not None:
+                self.registrations.extend(workers.registrations())
+                workers.close()
+
+    def inspect_in_workers(self, sources: list[SourceFile], *, render_in_workers: bool) -> None:
+        """Scan, inspect (and render) ``sources`` in workers, start to end."""
+        workers = self.start_workers(sources, render_in_workers, capped=False)
+        try:
+            workers.run(sources)
+        finally:
+            self.registrations.extend(workers.registrations())
+            workers.close()
+
+    def start_workers(
+        self, sources: list[SourceFile], render_in_workers: bool, *, capped: bool = True
+    ) -> InspectSession:
+        # Imported here, not at the top: a cache hit must not pay for the worker machinery.
+        from mcp_codegen._generator.workers.pool import InspectSession
+
+        return InspectSession(
+            self.config,
+            on_scanned=self.record_scan,
+            on_result=self.assemble_and_render,
+            hash_seed=self.hash_seed,
+            on_done=self.record_done,
+            workers=len(sources) if capped else None,
+            on_output=self.take_output if render_in_workers else None,
+            inspections=self.cache is not None,
+            warm=self.warm,
+        )
+
+    def take_cached(self, entry: _CachedModule) -> None:
+        """A module whose inputs are unchanged: its stored rendering, else its stored inspection
+        assembled here, else (an entry unreadable after all) inspected again."""
+        cache, source = self.cache, entry.source
+        assert cache is not None
+        try:
+            module = entry.read_scan()
+        except UnreadableEntry:  # a foreign pickle under a valid checksum (warned)
+            self.inspect_again.append(source)
+            return
+        self.dependencies.update(entry.dependencies)
+        self.registrations.extend(cache.stored_registrations(source))
+        if module is not None:
+            self.record_scan(module)
+        if module is None or not module.inspectable:
+            self.progress.module_done(0)
+            return
+        render_key = cache.render_key(source, entry.dependencies)
+        if (stored := cache.load_rendered(render_key, source)) is not None:
+            self.diagnostics.extend(stored.problems)
+            self.modules[source.relative_path] = ModuleBuild(
+                source=source,
+                scan=module,
+                inspection=None,
+                definition=None,
+                read_stored_definition=stored.definition,
+                rendered=stored.rendered,
+                tool_count=stored.tool_count,
+                factory=stored.factory,
+                problems=tuple(stored.problems),
+                dependencies=entry.dependencies,
+            )
+            self.progress.module_done(stored.tool_count)
+        elif (inspected := entry.read_inspection()) is not None:
+            self.assemble_and_render(inspected, render_key)
+        else:  # unreadable after all: inspected again
+            self.inspect_again.append(source)
+
+    def record_scan(self, module: ScannedModule) -> None:
+        self.scanned_by[module.relative_path] = module
+        self.diagnostics.extend(module.diagnostics)
+
+    def assemble_and_render(
+        self, inspected: InspectedModule, render_key: str | None = None
+    ) -> None:
         """A module's output made here: a stored inspection, or one a worker could not render."""
+        # Imported here: the renderer and its templates are not needed by a cache hit.
         from mcp_codegen._generator.render.module_output import module_output
 
-        done = module_output(inspected, config)
-        accept(inspected, done.definition, done.rendered, list(done.problems), render_key)
+        done = module_output(inspected, self.config)
+        self.accept(inspected, done.definition, done.rendered, list(done.problems), render_key)
         if done.checked and done.rendered is not None:
-            checked.add(done.rendered.relative_path)
+            self.checked.add(done.rendered.relative_path)
 
-    def take_output(inspected: InspectedModule, output: tuple[Any, ...]) -> None:
+    def take_output(self, inspected: InspectedModule, output: tuple[Any, ...]) -> None:
         """A module's output as its worker made it (``mcp_codegen._generator.render.module_output``),
         checked here to be literal-only: the worker ran user code, this process writes."""
         tools, rendered, problems = output
@@ -200,349 +433,214 @@ def _build(config: Config, use_cache: bool, hash_seed: str, progress: Progress) 
             found = unsafe(rendered)
             problems.extend(found)
             if not found:
-                checked.add(rendered.relative_path)
-        accept(inspected, ModuleDefinition(source=module, tools=tuple(tools)), rendered, problems)
+                self.checked.add(rendered.relative_path)
+        definition = ModuleDefinition(source=module, tools=tuple(tools))
+        self.accept(inspected, definition, rendered, problems)
 
     def accept(
+        self,
         inspected: InspectedModule,
         definition: ModuleDefinition,
         rendered: RenderedFile | None,
         problems: list[Diagnostic],
         render_key: str | None = None,
     ) -> None:
+        """Record a module assembled by this build; store its rendering once its key is known."""
         key = inspected.module.relative_path
-        inspected_by[key] = inspected
-        if cache is not None and render_key is not None:
-            cache.store_rendered(render_key, definition, rendered, problems)
-        elif cache is not None:  # stored once its inputs are known (``record_done``)
-            unrendered[key] = (definition, rendered, problems)
-        finish_module(key, definition, rendered, problems)
-
-    def finish_module(
-        key: str,
-        definition: ModuleDefinition,
-        rendered: RenderedFile | None,
-        problems: list[Diagnostic],
-    ) -> None:
-        diagnostics.extend(problems)
-        factory = any("factory" in tool.extra for tool in definition.tools)
-        built[key] = (definition, rendered, len(definition.tools), factory)
-        progress.module_done(len(definition.tools))
+        if self.cache is not None and render_key is not None:
+            self.cache.store_rendered(render_key, definition, rendered, problems)
+        elif self.cache is not None:  # stored once its inputs are known (``record_done``)
+            self.awaiting_inputs.add(key)
+        self.diagnostics.extend(problems)
+        self.modules[key] = ModuleBuild(
+            source=self.by_path[key],
+            scan=inspected.module,
+            inspection=inspected,
+            definition=definition,
+            read_stored_definition=None,
+            rendered=rendered,
+            tool_count=len(definition.tools),
+            factory=any("factory" in tool.extra for tool in definition.tools),
+            problems=tuple(problems),
+        )
+        self.progress.module_done(len(definition.tools))
 
     def record_done(
-        source: SourceFile, module: ScannedModule | None, imported: list[tuple[str, str | None]]
+        self,
+        source: SourceFile,
+        module: ScannedModule | None,
+        imported: list[tuple[str, str | None]],
     ) -> None:
-        nonlocal complete
-        if source.relative_path not in inspected_by:
-            progress.module_done(0)
-        if cache is None:
+        """A worker is done with ``source``: its cache entry, now that its inputs are known."""
+        key = source.relative_path
+        outcome = self.modules.get(key)
+        if outcome is None or outcome.inspection is None:
+            self.progress.module_done(0)
+        if self.cache is None:
             return
-        found = cache.store_module(source, module, inspected_by.get(source.relative_path), imported)
+        inspection = outcome.inspection if outcome is not None else None
+        found = self.cache.store_module(source, module, inspection, imported)
         if found is None:
-            complete = False
+            self.complete = False
             return
-        dependencies.update(found)
-        if (done := unrendered.pop(source.relative_path, None)) is not None:
-            cache.store_rendered(cache.render_key(source, found), *done)
+        self.dependencies.update(found)
+        if outcome is not None:
+            self.modules[key] = outcome = replace(outcome, dependencies=found)
+        if key in self.awaiting_inputs and outcome is not None:
+            self.awaiting_inputs.discard(key)
+            self.cache.store_rendered(
+                self.cache.render_key(source, found),
+                outcome.assembled(),
+                outcome.rendered,
+                list(outcome.problems),
+            )
 
-    # Modules whose inputs are unchanged come from the cache; the others go to the workers,
-    # which start on them while this process assembles (or takes from the cache) the rest.
-    progress.start(len(sources))
-    misses: list[SourceFile] = []
-    misses_late: list[SourceFile] = []
-    hits = []
-    for source in sources:
-        hit = cache.load_module(source) if cache is not None else None
-        if hit is None:
-            misses.append(source)
-        else:
-            hits.append((source, hit))
-    session = None
-    registrations: list[Any] = []  # what real servers registered in the workers (omissions)
-    if misses:
-        # Workers scan each source, import and inspect it, then assemble, render and check its
-        # module; this process only collects the texts. The biggest sources go first, so the
-        # last ones handed out are short and no worker idles long at the end.
-        misses.sort(key=lambda source: -len(source.data))
-        session = InspectSession(
-            config,
-            on_scanned=record_scan,
-            on_result=assemble_and_render,
-            hash_seed=hash_seed,
-            on_done=record_done,
-            workers=len(misses),
-            on_output=take_output if len(misses) >= RENDER_IN_WORKERS_FROM else None,
-            inspections=cache is not None,
-        )
-    from mcp_codegen._generator.write.output import unsafe  # once the workers are starting
+    # -- what spans modules ---------------------------------------------------------------------
 
-    try:
-        if session is not None:
-            session.start(misses)
-            session.wait_for_scans()
-        # Imported once the scans are in: this overlaps the inspect workers' work.
+    def cross_module_checks(self, scanned: list[ScannedModule]) -> None:
+        """Store the registrations, then check names, omissions, factories and that any tool
+        was found at all."""
+        # Imported here, not at the top: a whole build taken from the cache needs neither.
         from mcp_codegen._generator.assemble.finalize import duplicate_names
         from mcp_codegen._generator.inspection.omissions import omissions
 
-        if session is not None and session.on_output is None:  # this process renders the module
-            from mcp_codegen._generator.render.modules import prepare_module_template
-
-            prepare_module_template()
-        for source, (read_scan, read_inspected, found) in hits:
-            try:
-                module = read_scan()
-            except UnreadableEntry:  # a foreign pickle under a valid checksum (warned)
-                misses_late.append(source)
-                continue
-            dependencies.update(found)
-            registrations.extend(cache.stored_registrations(source))  # type: ignore[union-attr]
-            if module is not None:
-                record_scan(module)
-            if module is None or not module.inspectable or cache is None:
-                progress.module_done(0)
-                continue
-            render_key = cache.render_key(source, found)
-            if (stored := cache.load_rendered(render_key, source)) is not None:
-                diagnostics.extend(stored.problems)
-                built[source.relative_path] = (
-                    stored.definition,
-                    stored.rendered,
-                    stored.tool_count,
-                    stored.factory,
-                )
-                progress.module_done(stored.tool_count)
-            elif (inspected := read_inspected()) is not None:
-                assemble_and_render(inspected, render_key)
-            else:  # unreadable after all: inspected again
-                misses_late.append(source)
-        if session is not None:
-            session.wait()
-    finally:
-        if session is not None:
-            registrations.extend(session.registrations())
-            session.close()
-    if misses_late:  # stored scans or inspections that could not be read after all
-        session = InspectSession(
-            config,
-            on_scanned=record_scan,
-            on_result=assemble_and_render,
-            hash_seed=hash_seed,
-            on_done=record_done,
-            on_output=take_output,
-            inspections=cache is not None,
-        )
-        try:
-            session.run(misses_late)
-        finally:
-            registrations.extend(session.registrations())
-            session.close()
-    scanned = [m for s in sources if (m := scanned_by.get(s.relative_path)) is not None]
-    if cache is not None:
-        cache.store_registrations(_by_source(registrations, sources, scanned_by))
-    # Pruned once, at the end: by ``store_build``, or by ``failed`` (a build that is not stored).
-    cache_warnings = cache.finish(prune=False) if cache is not None else []
-
-    def failed(found: list[Diagnostic]) -> BuildResult:
+        config, cache, diagnostics = self.config, self.cache, self.diagnostics
         if cache is not None:
-            cache.finish()
-        return BuildResult(diagnostics=_sorted(found))
-
-    diagnostics.extend(cache_warnings)
-
-    # framework flavors: names are unique per server, checked on the definitions below
-    diagnostics.extend(duplicate_names(scanned, across_modules=config.flavor == "clean"))
-    project_files = {os.path.realpath(f): config.relative(f) for f in files}
-    diagnostics.extend(
-        omissions(
-            registrations,
-            scanned,
-            diagnostics,
-            project_files,
-            _project_dirs(config, sources),
-            _named(config),
-        )
-    )
-    diagnostics.extend(_unused_factories(config, scanned))
-    if not scanned and not _has_errors(diagnostics):
-        diagnostics.append(
-            Diagnostic(
-                config.relative(config.config_file),
-                0,
-                0,
-                f"the sources ({len(files)} .py files) define no tools decorated with any of "
-                f"{', '.join(config.decorators)}; check `sources` and `decorators` in "
-                "[tool.mcp-codegen]",
+            cache.store_registrations(
+                registrations_by_source(self.registrations, self.sources, self.scanned_by)
+            )
+        # Pruned once, at the end: by ``store_build``, or by ``failed`` (a build not stored).
+        self.cache_warnings = cache.finish(prune=False) if cache is not None else []
+        diagnostics.extend(self.cache_warnings)
+        # framework flavors: names are unique per server, checked on the definitions later
+        diagnostics.extend(duplicate_names(scanned, across_modules=config.flavor == "clean"))
+        project_files = {os.path.realpath(f): config.relative(f) for f in self.files}
+        diagnostics.extend(
+            omissions(
+                self.registrations,
+                scanned,
+                diagnostics,
+                project_files,
+                project_dirs(config, self.sources),
+                named_modules(config),
             )
         )
-    if _has_errors(diagnostics):
-        return failed(diagnostics)
-    done = [built[m.relative_path] for m in scanned if m.relative_path in built]
-    # Definitions taken from the cache are read only when factory tools' names must be compared.
-    if config.flavor != "clean" or any(factory for *_, factory in done):
-        done = [(_definition(d), rendered, n, f) for d, rendered, n, f in done]
-    definitions = tuple(d for d, *_ in done if isinstance(d, ModuleDefinition))
-    if len(definitions) < len(done):
-        definitions = ()  # like a whole cached build: ``--vary-hash-seed`` builds afresh
-    if clashes := _name_clashes(list(definitions), per_server=config.flavor != "clean"):
-        return failed([*diagnostics, *clashes])
-    tool_count = sum(n for _, _, n, _ in done)
-    modules = [rendered for _, rendered, _, _ in done if rendered is not None]
-    extra: list[RenderedFile] = []  # generated files the manifest does not list as modules
-    if config.flavor != "clean":  # the fast path of `mcp-codegen run` (framework servers)
+        diagnostics.extend(unused_factories(config, scanned))
+        if not scanned and not _has_errors(diagnostics):
+            diagnostics.append(
+                Diagnostic(
+                    config.relative(config.config_file),
+                    0,
+                    0,
+                    f"the sources ({len(self.files)} .py files) define no tools decorated with "
+                    f"any of {', '.join(config.decorators)}; check `sources` and `decorators` "
+                    "in [tool.mcp-codegen]",
+                )
+            )
+
+    def definitions(self, done: list[ModuleBuild]) -> tuple[ModuleDefinition, ...]:
+        """The assembled modules, read from the cache only when factory tools' names (or, in
+        the framework flavors, all names) must be compared; none when some were not read, as
+        for a whole cached build (``--vary-hash-seed`` then builds afresh)."""
+        if self.config.flavor != "clean" or any(m.factory for m in done):
+            return tuple(m.assembled() for m in done)
+        definitions = tuple(m.definition for m in done if m.definition is not None)
+        return definitions if len(definitions) == len(done) else ()
+
+    def server_records(self, done: list[ModuleBuild]) -> list[RenderedFile]:
+        """The framework flavors' server records: the fast path of ``mcp-codegen run``."""
+        if self.config.flavor == "clean":
+            return []
+        # Imported here: only the framework flavors record servers (a clean build never does).
         from mcp_codegen._generator.render.modules import render_servers
         from mcp_codegen._generator.workers.server_records import record_servers
 
-        servers, notes, probed = record_servers(config, [_definition(d) for d, *_ in done])
-        diagnostics.extend(notes)
+        servers, notes, probed = record_servers(self.config, [m.assembled() for m in done])
+        self.diagnostics.extend(notes)
         if probed is None:
-            complete = False
-        elif cache is not None:  # a run target's module changed: the records must be taken again
-            dependencies.update(cache.hashes.classify(probed))
-        if servers is not None:
-            extra.append(render_servers(servers, config))
-    # The manifest changes only with the list of modules and the configuration: taken from the
-    # cache, an edit's build neither renders it nor reads the installed versions it records.
-    manifest = cache.load_manifest(modules) if cache is not None else None
-    rendered_now = manifest is None
-    if manifest is None:
-        from mcp_codegen._generator.render.modules import render_manifest
+            self.complete = False
+        elif self.cache is not None:  # a run target's module changed: records taken again
+            self.dependencies.update(self.cache.hashes.classify(probed))
+        return [render_servers(servers, self.config)] if servers is not None else []
 
-        manifest = render_manifest(modules, config)
-    if cache is not None and (late := cache.finish(prune=False)):  # a bad stored manifest
-        diagnostics.extend(late)
-        cache_warnings.extend(late)
-    if problems := unsafe(manifest):  # a stored one too: the cache directory is writable
-        return failed([*diagnostics, *problems])
-    if cache is not None and rendered_now:
-        cache.store_manifest(modules, manifest)
-    result = BuildResult(
-        inputs=tuple(sorted(k.partition(":")[2] for k in dependencies if k.startswith("file:"))),
-        files=(*modules, *extra, manifest),
-        tool_count=tool_count,
-        definitions=definitions,
-        diagnostics=_sorted(diagnostics),
-        verified=frozenset([*checked, manifest.relative_path]),
-        rebuilt=tuple(
-            built[m.relative_path][0]
-            for m in scanned
-            if m.relative_path in inspected_by and m.relative_path in built
-        ),
-    )
-    if cache is not None and complete:
-        kept = tuple(d for d in result.diagnostics if d not in cache_warnings)
-        cache.store_build(
-            replace(result, definitions=(), rebuilt=(), diagnostics=kept), dependencies
-        )
-    elif cache is not None:
-        cache.finish()  # pruned
-    return _with_target_checks(result, config)
+    def manifest(self, modules: list[RenderedFile]) -> RenderedFile | BuildResult:
+        """The manifest, or the failed build when it is not literal-only.
 
+        It changes only with the list of modules and the configuration: taken from the cache,
+        an edit's build neither renders it nor reads the installed versions it records."""
+        cache = self.cache
+        manifest = cache.load_manifest(modules) if cache is not None else None
+        rendered_now = manifest is None
+        if manifest is None:
+            # Imported here: an edit's build takes the manifest from the cache, and no renderer.
+            from mcp_codegen._generator.render.modules import render_manifest
 
-def _definition(value: Any) -> ModuleDefinition:
-    return value if isinstance(value, ModuleDefinition) else value()
+            manifest = render_manifest(modules, self.config)
+        if cache is not None and (late := cache.finish(prune=False)):  # a bad stored manifest
+            self.diagnostics.extend(late)
+            self.cache_warnings.extend(late)
+        if problems := unsafe(manifest):  # a stored one too: the cache directory is writable
+            return self.failed([*self.diagnostics, *problems])
+        if cache is not None and rendered_now:
+            cache.store_manifest(modules, manifest)
+        return manifest
 
-
-def _unused_factories(config: Config, scanned: list[ScannedModule]) -> list[Diagnostic]:
-    """A ``factories`` entry that defines none of the scanned tools is a mistake in the config."""
-    used = {tool.factory for module in scanned for tool in module.tools}
-    return [
-        Diagnostic(
-            config.relative(config.config_file),
-            0,
-            0,
-            f"factories: {call} defines no tool found in `sources` (no tool decorator inside "
-            "that function); add the factory's file to `sources`, or remove the entry",
-        )
-        for call in config.factories
-        if call.strip() not in used
-    ]
-
-
-def _name_clashes(definitions: list[ModuleDefinition], *, per_server: bool) -> list[Diagnostic]:
-    """Tool names known only after the build must be unique too: names chosen by factory
-    servers, and in the framework flavors every name across modules (``duplicate_names``
-    checked the names written in source before, within each module).
-
-    ``per_server``: a name may repeat on different servers (a composed package: fastmcp
-    ``mount`` / ``import_server``, several SDK servers), each keyed by ``x-codegen.server`` or
-    its factory call; a tool whose server is unknown (no key) clashes with every other."""
-    seen: dict[str, list[tuple[ModuleDefinition, ToolDefinition]]] = {}
-    clashes = []
-    for definition in definitions:
-        for tool in definition.tools:
-            earlier = seen.setdefault(tool.name, [])
-            other = next(
-                (
-                    (d, t)
-                    for d, t in earlier
-                    if _clash(tool, t, per_server) and d.source is not definition.source
-                ),
-                None,
+    def store(self, result: BuildResult) -> None:
+        """Store the whole build when every module's inputs are known; prune either way."""
+        cache = self.cache
+        if cache is not None and self.complete:
+            kept = tuple(d for d in result.diagnostics if d not in self.cache_warnings)
+            cache.store_build(
+                replace(result, definitions=(), rebuilt=(), diagnostics=kept), self.dependencies
             )
-            earlier.append((definition, tool))
-            if other is None:
-                continue
-            where = other[0].source.relative_path
-            server = _server_of(tool)
-            on = f" on server {server}" if per_server and server is not None else ""
-            hint = (
-                "change the factory's arguments in `factories` or one of the names"
-                if "factory" in tool.extra or "factory" in other[1].extra
-                else "pass a distinct name= to one of them"
-            )
-            clashes.append(
-                Diagnostic(
-                    definition.source.relative_path,
-                    tool.position.line,
-                    tool.position.column,
-                    f"duplicate tool name {tool.name!r}{on}: also generated at {where}:"
-                    f"{other[1].position.line}:{other[1].position.column}; {hint}",
-                )
-            )
-    return clashes
+        elif cache is not None:
+            cache.finish()  # pruned
+
+    def failed(self, found: list[Diagnostic]) -> BuildResult:
+        if self.cache is not None:
+            self.cache.finish()
+        return BuildResult(diagnostics=_sorted(found))
 
 
-def _server_of(tool: ToolDefinition) -> str | None:
-    key = tool.extra.get("factory") or tool.extra.get(SERVER_KEY)
-    return key if isinstance(key, str) else None
+def _has_errors(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> bool:
+    return any(d.severity == "error" for d in diagnostics)
 
 
-def _clash(tool: ToolDefinition, other: ToolDefinition, per_server: bool) -> bool:
-    if not per_server:  # clean: one flat list; source names were checked before
-        return "factory" in tool.extra or "factory" in other.extra
-    mine, theirs = _server_of(tool), _server_of(other)
-    return mine is None or theirs is None or mine == theirs
+def _sorted(diagnostics: list[Diagnostic]) -> tuple[Diagnostic, ...]:
+    return tuple(sorted(set(diagnostics)))
 
 
 def _with_target_checks(result: BuildResult, config: Config) -> BuildResult:
     """Add problems with the output directory as it is now (never cached: the disk changes)."""
-    from mcp_codegen._generator.write.output import target_problems
-
     problems = target_problems(list(result.files), config.output, config.relative(config.output))
     if not problems:
         return result
     return replace(result, diagnostics=_sorted([*result.diagnostics, *problems]))
 
 
+def build(
+    config: Config,
+    *,
+    use_cache: bool = True,
+    hash_seed: str = WORKER_HASH_SEED,
+    progress: Progress | None = None,
+    warm: WarmWorkers | None = None,
+) -> BuildResult:
+    """One build of a session made for it (``BuildSession.build``); ``warm`` stays the
+    caller's to stop."""
+    session = BuildSession(config, use_cache=use_cache, hash_seed=hash_seed, warm=warm)
+    return session.build(progress)
+
+
 def generate(
     config: Config, *, use_cache: bool = True, progress: Progress | None = None
 ) -> tuple[BuildResult, WriteReport | None]:
-    """Build, then write only if the whole build succeeded."""
-    result = build(config, use_cache=use_cache, progress=progress)
-    if result.errors:
-        return result, None
-    from mcp_codegen._generator.write.output import apply
-
-    return result, apply(list(result.files), config.output, verified=result.verified)
+    """Build, then write only if the whole build succeeded (``BuildSession.generate``)."""
+    return BuildSession(config, use_cache=use_cache).generate(progress)
 
 
 def check(
     config: Config, *, use_cache: bool = True, progress: Progress | None = None
 ) -> tuple[BuildResult, WriteReport | None]:
-    """Build and compare with the output directory; writes nothing (but the build cache)."""
-    result = build(config, use_cache=use_cache, progress=progress)
-    if result.errors:
-        return result, None
-    from mcp_codegen._generator.write.output import compare
-
-    return result, compare(list(result.files), config.output)
+    """Build and compare with the output directory (``BuildSession.check``)."""
+    return BuildSession(config, use_cache=use_cache).check(progress)

@@ -11,7 +11,7 @@ from mcp_codegen._cli.daemon.service import Daemon
 
 
 def test_a_build_that_raises_reports_and_stops_the_daemon(tmp_path: Path) -> None:
-    def dispatch(argv: list[str]) -> int:
+    def dispatch(argv: list[str], **session: object) -> int:
         raise RuntimeError("a bug in the build")
 
     daemon = Daemon(str(tmp_path / "pyproject.toml"), 0, dispatch, drop_first=True)
@@ -23,7 +23,7 @@ def test_a_build_that_raises_reports_and_stops_the_daemon(tmp_path: Path) -> Non
 
 
 def test_usage_errors_are_exit_codes_not_exits(tmp_path: Path) -> None:
-    def dispatch(argv: list[str]) -> int:
+    def dispatch(argv: list[str], **session: object) -> int:
         raise SystemExit(2)
 
     daemon = Daemon(str(tmp_path / "pyproject.toml"), 0, dispatch, drop_first=True)

@@ -26,14 +26,11 @@ def codegen_env(**extra: str) -> dict[str, str]:
 
 @pytest.fixture
 def in_process_builds(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """For tests that call ``build()`` in the test process: the environment its workers need,
-    and any worker started early (``prestart``) stopped afterwards."""
-    from mcp_codegen._generator.workers import prestart
-
+    """For tests that call ``build()`` in the test process: the environment its workers need
+    (a build stops the workers it started; early ones are stopped by whoever started them)."""
     for name, value in codegen_env(PYTHONDONTWRITEBYTECODE="1").items():
         monkeypatch.setenv(name, value)
     yield
-    prestart.discard()
 
 
 def run_codegen(

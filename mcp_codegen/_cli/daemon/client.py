@@ -57,6 +57,7 @@ def delegate(argv: list[str]) -> int | None:
         return None  # no daemon could have been started there (``daemon start`` says why)
     if not os.path.exists(path):
         return None
+    # Imported here: every build command asks, and most find no daemon socket.
     import socket
 
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
@@ -87,6 +88,7 @@ def delegate(argv: list[str]) -> int | None:
 
 def _relay(stream: BinaryIO) -> int | None:
     """Copy the daemon's output here until its exit code."""
+    # Imported here: only when a daemon answers.
     import json
 
     while (frame := receive(stream)) is not None:

@@ -39,6 +39,7 @@ _LAUNCH = (
 def ask(path: str, kind: str) -> dict[str, Any] | None:
     """The daemon's status after sending it ``kind`` (``status`` or ``stop``); ``None`` when no
     daemon listens at ``path``."""
+    # Imported here: only the daemon command talks to a socket.
     import socket
 
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
@@ -81,12 +82,14 @@ def command(args: argparse.Namespace, dispatch: Callable[[list[str]], int]) -> i
         print(f"mcp-codegen daemon: already running for {config} (pid {running['pid']})")
         return ExitCode.OK
     assert path is not None
+    # Imported here: only starting a daemon reads the configuration.
     from mcp_codegen._generator.config import load_config
 
     load_config(Path(config))  # a configuration error is reported now (exit 2), not in the log
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)  # left by a daemon that was killed: nothing answers on it
     if args.action == "run":
+        # Imported here: the daemon's loop only in the daemon's process.
         from mcp_codegen._cli.daemon.service import main
 
         return main(config, path, args.idle_timeout, dispatch, drop_first=not sys.flags.safe_path)
@@ -119,6 +122,7 @@ def _stop(config: str, path: str | None) -> int:
 
 
 def _start(config: str, path: str, idle_timeout: float) -> int:
+    # Imported here: prestart only to start a daemon process.
     from mcp_codegen._generator.workers.prestart import PACKAGE_PARENT
 
     log = path.removesuffix(".sock") + ".log"

@@ -1,9 +1,11 @@
 """The build daemon's loop: one project, one build at a time, each an ordinary ``generate`` or
 ``check`` command line run as the command would run it, its output relayed to the command.
 
-What it keeps between builds is what ``mcp-codegen watch`` keeps: a worker started ahead with
-libcst and pydantic imported and no user code (a worker that imported user code ends with its
-build), the cache entries decoded in memory, and its own imports. It answers a command only when
+It is ``mcp-codegen watch`` behind a socket: it keeps one build session
+(``mcp_codegen._generator.pipeline.BuildSession``), runs it once per request, and keeps between
+builds what watch keeps: a worker started ahead with libcst and pydantic imported and no user
+code (a worker that imported user code ends with its build), the cache entries decoded in
+memory, and its own imports. It answers a command only when
 the interpreter, its flags, the import path, what is installed there, mcp-codegen's own files and
 every environment variable (but ``SHELL_BOOKKEEPING``) are what they were when it started;
 otherwise it says why and the command builds in its own process. It stops on ``daemon stop``,
@@ -45,8 +47,17 @@ from mcp_codegen._cli.daemon.wire import (
     send,
     send_json,
 )
-from mcp_codegen._generator.workers.prestart import BUILD_COMMANDS, command_index
+from mcp_codegen._generator.cache.stored_entries import deferred_writes, keep_in_memory
+from mcp_codegen._generator.pipeline import BuildSession
+from mcp_codegen._generator.workers.prestart import BUILD_COMMANDS, WarmWorkers, command_index
 from mcp_codegen._shared.diagnostics import ExitCode
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from mcp_codegen._generator.config import Config
+
+#: Runs one command line with the daemon's session: ``mcp_codegen._cli.commands.dispatch``.
+Dispatch = Callable[..., int]
 
 #: How long a connection may take to send its request before it is dropped (a build waits).
 REQUEST_TIMEOUT_S = 10.0
@@ -95,12 +106,15 @@ class Daemon:
         self,
         config_file: str,
         idle_timeout: float,
-        dispatch: Callable[[list[str]], int],
+        dispatch: Dispatch,
         drop_first: bool,
     ) -> None:
         self.config_file = config_file
         self.dispatch = dispatch
         self.root = Path(config_file).parent
+        #: the workers kept started for the next build, adopted by ``session``
+        self.warm = WarmWorkers(self.root)
+        self.session: BuildSession | None = None  # made by the first build
         self.idle_timeout = idle_timeout
         self.drop_first = drop_first
         self.identity = identity(drop_first)
@@ -111,12 +125,8 @@ class Daemon:
 
     def serve(self, listener: socket.socket) -> str:
         """Answer commands until told to stop; returns why it stopped."""
-        from mcp_codegen._generator.cache.stored_entries import keep_in_memory
-        from mcp_codegen._generator.workers import prestart
-
-        prestart.start_early([])  # decided: this process keeps its own worker ready
         keep_in_memory()
-        prestart.keep_started(self.root, 1)
+        self.warm.keep(1)
         self._warm_up()
         while not self.stopped_because:
             listener.settimeout(self.idle_timeout or None)
@@ -192,9 +202,15 @@ class Daemon:
             return f"the command runs with {differs}"
         return environment_difference(self.environ, request.get("environ", {}))
 
-    def _build(self, conn: socket.socket, request: dict[str, Any]) -> None:
-        from mcp_codegen._generator.cache.stored_entries import deferred_writes
+    def session_for(self, config: Config, use_cache: bool) -> BuildSession:
+        """The daemon's one build session, configured as this command's."""
+        if self.session is None:
+            self.session = BuildSession(config, use_cache=use_cache, warm=self.warm)
+        else:
+            self.session.reconfigure(config, use_cache=use_cache)
+        return self.session
 
+    def _build(self, conn: socket.socket, request: dict[str, Any]) -> None:
         lock = threading.Lock()
         tty, encoding = request.get("tty", {}), request.get("encoding", {})
         out = _Relayed(conn, STDOUT, bool(tty.get("stdout")), encoding.get("stdout", "utf-8"), lock)
@@ -223,7 +239,7 @@ class Daemon:
     def _run(self, argv: list[str]) -> int:
         """One command line, as ``mcp-codegen`` runs it; a build that raised stops the daemon."""
         try:
-            return self.dispatch(argv)
+            return self.dispatch(argv, session_for=self.session_for)
         except SystemExit as exc:  # argparse: a usage error, or --help
             return exc.code if isinstance(exc.code, int) else ExitCode.USAGE
         except Exception:
@@ -232,9 +248,7 @@ class Daemon:
             return 1
 
     def _after_build(self) -> None:
-        from mcp_codegen._generator.workers import prestart
-
-        prestart.keep_started(self.root, 1)
+        self.warm.keep(1)
         gc.enable()
         gc.collect()
 
@@ -274,14 +288,12 @@ def main(
     config_file: str,
     socket_file: str,
     idle_timeout: float,
-    dispatch: Callable[[list[str]], int],
+    dispatch: Dispatch,
     drop_first: bool,
 ) -> int:
     """Run the daemon of ``config_file`` on ``socket_file`` until it stops, each command line
     run by ``dispatch`` (``mcp_codegen._cli.commands.dispatch``); the socket is removed and every
     worker stopped on the way out."""
-    from mcp_codegen._generator.workers import prestart
-
     daemon = Daemon(config_file, idle_timeout, dispatch, drop_first)
 
     received: list[int] = []
@@ -309,7 +321,7 @@ def main(
         with contextlib.suppress(OSError):
             if os.stat(socket_file).st_ino == inode:  # not a successor's socket
                 os.unlink(socket_file)
-        prestart.discard()
+        daemon.warm.stop()
         signal.signal(signal.SIGTERM, previous)
     print(f"mcp-codegen daemon {os.getpid()}: stopped after {daemon.builds} build(s): {reason}")
     return code

@@ -69,6 +69,7 @@ def private_directory(create: bool) -> str | None:
         status = os.lstat(path)
     except FileNotFoundError:
         return None
+    # Imported here: the client checks the socket on every build command's start-up.
     import stat
 
     if not stat.S_ISDIR(status.st_mode) or status.st_uid != os.getuid():
@@ -94,6 +95,7 @@ def any_listening(directory: str) -> bool:
 
 def socket_name(config_file: str) -> str:
     """The socket's file name for a project: named by its configuration file's real path."""
+    # Imported here: hashlib only once a socket is named (start-up cost).
     import hashlib
 
     digest = hashlib.sha256(os.path.realpath(config_file).encode("utf-8", "surrogatepass"))
@@ -122,6 +124,7 @@ def send(sock: socket.socket, kind: bytes, payload: bytes) -> None:
 
 
 def send_json(sock: socket.socket, kind: bytes, value: Any) -> None:
+    # Imported here: json only when a daemon is asked (start-up cost).
     import json
 
     send(sock, kind, json.dumps(value).encode())
@@ -146,6 +149,7 @@ def _package_directory() -> str:
 def code_stamp(package: str | None = None) -> str:
     """A digest of mcp-codegen's own files as installed (name, size and mtime of every ``.py``
     and template): an edited or reinstalled mcp-codegen is another generator."""
+    # Imported here: hashlib only for the daemon's identity (start-up cost).
     import hashlib
 
     package = package or _package_directory()
@@ -178,6 +182,7 @@ def identity(drop_first: bool | None = None) -> dict[str, Any]:
     mcp-codegen's own code."""
     if drop_first is None:
         drop_first = not sys.flags.safe_path
+    # Imported here: hashlib only for the daemon's identity (start-up cost).
     import hashlib
 
     path = list(sys.path[1:] if drop_first else sys.path)  # without the starting script's entry

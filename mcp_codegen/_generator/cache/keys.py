@@ -192,6 +192,7 @@ def config_key(config: Config) -> str:
 def _distributions() -> dict[str, list[str]]:
     """Slow (it reads every installed distribution's file list): only for a module whose
     distribution is not named like it."""
+    # Imported here: importlib.metadata is slow to load; few modules need it.
     from importlib import metadata
 
     return metadata.packages_distributions()

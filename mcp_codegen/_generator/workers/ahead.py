@@ -43,6 +43,7 @@ class ImportedAhead:
 
 def import_ahead(source: SourceFile) -> ImportedAhead:
     """Import ``source``'s module as ``_inspect_module`` would."""
+    # Imported here: the parent builds only the request and must not load the inspection.
     from mcp_codegen._generator.inspection.registrations import recorded_count, recording
     from mcp_codegen._generator.inspection.resolve import ResolveFailure, import_module
 

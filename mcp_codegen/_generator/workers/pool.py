@@ -25,9 +25,8 @@ from mcp_codegen._generator.model import InspectedModule, ScannedModule, SourceF
 from mcp_codegen._generator.workers.messages import write_message
 from mcp_codegen._generator.workers.prestart import (
     WORKER_HASH_SEED,
+    WarmWorkers,
     spawn_worker,
-    take,
-    take_scanner,
     worker_count,
     worker_settings,
 )
@@ -130,7 +129,7 @@ class InspectSession:
     when ``inspections``) and the worker's ``(tool definitions, rendered file, problems)``.
     ``on_result`` then gets only what a worker could not render.
 
-    **Split sessions.** When a ``scan`` worker was started early
+    **Split sessions.** When ``warm`` holds a ``scan`` worker
     (``mcp_codegen._generator.workers.prestart.start_split``, a build with a cache), every source
     goes to the scan worker first, and each scan, as it arrives, is sent with its source to an
     ``inspect`` worker (``(source, scan)``), which never imports libcst: the scanner's libcst
@@ -151,8 +150,10 @@ class InspectSession:
         workers: int | None = None,
         on_output: Callable[[InspectedModule, tuple[Any, ...]], None] | None = None,
         inspections: bool = True,
+        warm: WarmWorkers | None = None,
     ) -> None:
-        """Start the workers now: their interpreter and imports overlap whatever comes next."""
+        """Start the workers now: their interpreter and imports overlap whatever comes next;
+        those ``warm`` holds for this root (started earlier) are taken instead."""
         self.config = config
         self.on_scanned = on_scanned
         self.on_result = on_result
@@ -167,9 +168,10 @@ class InspectSession:
         self.queue: deque[SourceFile] = deque()
         self.scanned: dict[str, ScannedModule] = {}
         self.selector = selectors.DefaultSelector()
-        # Started at interpreter start-up (mcp_codegen._generator.workers.prestart), always with the default seed.
-        early = take(config.root) if hash_seed == WORKER_HASH_SEED else []
-        scanner = take_scanner(config.root) if hash_seed == WORKER_HASH_SEED else None
+        # Started before the build (mcp_codegen._generator.workers.prestart), with the default seed.
+        adopt = warm is not None and hash_seed == WORKER_HASH_SEED
+        early = warm.take(config.root) if adopt else []  # type: ignore[union-attr]
+        scanner = warm.take_scanner(config.root) if adopt else None  # type: ignore[union-attr]
         self.role = "inspect" if scanner is not None else "both"
         self.scanner: _Worker | None = None
         self.scans: dict[str, ScannedModule | None] = {}  # split sessions: each source's scan
@@ -195,6 +197,7 @@ class InspectSession:
                 self.scanner.submit(source)
             self.scanner.close_input()
             if len(sources) == 1 and len(self.workers) == 1:  # an edit: imported meanwhile
+                # Imported here: only a split session's lone edit imports ahead.
                 from mcp_codegen._generator.workers.ahead import ImportAhead
 
                 self.workers[0].submit(sources[0], ImportAhead(sources[0]))

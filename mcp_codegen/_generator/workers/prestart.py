@@ -5,13 +5,16 @@ interpreter start-up (``python -m mcp_codegen``) that overlaps the generator's o
 configuration instead of following them. Only the standard library is imported here. All
 workers are started when no build cache can answer (``--no-cache``, or no cache next to the
 configuration); when a cache may answer for most modules, a ``scan`` worker alone on two or
-more cores (``start_split``), one worker on one core. ``mcp_codegen._generator.workers.pool`` adopts
-them, and ``discard`` stops any that were not used.
+more cores (``start_split``), one worker on one core. What was started is a ``WarmWorkers``
+handle, passed down to the build session that adopts it (``mcp_codegen._generator.pipeline``),
+whose builds take the workers (``mcp_codegen._generator.workers.pool``); its owner stops any
+that no build took.
 """
 
 from __future__ import annotations
 
 import os
+import site
 import sys
 
 from mcp_codegen._generator.project import CACHE_DIR
@@ -40,11 +43,6 @@ _UNSET_ENVIRONMENT = ("LANGUAGE",)  # gettext reads it before LC_ALL
 #: What a worker's interpreter runs. ``-c``, not ``-m``: ``-m`` imports ``runpy`` and
 #: ``importlib.util`` first, ~5 ms on every worker's start, and an edit's build waits for two.
 WORKER_COMMAND = "from mcp_codegen._generator.workers.child import run; run()"
-
-_started: dict[str, list[tuple[WorkerProcess, IO[bytes]]]] = {}
-#: A ``scan`` worker started beside ``inspect`` ones (see ``start_early``), per project root.
-_scanners: dict[str, tuple[WorkerProcess, IO[bytes]]] = {}
-_decided = False
 
 
 def worker_count() -> int:
@@ -82,8 +80,6 @@ def with_package_path(env: dict[str, str], *first: str) -> dict[str, str]:
     itself: an installed wheel's. There, on ``PYTHONPATH``, it would come before the standard
     library, and an obsolete backport installed there (``pathlib``, ``typing``) would replace
     the standard module in the workers and in no other process."""
-    import site
-
     installed = site.getsitepackages()
     if site.ENABLE_USER_SITE:
         installed.append(site.getusersitepackages())
@@ -152,74 +148,88 @@ def command_index(argv: list[str]) -> int | None:
     return None
 
 
-def start_early(argv: list[str]) -> None:
-    """Start the workers now if the command line is a ``generate`` or ``check`` that must build.
+class WarmWorkers:
+    """Workers started for the next build of one project root, before it asked for them: at
+    interpreter start-up, or after a build of ``watch`` or the daemon. Each is handed out once;
+    ``stop`` stops those that were not (its owner calls it when done)."""
 
-    A guess, made once: whatever it gets wrong costs only time (unused workers are stopped,
-    missing ones are started later).
+    def __init__(self, root: str | Path) -> None:
+        self.root = _key(root)
+        self.workers: list[tuple[WorkerProcess, IO[bytes]]] = []
+        #: a ``scan`` worker started beside ``inspect`` ones (``start_split``)
+        self.scanner: tuple[WorkerProcess, IO[bytes]] | None = None
+
+    def take(self, root: str | Path) -> list[tuple[WorkerProcess, IO[bytes]]]:
+        """The workers started for ``root`` (none for another root)."""
+        if _key(root) != self.root:
+            return []
+        taken, self.workers = self.workers, []
+        return taken
+
+    def take_scanner(self, root: str | Path) -> tuple[WorkerProcess, IO[bytes]] | None:
+        """The ``scan`` worker started for ``root``, if any: then the build's workers are
+        ``inspect`` workers, which must be sent each source with its scan."""
+        if _key(root) != self.root:
+            return None
+        taken, self.scanner = self.scanner, None
+        return taken
+
+    def keep(self, count: int) -> None:
+        """Have ``count`` fresh workers waiting (``mcp-codegen watch``, the daemon): started now,
+        they import libcst and pydantic while nothing is being built."""
+        self.workers[:] = [(p, e) for p, e in self.workers if p.poll() is None]
+        while len(self.workers) < count:
+            self.workers.append(spawn_worker(self.root))
+
+    def stop(self) -> None:
+        """Stop the workers that no build took."""
+        for process, stderr in [*self.workers, *([self.scanner] if self.scanner else [])]:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            stderr.close()
+        self.workers, self.scanner = [], None
+
+
+def start_early(argv: list[str]) -> WarmWorkers | None:
+    """The workers, started now, if the command line is a ``generate`` or ``check`` that must
+    build; passed down to the session that adopts them.
+
+    A guess: whatever it gets wrong costs only time (unused workers are stopped, missing ones
+    are started later).
     """
-    global _decided
-    if _decided:
-        return
-    _decided = True
     command = command_index(argv)
     if command is None or argv[command] not in BUILD_COMMANDS or "--help" in argv or "-h" in argv:
-        return
+        return None
     root = _project_root(argv)
     if root is None:
-        return
+        return None
     # With a build cache, most builds redo a module or two (one worker) or nothing (the worker
     # is stopped unused); without one, every module is inspected.
     cached = "--no-cache" not in argv and os.path.isdir(os.path.join(root, CACHE_DIR, "entries"))
+    if cached and worker_count() > 1:
+        return start_split(root)
+    warm = WarmWorkers(root)
     try:
-        if cached and worker_count() > 1:
-            start_split(root)
-        else:
-            count = 1 if cached else worker_count()
-            _started[_key(root)] = [spawn_worker(root) for _ in range(count)]
+        warm.keep(1 if cached else worker_count())
     except OSError:
-        discard()
+        warm.stop()
+        return None
+    return warm
 
 
-def start_split(root: str | Path) -> None:
-    """Start a ``scan`` worker for the next build of ``root``; its ``inspect`` workers start
-    when the build knows which modules it redoes (``mcp_codegen._generator.workers.pool``).
+def start_split(root: str | Path) -> WarmWorkers | None:
+    """A ``scan`` worker for the next build of ``root``; its ``inspect`` workers start when the
+    build knows which modules it redoes (``mcp_codegen._generator.workers.pool``).
 
     The few modules a cached build redoes are scanned (libcst: ~0.3 s to import) in one process
     while another imports pydantic and then inspects them: in parallel on two cores, where one
     worker would import both before its first module. The scanner starts first and alone:
     started beside it at start-up, the inspect worker and this process's own start-up shared
     two cores three ways and the build was slower (docs/incremental.md)."""
-    _scanners[_key(root)] = spawn_worker(root, role="scan")
-
-
-def keep_started(root: Path, count: int) -> None:
-    """Have ``count`` fresh workers waiting for the next build of ``root`` (``mcp-codegen watch``):
-    started now, they import libcst and pydantic while nothing is being built."""
-    waiting = _started.setdefault(_key(root), [])
-    waiting[:] = [(p, e) for p, e in waiting if p.poll() is None]
-    while len(waiting) < count:
-        waiting.append(spawn_worker(root))
-
-
-def take(root: Path) -> list[tuple[WorkerProcess, IO[bytes]]]:
-    """The workers started early for this project root (each handed out once)."""
-    return _started.pop(_key(root), [])
-
-
-def take_scanner(root: Path) -> tuple[WorkerProcess, IO[bytes]] | None:
-    """The ``scan`` worker started early for this root, if any: then the session's workers are
-    ``inspect`` workers, which must be sent each source with its scan."""
-    return _scanners.pop(_key(root), None)
-
-
-def discard() -> None:
-    """Stop workers that were started early but never used."""
-    for workers in [*_started.values(), *([s] for s in _scanners.values())]:
-        for process, stderr in workers:
-            if process.poll() is None:
-                process.kill()
-            process.wait()
-            stderr.close()
-    _started.clear()
-    _scanners.clear()
+    warm = WarmWorkers(root)
+    try:
+        warm.scanner = spawn_worker(root, role="scan")
+    except OSError:
+        return None
+    return warm

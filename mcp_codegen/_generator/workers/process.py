@@ -70,6 +70,7 @@ class WorkerProcess:
     def kill(self) -> None:
         """SIGKILL, unless it has been waited for (its pid may belong to another process now)."""
         if self.poll() is None:  # not reaped: the pid is still this child's, even if it ended
+            # Imported here: this module is standard library only and loaded at start-up; kill is rare.
             import signal
 
             os.kill(self.pid, signal.SIGKILL)
@@ -115,6 +116,7 @@ def scratch_file() -> BinaryIO:
             return os.fdopen(_high(os.memfd_create("mcp-codegen-worker-stderr")), "w+b")
         except OSError:
             pass
+    # Imported here: only where memfd_create is missing (not Linux).
     import tempfile
 
     return tempfile.TemporaryFile()

@@ -25,6 +25,7 @@ def scan_reporting(
 ) -> ScannedModule | None:
     """``scan_source``, with a failure of the parser itself reported at the file; ``on_tree``
     gets the source's ``ast`` tree (a worker's ``SourceIndex``: not parsed twice)."""
+    # Imported here: libcst is loaded only by scan workers, not by inspect-only ones.
     from mcp_codegen._generator.scan.files import scan_source
 
     try:
@@ -41,6 +42,7 @@ def factory_keys(calls: list[str]) -> dict[str, dict[str, str]]:
 
     A method called further along the chain (``make().build()``) is keyed ``*.build``: the
     tools defined in a method of that name in the factory's module belong to the call too."""
+    # Imported here: only factory calls are parsed, and it loads libcst.
     from mcp_codegen._registration.factory_calls import parse_factory_call
 
     found: dict[str, dict[str, str]] = {}

@@ -58,10 +58,10 @@ def _project(root: Path, flavor: str = "clean") -> Path:
 
 
 def _build(root: Path, *, split: bool, use_cache: bool = True) -> tuple[object, ...]:
-    if split:
-        prestart.start_split(root)
-    result = build(load_config(root / "pyproject.toml"), use_cache=use_cache)
-    prestart.discard()
+    warm = prestart.start_split(root) if split else None
+    result = build(load_config(root / "pyproject.toml"), use_cache=use_cache, warm=warm)
+    if warm is not None:
+        warm.stop()
     files = tuple((f.relative_path, f.content) for f in result.files)
     return files, tuple(str(d) for d in result.diagnostics if "cache entry" not in d.message)
 

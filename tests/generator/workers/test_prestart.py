@@ -1,4 +1,5 @@
-"""Workers started at interpreter start-up: only when a build will need them, never left behind."""
+"""Workers started at interpreter start-up: only when a build will need them, handed down as a
+``WarmWorkers`` handle (no module state), and never left behind."""
 
 from __future__ import annotations
 
@@ -18,17 +19,27 @@ pytestmark = pytest.mark.process  # starts real processes (builds, servers or cl
 
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
-    """A project directory as the working directory, and a prestart module that has not decided."""
+    """A project directory, and its subdirectory as the working directory."""
     (tmp_path / "pyproject.toml").write_text('[tool.mcp-codegen]\nsources = ["pkg"]\n')
     (tmp_path / "sub").mkdir()
     monkeypatch.chdir(tmp_path / "sub")  # the project root is found by walking up
-    monkeypatch.setattr(prestart, "_decided", False)
     yield tmp_path
-    prestart.discard()
 
 
-def _started(root: Path) -> list[object]:
-    return list(prestart._started.get(str(root.resolve()), []))
+@pytest.fixture
+def started() -> Iterator[list[prestart.WarmWorkers]]:
+    """The handles a test started, stopped afterwards as their owner would."""
+    handles: list[prestart.WarmWorkers] = []
+    yield handles
+    for warm in handles:
+        warm.stop()
+
+
+def _start(started: list[prestart.WarmWorkers], argv: list[str]) -> prestart.WarmWorkers | None:
+    warm = prestart.start_early(argv)
+    if warm is not None:
+        started.append(warm)
+    return warm
 
 
 @pytest.mark.parametrize(
@@ -43,43 +54,53 @@ def _started(root: Path) -> list[object]:
         ([], False),
     ],
 )
-def test_workers_start_early_only_for_a_build(fresh: Path, argv: list[str], expected: bool) -> None:
-    prestart.start_early(argv)
-    assert bool(_started(fresh)) is expected
+def test_workers_start_early_only_for_a_build(
+    fresh: Path, started: list[prestart.WarmWorkers], argv: list[str], expected: bool
+) -> None:
+    warm = _start(started, argv)
+    assert (warm is not None and bool(warm.workers)) is expected
 
 
 def test_config_option_names_the_project(
-    fresh: Path, tmp_path_factory: pytest.TempPathFactory
+    fresh: Path, started: list[prestart.WarmWorkers], tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     other = tmp_path_factory.mktemp("other")
     (other / "tools.toml").write_text('[tool.mcp-codegen]\nsources = ["pkg"]\n')
-    prestart.start_early(["--config", str(other / "tools.toml"), "generate"])
-    assert _started(fresh) == []
-    assert len(_started(other)) == prestart.worker_count()
+    warm = _start(started, ["--config", str(other / "tools.toml"), "generate"])
+    assert warm is not None
+    assert warm.take(fresh) == []  # handed out only to a build of its own root
+    assert len(warm.workers) == prestart.worker_count()
 
 
 def test_a_build_cache_means_one_early_worker_unless_no_cache(
-    fresh: Path, monkeypatch: pytest.MonkeyPatch
+    fresh: Path, started: list[prestart.WarmWorkers], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On one core; on more, a cached build starts its scanner alone (test_split_session)."""
     monkeypatch.setattr(prestart, "worker_count", lambda: 1)
     (fresh / ".mcp-codegen-cache" / "entries").mkdir(parents=True)
-    prestart.start_early(["check"])
-    assert len(_started(fresh)) == 1 and prestart.take_scanner(fresh) is None
-    prestart.discard()
+    warm = _start(started, ["check"])
+    assert warm is not None and len(warm.workers) == 1 and warm.scanner is None
     monkeypatch.setattr(prestart, "worker_count", lambda: 3)
-    prestart._decided = False
-    prestart.start_early(["check", "--no-cache"])
-    assert len(_started(fresh)) == 3 and prestart.take_scanner(fresh) is None
+    warm = _start(started, ["check", "--no-cache"])
+    assert warm is not None and len(warm.workers) == 3 and warm.scanner is None
 
 
-def test_unused_early_workers_are_stopped(fresh: Path) -> None:
-    prestart.start_early(["generate"])
-    processes = [process for process, _ in _started(fresh)]  # type: ignore[misc]
+def test_unused_early_workers_are_stopped_by_their_owner(
+    fresh: Path, started: list[prestart.WarmWorkers]
+) -> None:
+    warm = _start(started, ["generate"])
+    assert warm is not None
+    processes = [process for process, _ in warm.workers]
     assert processes and all(p.poll() is None for p in processes)
-    prestart.discard()
+    warm.stop()
     assert all(p.returncode is not None for p in processes)
-    assert prestart.take(fresh) == []
+    assert warm.take(fresh) == []
+
+
+def test_the_module_keeps_no_handover_state() -> None:
+    """Nothing is handed between callers through the module: only the handle carries workers."""
+    names = {name for name in vars(prestart) if not name.startswith("__")}
+    assert not {"_started", "_scanners", "_decided", "take", "discard", "keep_started"} & names
 
 
 def test_generate_adopts_the_early_workers_and_leaves_none(project: Project) -> None:
@@ -129,7 +150,7 @@ def test_early_workers_of_a_failed_run_are_stopped(project: Project) -> None:
 
 def test_the_console_script_starts_them_before_the_commands_import(tmp_path: Path) -> None:
     """``mcp-codegen`` (``mcp_codegen._cli:main``) decides before ``mcp_codegen._cli.commands`` and its
-    imports load, as ``python -m mcp_codegen`` does."""
+    imports load, as ``python -m mcp_codegen`` does, and once."""
     probe = (
         "import sys\n"
         "from mcp_codegen._generator.workers import prestart\n"
@@ -137,7 +158,7 @@ def test_the_console_script_starts_them_before_the_commands_import(tmp_path: Pat
         "real = prestart.start_early\n"
         "def start_early(argv):\n"
         "    seen.append('mcp_codegen._cli.commands' in sys.modules)\n"
-        "    real(argv)\n"
+        "    return real(argv)\n"
         "prestart.start_early = start_early\n"
         "from mcp_codegen._cli import main\n"
         "try:\n"
@@ -155,4 +176,4 @@ def test_the_console_script_starts_them_before_the_commands_import(tmp_path: Pat
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1] == "[False, True]"  # then commands.main's no-op
+    assert done.stdout.splitlines()[-1] == "[False]"

@@ -15,7 +15,6 @@ import pytest
 
 from mcp_codegen._generator.config import load_config
 from mcp_codegen._generator.pipeline import build
-from mcp_codegen._generator.workers import prestart
 from mcp_codegen._generator.workers.process import WorkerProcess, scratch_file
 from tests.helpers.project import codegen_env
 
@@ -106,10 +105,7 @@ def test_a_worker_enters_the_project_whatever_the_generator_s_directory(
     for name, value in codegen_env(PYTHONDONTWRITEBYTECODE="1").items():
         monkeypatch.setenv(name, value)
     monkeypatch.chdir(elsewhere)
-    try:
-        result = build(load_config(root / "pyproject.toml"), use_cache=False)
-    finally:
-        prestart.discard()
+    result = build(load_config(root / "pyproject.toml"), use_cache=False)
     assert not result.errors, result.diagnostics
     (module,) = [f for f in result.files if f.relative_path == "pkg/probe.py"]
     assert module.content.count('"default": True') == 2, module.content

@@ -50,10 +50,10 @@ def _project(root: Path, modules: int) -> Path:
 
 
 def _build(root: Path, *, split: bool, use_cache: bool = True) -> tuple[object, ...]:
-    if split:
-        prestart.start_split(root)
-    result = build(load_config(root / "pyproject.toml"), use_cache=use_cache)
-    prestart.discard()  # a build that needed no worker leaves the pair unused
+    warm = prestart.start_split(root) if split else None
+    result = build(load_config(root / "pyproject.toml"), use_cache=use_cache, warm=warm)
+    if warm is not None:
+        warm.stop()  # a build that needed no worker leaves the scanner unused
     files = tuple((f.relative_path, f.content) for f in result.files)
     errors = tuple(str(d) for d in result.diagnostics if "cache entry" not in d.message)
     return files, errors
@@ -77,11 +77,13 @@ def test_the_inspect_worker_never_imports_libcst(tmp_path: Path) -> None:
 
 def test_a_lost_scanner_costs_only_its_module(tmp_path: Path) -> None:
     root = _project(tmp_path, 4)
-    prestart.start_split(root)
-    process, _ = prestart._scanners[str(root.resolve())]
+    warm = prestart.start_split(root)
+    assert warm is not None and warm.scanner is not None
+    process, _ = warm.scanner
     process.kill()
     process.wait()
-    result = build(load_config(root / "pyproject.toml"), use_cache=True)
+    result = build(load_config(root / "pyproject.toml"), use_cache=True, warm=warm)
+    warm.stop()
     errors = [d for d in result.diagnostics if d.severity == "error"]
     assert len(errors) == 1, errors
     assert "ended the generator's scanner process" in errors[0].message
@@ -98,22 +100,21 @@ def test_generate_with_a_cache_starts_the_scanner_alone(
     root = _project(tmp_path, 1)
     (root / ".mcp-codegen-cache" / "entries").mkdir(parents=True)
     monkeypatch.chdir(root)
-    monkeypatch.setattr(prestart, "_decided", False)
     monkeypatch.setattr(prestart, "worker_count", lambda: 2)
-    prestart.start_early(["generate"])
-    (scanner, _) = prestart._scanners[str(root.resolve())]
+    warm = prestart.start_early(["generate"])
+    assert warm is not None and warm.scanner is not None
+    (scanner, _) = warm.scanner
     assert scanner.args[scanner.args.index("--role") + 1] == "scan"
-    assert prestart.take(root) == []
-    prestart.discard()
+    assert warm.take(root) == []
+    warm.stop()
     assert scanner.returncode is not None
-    monkeypatch.setattr(prestart, "_decided", False)
     monkeypatch.setattr(prestart, "worker_count", lambda: 1)  # one core: no scanner
-    prestart.start_early(["generate"])
-    assert prestart.take_scanner(root) is None
-    ((worker, _),) = prestart.take(root)
+    warm = prestart.start_early(["generate"])
+    assert warm is not None and warm.take_scanner(root) is None
+    ((worker, _),) = warm.workers
     assert worker.args[worker.args.index("--role") + 1] == "both"
-    worker.kill()
-    worker.wait()
+    warm.stop()
+    assert worker.returncode is not None
 
 
 def test_cached_modules_are_taken_once_the_scans_are_in(
