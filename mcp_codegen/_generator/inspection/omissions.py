@@ -111,7 +111,7 @@ class _ProjectCode:
 
     def __init__(self, project: dict[str, str], dirs: Iterable[str], named: frozenset[str]):
         self.project = project
-        self.dirs = tuple(os.path.realpath(d) + os.sep for d in dirs)
+        self.dirs = tuple(d + os.sep for d in _owned_dirs(dirs, project))
         self.named = named
 
     def holds(self, file: str) -> bool:
@@ -141,6 +141,40 @@ class _ProjectCode:
 
 
 _INSTALLED = frozenset({"site-packages", "dist-packages"})
+
+
+def _owned_dirs(dirs: Iterable[str], project: dict[str, str]) -> list[str]:
+    """``dirs`` (real paths), each installed namespace package narrowed to its portions that
+    hold the project's files: ``awslabs`` (``pkgutil.extend_path``, or no ``__init__.py``) is
+    shared by many distributions, and a sibling distribution's server is not the project's."""
+    found: list[str] = []
+    for directory in dirs:
+        real = os.path.realpath(directory)
+        if not any(part in _INSTALLED for part in real.split(os.sep)) or not _namespace(real):
+            found.append(real)
+            continue
+        prefix = real + os.sep
+        found += sorted(
+            {
+                prefix + file[len(prefix) :].split(os.sep)[0]
+                for file in project
+                if file.startswith(prefix)
+            }
+        )
+    return found
+
+
+def _namespace(directory: str) -> bool:
+    """A namespace package: no ``__init__.py`` (PEP 420), or one that extends its ``__path__``
+    (``pkgutil.extend_path``, ``pkg_resources.declare_namespace``)."""
+    try:
+        with open(os.path.join(directory, "__init__.py"), "rb") as handle:
+            text = handle.read(4096)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return b"extend_path" in text or b"declare_namespace" in text
 
 
 def _ignored(records: list[Registration], project: dict[str, str]) -> list[Diagnostic]:

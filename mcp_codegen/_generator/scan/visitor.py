@@ -288,7 +288,12 @@ class ToolVisitor:
         if found is None and "." in outer:
             owner, _, method = outer.rpartition(".")
             # a method of a factory class, or one the chain calls (``make().build()``)
-            found = self.factories.get(owner) or self.factories.get(f"*.{method}")
+            found = (
+                self.factories.get(owner)
+                or self.factories.get(f"*.{method}")
+                # a class the factory's module imports (``scan.factory_reach``)
+                or self.factories.get(f"{owner}.*")
+            )
         return found
 
     def _unresolved(self, key: str, problem: Unresolved) -> str:

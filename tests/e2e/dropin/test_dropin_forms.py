@@ -324,3 +324,26 @@ def test_the_error_before_the_entry_prints_one_that_works(
     )
     loaded = importlib.reload(importlib.import_module(dotted(module)))
     assert_same_tools(LISTERS[flavor](loaded.setup()), built["wire"])
+
+
+#: form (j): (server module, flavor); tool classes of other modules define closures in
+#: ``register_tools(self, mcp)``, called only by the server class's registrar
+TOOL_CLASSES = [("server_fastmcp", "fastmcp"), ("server_sdk2", "mcp")]
+TOOL_CLASSES_DIR = SOURCE / "j_tool_classes"
+
+
+@pytest.mark.parametrize(("module", "flavor"), TOOL_CLASSES)
+def test_tool_classes_of_other_modules_generate_through_the_factory_entry(
+    tmp_path: Path, module: str, flavor: str
+) -> None:
+    """The factory ``NotesServer('notes').mcp`` reaches tools defined in methods of classes that
+    its module imports from other modules (each wrapped by a registrar that swaps
+    ``mcp.tool``): generated as the framework lists the server the call builds."""
+    dotted_server = f"{PACKAGE}.j_tool_classes.{module}"
+    entry = f"factories = [\"{dotted_server}:NotesServer('notes').mcp\"]\n"
+    sources = [TOOL_CLASSES_DIR / f"{module}.py", TOOL_CLASSES_DIR / "tools"]
+    built, _ = build_flavor(tmp_path, flavor, sources, entry)
+    server = importlib.import_module(dotted_server).NotesServer("notes").mcp
+    listed = LISTERS[flavor](server)
+    assert sorted(listed) == ["drop_note", "get_note", "list_notes"]
+    assert_same_tools(listed, built["wire"])
