@@ -31,13 +31,14 @@ _CALLED: dict[str, Any] = {}
 _SITES: dict[str, list[tuple[str, int, int, str]]] = {}
 
 
-def _call_once(text: str) -> Any:
-    """The server of factory call ``text``, called once per module: the expansion of its call
-    sites and the build of its tools see the same registrations. Raises what the call raised.
-    Where each registration of the call was made is kept (``_SITES``), then forgotten by the
-    registration records (the call is no import: not the omission check's business)."""
+def _call_once(text: str, source: str) -> Any:
+    """The server of factory call ``text``, called once per module (``source``, its relative
+    path): the expansion of its call sites and the build of its tools see the same
+    registrations. Raises what the call raised. Where each registration of the call was made is
+    kept (``_SITES``), and its records are marked as the factory's (``Registration.factory``):
+    the omission check takes the tools an import registers at the same sites as generated."""
     from mcp_codegen._generator.inspection.registrations import (
-        forget_since,
+        made_by_factory,
         recorded,
         recorded_count,
         recording,
@@ -55,7 +56,7 @@ def _call_once(text: str) -> Any:
             for record in recorded()[mark:]
             for file, line, column in record.frames
         ]
-        forget_since(mark)
+        made_by_factory(mark, text, source)
     found = _CALLED[text]
     if isinstance(found, _Raised):
         raise found.exc
@@ -89,7 +90,7 @@ def expand_call_sites(module: ScannedModule) -> ScannedModule:
             continue
         assert tool.factory is not None
         try:
-            server = _call_once(tool.factory)
+            server = _call_once(tool.factory, module.relative_path)
             registered = registered_functions(server, framework_of(server))
         except BaseException:  # reported at the tool when it is built
             tools.append(tool)
@@ -139,7 +140,7 @@ def _one_factory(
 
     first = group[0]
     try:
-        server = _call_once(text)
+        server = _call_once(text, module.relative_path)
         framework = framework_of(server)
     except UnsupportedServer as exc:
         return [], [at_tool(module, first, f"the factory call {text} returned no server: {exc}")]

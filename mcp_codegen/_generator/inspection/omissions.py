@@ -21,6 +21,7 @@ from pathlib import Path
 
 from mcp_codegen._generator.inspection.registrations import Registration
 from mcp_codegen._generator.model import ScannedModule
+from mcp_codegen._generator.scan.factory_entry import factory_hint_at
 from mcp_codegen._shared.diagnostics import Diagnostic
 from mcp_codegen._shared.format import FRAMEWORK_MARKER
 
@@ -43,6 +44,15 @@ def omissions(
     project = dict(project_files)
     owned = _ProjectCode(project, project_dirs, named_modules)
     registrations = list(registrations)
+    # A configured factory's own call made these: generated from that call, as is the same
+    # tool an import registers at the same site (``mcp = create_server(False)`` at the bottom
+    # of the module the factory is in)
+    by_factory = {
+        (*place[:2], record.name)
+        for record in registrations
+        if record.factory is not None and (place := _place(record, project)) is not None
+    }
+    registrations = [record for record in registrations if record.factory is None]
     notes = _ignored([record for record in registrations if not owned.server_of(record)], project)
     registrations = [record for record in registrations if owned.server_of(record)]
     by_path = {os.path.realpath(m.path): m for m in scanned}
@@ -68,7 +78,7 @@ def omissions(
         if place is None:
             continue  # registered by code outside the project (a library of its own)
         path, line, column = place
-        if (path, line, record.name) in by_call:
+        if (path, line, record.name) in by_call or (path, line, record.name) in by_factory:
             continue
         function_file = os.path.realpath(record.function_file) if record.function_file else ""
         if path in reported or project.get(function_file) in reported or (path, line) in kept:
@@ -88,7 +98,8 @@ def omissions(
             and any(tool.name == record.name for m in scanned for tool in m.tools)
         ):
             continue  # the function cannot be told apart: its name is enough
-        message = _message(record, path, line, [tool.name for tool in same_function])
+        hint = _factory_hint(record, project, scanned)
+        message = _message(record, path, line, [tool.name for tool in same_function], hint)
         found.setdefault((path, line, record.name), Diagnostic(path, line, column, message))
     return [*found.values(), *notes]
 
@@ -100,7 +111,7 @@ class _ProjectCode:
 
     def __init__(self, project: dict[str, str], dirs: Iterable[str], named: frozenset[str]):
         self.project = project
-        self.dirs = tuple(os.path.realpath(d) + os.sep for d in dirs)
+        self.dirs = tuple(d + os.sep for d in _owned_dirs(dirs, project))
         self.named = named
 
     def holds(self, file: str) -> bool:
@@ -130,6 +141,40 @@ class _ProjectCode:
 
 
 _INSTALLED = frozenset({"site-packages", "dist-packages"})
+
+
+def _owned_dirs(dirs: Iterable[str], project: dict[str, str]) -> list[str]:
+    """``dirs`` (real paths), each installed namespace package narrowed to its portions that
+    hold the project's files: ``awslabs`` (``pkgutil.extend_path``, or no ``__init__.py``) is
+    shared by many distributions, and a sibling distribution's server is not the project's."""
+    found: list[str] = []
+    for directory in dirs:
+        real = os.path.realpath(directory)
+        if not any(part in _INSTALLED for part in real.split(os.sep)) or not _namespace(real):
+            found.append(real)
+            continue
+        prefix = real + os.sep
+        found += sorted(
+            {
+                prefix + file[len(prefix) :].split(os.sep)[0]
+                for file in project
+                if file.startswith(prefix)
+            }
+        )
+    return found
+
+
+def _namespace(directory: str) -> bool:
+    """A namespace package: no ``__init__.py`` (PEP 420), or one that extends its ``__path__``
+    (``pkgutil.extend_path``, ``pkg_resources.declare_namespace``)."""
+    try:
+        with open(os.path.join(directory, "__init__.py"), "rb") as handle:
+            text = handle.read(4096)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return b"extend_path" in text or b"declare_namespace" in text
 
 
 def _ignored(records: list[Registration], project: dict[str, str]) -> list[Diagnostic]:
@@ -180,14 +225,45 @@ def _source_line(record: Registration, path: str, line: int) -> str:
     return ""
 
 
-def _message(record: Registration, path: str, line: int, names: list[str]) -> str:
+def _factory_hint(
+    record: Registration, project: dict[str, str], scanned: Sequence[ScannedModule]
+) -> str:
+    """`` (factories = [...])`` for the innermost project function on the registering call's
+    stack that returns a value (it may build the server), as ``factory_entry`` prints it."""
+    roots = sorted({m.import_root for m in scanned}, key=len, reverse=True)
+    for file, line, _ in record.frames:
+        real = os.path.realpath(file)
+        relative = project.get(real)
+        if relative is None:
+            continue
+        root = Path(real[: -len(relative)]) if real.endswith(relative) else None
+        module = _module_of(real, roots)
+        hint = factory_hint_at(module, real, line, root) if module else ""
+        if hint:
+            return hint
+    return ""
+
+
+def _module_of(real: str, import_roots: list[str]) -> str | None:
+    """The dotted name of the file ``real`` under the longest import root holding it."""
+    for root in import_roots:
+        prefix = os.path.realpath(root) + os.sep
+        if real.startswith(prefix) and real.endswith(".py"):
+            parts = real[len(prefix) : -3].split(os.sep)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            return ".".join(parts) if parts and all(p.isidentifier() for p in parts) else None
+    return None
+
+
+def _message(record: Registration, path: str, line: int, names: list[str], hint: str = "") -> str:
     function = record.function_qualname or "a function"
     if names:
         return (
             f"tool {record.name!r} is registered here under a name computed at run time "
             f"(in source, {function} is tool {', '.join(repr(n) for n in names)}), so the "
             "generator cannot know it before the code runs; pass a literal name=..., or list "
-            "the call that builds the server in `factories` with literal arguments"
+            f"the call that builds the server in `factories` with literal arguments{hint}"
         )
     text = _source_line(record, path, line)
     defined = (record.function_qualname or "").rpartition(".")[2]
@@ -196,7 +272,7 @@ def _message(record: Registration, path: str, line: int, names: list[str]) -> st
             f"tool {record.name!r} is registered here under a name computed at run time (its "
             f"function is {function}, whose __name__ was changed), so the generator cannot know "
             "it before the code runs; pass a literal name=... to the registration, or list the "
-            "call that builds the server in `factories` with literal arguments"
+            f"call that builds the server in `factories` with literal arguments{hint}"
         )
     shown = f" (`{text[:80]}`)" if text else ""
     if text.startswith("@"):

@@ -70,6 +70,10 @@ class Registration:
     running: tuple[str, ...] = ()
     #: the source (relative path) the worker was importing when this was recorded
     source: str | None = None
+    #: the configured factory call (``factories``) whose call made this registration: the
+    #: generated tree has the tool from that call, and a registration an import makes at the
+    #: same call site under the same name is the same tool (``omissions``)
+    factory: str | None = None
 
     def relocated(self, move: Callable[[str], str]) -> Registration:
         """This record with every file path passed through ``move`` (the build cache stores
@@ -155,6 +159,14 @@ def recorded() -> list[Registration]:
 def recorded_count() -> int:
     """How many registrations were recorded so far (a mark for ``forget_since``)."""
     return len(_recorded)
+
+
+def made_by_factory(count: int, factory: str, source: str) -> None:
+    """Mark what was recorded after the mark ``count`` as made by the call of ``factory`` while
+    the worker inspected ``source`` (where the build cache keeps the records)."""
+    _recorded[count:] = [
+        replace(record, factory=factory, source=source) for record in _recorded[count:]
+    ]
 
 
 def forget_since(count: int) -> None:

@@ -34,6 +34,8 @@ class AddedTool:
     decorator: cst.Decorator  # ``@<server>.tool(<the options>)``
     located_decorator: ast.Call  # the same, with the options' source positions
     call: ast.Call  # the ``add_tool(...)`` call itself
+    #: the function is wrapped at the call: the tool is the registration's, never the ``def``
+    wrapped: bool = False
 
 
 class NotStatic(Exception):
@@ -160,30 +162,41 @@ def as_decorator(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
 
 
 def _as_call_form(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
-    """``<server>.tool(...)(fn)``: the decorator is the inner call itself."""
+    """``<server>.tool(...)(fn)``: the decorator is the inner call itself. A function wrapped
+    at the call (``errors_as_text(logged(fn))``) is what the server receives: the tool is
+    taken from the registration at this call, like an imported function (``wrapped``)."""
     assert isinstance(call.func, cst.Call) and isinstance(located.func, ast.Call)
     target, located_target = call.args[0].value, located.args[0]
-    if isinstance(target, cst.Call):
-        raise NotStatic(
-            located_target,
-            f"{server}.tool(...)(`{ast.unparse(located_target)}`) registers a function built "
-            "at run time, whose name and parameters are only known when the code runs "
-            "(run-time only); define the function with def, apply its wrappers as decorators "
-            f"under @{server}.tool(...), and register it by name (`factories` does not help: "
-            "the function is built when the call runs, wherever that is)",
-        )
-    dotted = _dotted(target)
+    dotted = _innermost(target)
     if dotted is None:
+        reached = "built at run time" if isinstance(target, cst.Call) else "not reached by name"
         raise NotStatic(
             located_target,
-            f"{server}.tool(...)(`{ast.unparse(located_target)}`) registers something that is "
-            "not a function reached by name (a name, `module.function`, `obj.method`), so the "
-            "generator cannot tell which function it is; pass the function by its name, or "
-            f"decorate the function with @{server}.tool(...) where it is defined",
+            f"{server}.tool(...)(`{ast.unparse(located_target)}`) registers a function "
+            f"{reached}, with no function reached by name (a name, `module.function`, "
+            "`obj.method`, or wrapper calls around one), so the generator cannot tell which "
+            "function it is; define the function with def and register it by name, with its "
+            f"wrappers as decorators under @{server}.tool(...)",
         )
     return AddedTool(
-        dotted, located_target, cst.Decorator(decorator=call.func), located.func, located
+        dotted,
+        located_target,
+        cst.Decorator(decorator=call.func),
+        located.func,
+        located,
+        wrapped=isinstance(target, cst.Call),
     )
+
+
+def _innermost(node: cst.BaseExpression) -> str | None:
+    """``fn`` for ``fn`` and for wrapper calls around it, ``errors_as_text(logged(fn))`` (each
+    wrapper a name called with the wrapped function first); None for anything else."""
+    while isinstance(node, cst.Call) and _dotted(node.func) is not None and node.args:
+        first = node.args[0]
+        if first.keyword is not None or first.star:
+            return None
+        node = first.value
+    return _dotted(node)
 
 
 def _dotted(node: cst.BaseExpression) -> str | None:

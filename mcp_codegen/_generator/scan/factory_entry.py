@@ -8,6 +8,7 @@ init``. Read with ``ast`` only; nothing runs.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,6 +122,23 @@ def factory_hint(module: str, path: str, qualname: str, root: Path | None) -> st
     outer, nested, _ = qualname.partition(".<locals>.")
     if not nested or "." in outer:
         return ""
+    return _hint_for(module, path, root, lambda node: node.name == outer)
+
+
+def factory_hint_at(module: str, path: str, line: int, root: Path | None) -> str:
+    """`` (factories = [...])`` naming the call of the module-level function whose body holds
+    ``line`` when that function returns a value (it may build the server); else ``""``."""
+    return _hint_for(
+        module, path, root, lambda node: node.lineno < line <= (node.end_lineno or node.lineno)
+    )
+
+
+def _hint_for(
+    module: str,
+    path: str,
+    root: Path | None,
+    chosen: Callable[[ast.FunctionDef | ast.AsyncFunctionDef], bool],
+) -> str:
     try:
         tree = ast.parse(Path(path).read_bytes())
     except (OSError, SyntaxError, ValueError):
@@ -129,7 +147,7 @@ def factory_hint(module: str, path: str, qualname: str, root: Path | None) -> st
         (
             node
             for node in tree.body
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == outer
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and chosen(node)
         ),
         None,
     )

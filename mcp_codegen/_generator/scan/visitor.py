@@ -68,6 +68,7 @@ class ToolVisitor:
         self.registrars: set[str] = set()  # enclosing functions taking the tool's server
         self.aliases = aliases
         self.positions = positions
+        self._own_decorators = _collecting_decorators(positions.tree)
         self.scope: list[str] = []
         self.tools: list[ScannedTool] = []
         self.diagnostics: list[Diagnostic] = []
@@ -122,6 +123,8 @@ class ToolVisitor:
             found = next(
                 (self.defs[q] for q in [*candidates, added.function] if q in self.defs), None
             )
+            if added.wrapped:  # the server receives the wrapper, not the ``def``
+                found = None
             if found is None:  # imported, ``module.fn``, a bound method: as the server has it
                 saved, self.functions = self.functions, list(functions)
                 self._record_registered(added, scope)
@@ -185,7 +188,7 @@ class ToolVisitor:
         if isinstance(target, cst.Call):
             target = target.func
         dotted = get_full_name_for_node(target)
-        if dotted is None:
+        if dotted is None or dotted in self._own_decorators:
             return False
         names = {dotted}
         head, _, rest = dotted.partition(".")
@@ -257,6 +260,19 @@ class ToolVisitor:
             return self._suggest_entry(self.functions[0])
         return None
 
+    def _star_message(self) -> str:
+        text = (
+            "star-arguments in a tool decorator cannot be read statically; pass each option "
+            "as a literal keyword argument"
+        )
+        entry = self._suggest_by_name(self.functions[0].name) if self.functions else None
+        if entry is None:
+            return text
+        return (
+            f"{text}, or, if {self.functions[0].name}() builds the server, list the call in "
+            f"`factories` ({entry.hint('')}) so the generator calls it"
+        )
+
     def _class_scope(self) -> bool:
         """The outermost enclosing function is a method (its qualname starts with a class)."""
         return bool(self.scope) and self.scope[0] != self.functions[0].name
@@ -272,7 +288,12 @@ class ToolVisitor:
         if found is None and "." in outer:
             owner, _, method = outer.rpartition(".")
             # a method of a factory class, or one the chain calls (``make().build()``)
-            found = self.factories.get(owner) or self.factories.get(f"*.{method}")
+            found = (
+                self.factories.get(owner)
+                or self.factories.get(f"*.{method}")
+                # a class the factory's module imports (``scan.factory_reach``)
+                or self.factories.get(f"{owner}.*")
+            )
         return found
 
     def _unresolved(self, key: str, problem: Unresolved) -> str:
@@ -339,11 +360,8 @@ class ToolVisitor:
                 located_arg.value if isinstance(located_arg, ast.keyword) else located_arg
             )
             if arg.star:
-                self._error(
-                    located_arg,
-                    "star-arguments in a tool decorator cannot be read "
-                    "statically; pass each option as a literal keyword argument",
-                )
+                if self._factory_of(qualname) is None:  # else the factory's server decides
+                    self._error(located_arg, self._star_message())
                 continue
             if arg.keyword is None:
                 if index == 0:
@@ -463,3 +481,21 @@ class ToolVisitor:
         if params.star_kwarg is not None:
             add(params.star_kwarg, "VAR_KEYWORD")
         return tuple(found)
+
+
+def _collecting_decorators(tree: ast.Module) -> frozenset[str]:
+    """The module-level functions of this module that register on no server themselves (no
+    ``.tool(...)`` / ``.add_tool(...)`` call inside): a package's own registry decorator
+    (``@tool(name=...)`` collecting functions for a factory to register) is no tool decorator,
+    even where its name matches a pattern. One that does register stays one."""
+    return frozenset(
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and not any(
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr in ("tool", "add_tool")
+            for call in ast.walk(node)
+        )
+    )

@@ -26,10 +26,11 @@ def scan_reporting(
     """``scan_source``, with a failure of the parser itself reported at the file; ``on_tree``
     gets the source's ``ast`` tree (a worker's ``SourceIndex``: not parsed twice)."""
     # Imported here: libcst is loaded only by scan workers, not by inspect-only ones.
+    from mcp_codegen._generator.scan.factory_reach import factories_of
     from mcp_codegen._generator.scan.files import scan_source
 
     try:
-        return scan_source(source, decorators, factories.get(source.module), on_tree=on_tree)
+        return scan_source(source, decorators, factories_of(source, factories), on_tree=on_tree)
     except RecursionError:
         message = "the source nests too deeply to parse; split the deepest expression"
     except Exception as exc:

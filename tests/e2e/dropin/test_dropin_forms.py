@@ -160,45 +160,68 @@ def test_a_name_from_the_environment_is_an_error_naming_the_variable(tmp_path: P
     ]
 
 
-def test_a_registry_loop_of_wrapped_functions_is_an_error_at_the_call(tmp_path: Path) -> None:
-    """Form (e): ``mcp.tool(name=name, ...)(errors_as_text(logged(fn)))`` in a loop of the
-    factory: the registered function is built when the call runs; the error is at its argument
-    and says what to write, not a ``factories`` entry that would not help."""
-    path = SOURCE / "e_registry_fastmcp.py"
-    assert errors_of(tmp_path, "e_registry_fastmcp", "fastmcp") == [
-        f"{path}:60:64: mcp.tool(...)(`errors_as_text(logged(fn))`) registers a function built at "
-        "run time, whose name and parameters are only known when the code runs (run-time only); "
-        "define the function with def, apply its wrappers as decorators under @mcp.tool(...), "
-        "and register it by name (`factories` does not help: the function is built when the "
-        "call runs, wherever that is)"
-    ]
+#: form (e): (module, flavor); a registry decorator collects functions, and the factory
+#: ``create_server(False)`` (also called at the bottom of the module for its ``mcp``) registers
+#: each with ``mcp.tool(name=..., description=..., **kwargs)(errors_as_text(logged(fn)))``
+REGISTRY = [("e_registry_fastmcp", "fastmcp"), ("e_registry_sdk2", "mcp")]
+REGISTRY_ENTRY = f'factories = ["{PACKAGE}.{{module}}:create_server(False)"]'
 
 
-#: Forms not generated exactly yet (issue 35, item 3 (e)): each must still fail, so a fix has
-#: to move it into SERVERS. (module, server attribute, flavor, the listed names, config)
-GAPS = [
-    # (e) a registry decorator; a factory with a literal registers each, wrapped twice, in a loop
-    (
-        "e_registry_fastmcp",
-        "mcp",
-        "fastmcp",
-        ["add", "divide"],
-        'factories = ["published.forms.e_registry_fastmcp:create_server(False)"]\n',
-    ),
-]
+def printed_entry(errors: list[str]) -> str:
+    """The one ``factories = ["..."]`` entry the errors print (each prints the same)."""
+    import re
+
+    entries = {
+        found.group(1) for e in errors if (found := re.search(r'(factories = \["[^"]+"\])', e))
+    }
+    assert len(entries) == 1 and len(errors) >= 1, errors
+    return entries.pop()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35 item 3 (e): not generated yet")
-@pytest.mark.parametrize(
-    ("module", "attribute", "flavor", "names", "extra"), GAPS, ids=[g[0] for g in GAPS]
-)
-def test_forms_not_generated_yet(
-    tmp_path: Path, module: str, attribute: str, flavor: str, names: list[str], extra: str
+@pytest.mark.parametrize(("module", "flavor"), REGISTRY)
+def test_a_registry_loop_of_wrapped_functions_prints_an_entry_that_works(
+    tmp_path: Path, module: str, flavor: str
 ) -> None:
-    listed = theirs(module, attribute, flavor)
-    assert sorted(listed) == names
-    built, _ = build_flavor(tmp_path, flavor, [SOURCE / f"{module}.py"], extra)
+    """Form (e): without the entry, each option the loop computes is an error at its argument
+    that prints the ``factories`` entry (the module's own literal call); pasted as printed, the
+    build calls the factory and generates each tool it registers at that call, wrapped as the
+    framework received it, exactly as the framework lists them."""
+    path = SOURCE / f"{module}.py"
+    errors = errors_of(tmp_path / "before", module, flavor)
+    line = 1 + path.read_text().splitlines().index(
+        "        mcp.tool(name=name, description=description, **kwargs)(errors_as_text(logged(fn)))"
+    )
+    assert [error.split(": ")[0] for error in errors] == [
+        f"{path}:{line}:23",  # name=name
+        f"{path}:{line}:41",  # description=description
+        f"{path}:{line}:54",  # **kwargs
+    ]
+    entry = printed_entry(errors)
+    assert entry == REGISTRY_ENTRY.format(module=module)
+    built, _ = build_flavor(tmp_path / "after", flavor, [path], entry + "\n")
+    listed = theirs(module, "mcp", flavor)
+    assert sorted(listed) == ["add", "divide"]
     assert_same_tools(listed, built["wire"])
+    functions = {n: t["x-codegen"]["function"] for n, t in built["generated"].items()}
+    assert functions == {n: f"{PACKAGE}.{module}:{n}" for n in ("add", "divide")}
+
+
+@pytest.mark.parametrize(("module", "flavor"), REGISTRY)
+def test_the_strict_hook_serves_a_registry_loop(tmp_path: Path, module: str, flavor: str) -> None:
+    """``mcp-codegen run --strict`` of the module's own server (``mcp = create_server(False)``):
+    every wrapped tool found in the tree, and the listing is the framework's own."""
+    entry = REGISTRY_ENTRY.format(module=module)
+    _, output = build_flavor(tmp_path, flavor, [SOURCE / f"{module}.py"], entry + "\n")
+    answers, _, stderr = exchange(
+        run_command(str(output), f"{dotted(module)}:mcp", "--strict", "--no-fast-path"),
+        [initialize(), INITIALIZED, request(2, "tools/list")],
+        {2},
+        cwd=tmp_path,
+        env=server_env(FIXTURES, **QUIET_FASTMCP),
+    )
+    assert 2 in answers, stderr
+    listed = {t["name"]: t for t in json.loads(answers[2])["result"]["tools"]}
+    assert unordered_json(listed) == unordered_json(theirs(module, "mcp", flavor)), stderr
 
 
 @pytest.mark.parametrize(
@@ -301,3 +324,26 @@ def test_the_error_before_the_entry_prints_one_that_works(
     )
     loaded = importlib.reload(importlib.import_module(dotted(module)))
     assert_same_tools(LISTERS[flavor](loaded.setup()), built["wire"])
+
+
+#: form (j): (server module, flavor); tool classes of other modules define closures in
+#: ``register_tools(self, mcp)``, called only by the server class's registrar
+TOOL_CLASSES = [("server_fastmcp", "fastmcp"), ("server_sdk2", "mcp")]
+TOOL_CLASSES_DIR = SOURCE / "j_tool_classes"
+
+
+@pytest.mark.parametrize(("module", "flavor"), TOOL_CLASSES)
+def test_tool_classes_of_other_modules_generate_through_the_factory_entry(
+    tmp_path: Path, module: str, flavor: str
+) -> None:
+    """The factory ``NotesServer('notes').mcp`` reaches tools defined in methods of classes that
+    its module imports from other modules (each wrapped by a registrar that swaps
+    ``mcp.tool``): generated as the framework lists the server the call builds."""
+    dotted_server = f"{PACKAGE}.j_tool_classes.{module}"
+    entry = f"factories = [\"{dotted_server}:NotesServer('notes').mcp\"]\n"
+    sources = [TOOL_CLASSES_DIR / f"{module}.py", TOOL_CLASSES_DIR / "tools"]
+    built, _ = build_flavor(tmp_path, flavor, sources, entry)
+    server = importlib.import_module(dotted_server).NotesServer("notes").mcp
+    listed = LISTERS[flavor](server)
+    assert sorted(listed) == ["drop_note", "get_note", "list_notes"]
+    assert_same_tools(listed, built["wire"])

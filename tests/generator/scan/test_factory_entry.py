@@ -126,3 +126,102 @@ def test_calls_in_other_modules_count_only_through_an_import_of_that_function(
     tree, function = _function("def make(x): ...\n")
     entry = suggest_factory_entry("pkg.server", function, tmp_path, tree=tree)
     assert (entry.entry, entry.call_site) == ("pkg.server:make(2)", "pkg/b.py:2")
+
+
+#: ``server.add_tool(lookup, name=prefix + "_lookup")`` of a function another module defines, in
+#: each framework's spelling; the module builds its own server with the same call at the bottom
+ADD_TOOL = {
+    "mcp": ("", 'server.add_tool(lookup, name=prefix + "_lookup")'),
+    "fastmcp": (
+        "from fastmcp.tools import Tool\n",
+        'server.add_tool(Tool.from_function(lookup, name=prefix + "_lookup"))',
+    ),
+}
+
+IMPORTED = """
+{import_line}
+{extra_import}from pkg.tools import lookup
+
+
+def create_server(prefix: str) -> Server:
+    server = Server("notes")
+    {add_tool}
+    return server
+
+
+mcp = create_server("memo")
+"""
+
+TOOLS = '''
+def lookup(key: str, limit: int = 3) -> list[str]:
+    """Look a key up."""
+    return [key] * limit
+'''
+
+
+def _generate_with(project: Project, flavor: str, entry: str) -> dict[str, dict]:
+    """Paste ``entry`` into the configuration, generate (exit 0) and export the tree."""
+    project.configure(
+        f'sources = ["pkg"]\nflavor = "{flavor}"\nfactories = [{json.dumps(entry)}]\n'
+    )
+    done = project.run("generate")
+    assert done.returncode == 0, done.stderr
+    exported = project.run("export")
+    assert exported.returncode == 0, exported.stderr
+    return {tool["name"]: tool for tool in json.loads(exported.stdout)["tools"]}
+
+
+@pytest.mark.process
+@pytest.mark.parametrize("flavor", sorted(SERVERS))
+def test_a_factory_adding_an_imported_function_works_as_printed(
+    project: Project, flavor: str
+) -> None:
+    """The factory registers a function of another module by call, under a name built from its
+    parameter; the module also calls it at import. The printed entry, pasted, generates the
+    tool at the ``add_tool`` call (the import's registration there is the same tool)."""
+    extra_import, add_tool = ADD_TOOL[flavor]
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/tools.py", TOOLS)
+    server = IMPORTED.format(
+        import_line=SERVERS[flavor], extra_import=extra_import, add_tool=add_tool
+    )
+    project.write("pkg/server.py", server)
+    project.configure(f'sources = ["pkg"]\nflavor = "{flavor}"\n')
+    first = project.run("generate")
+    assert first.returncode == 2, first.stderr
+    entry = _entry(first.stderr)
+    assert entry == "pkg.server:create_server('memo')"
+    ours = _generate_with(project, flavor, entry)
+    assert sorted(ours) == ["memo_lookup"]
+    assert ours == framework_tools(entry, flavor, project.root)
+
+
+@pytest.mark.process
+def test_a_registration_the_entry_does_not_make_prints_the_entry_that_does(
+    project: Project,
+) -> None:
+    """The configured call builds ``memo_*``, but the module's own server, built at import by
+    ``create_server(False, prefix="other")``, registers ``other_*``: each error at a
+    registration prints the entry of the call that made it, and that entry, pasted, generates
+    exactly."""
+    project.write("pkg/__init__.py", "")
+    factory = FACTORY.format(import_line=SERVERS["mcp"])
+    project.write("pkg/server.py", factory + '\n\nmcp = create_server(False, prefix="other")\n')
+    project.configure(
+        'sources = ["pkg"]\nflavor = "mcp"\n'
+        "factories = [\"pkg.server:create_server(False, prefix='memo')\"]\n"
+    )
+    first = project.run("generate")
+    assert first.returncode == 2, first.stderr
+    for name in ("other_get", "other_put"):
+        assert f"tool {name!r} is registered here under a name computed at run time" in (
+            first.stderr
+        )
+    entry = _entry(first.stderr)
+    assert entry == "pkg.server:create_server(False, prefix='other')"
+    written = (project.root / "pkg/server.py").read_text().splitlines()
+    line = 1 + written.index('mcp = create_server(False, prefix="other")')
+    assert f"as pkg/server.py:{line} calls it" in first.stderr
+    ours = _generate_with(project, "mcp", entry)
+    assert sorted(ours) == ["other_get", "other_put"]
+    assert ours == framework_tools(entry, "mcp", project.root)

@@ -1,0 +1,71 @@
+"""The classes a configured factory reaches in other modules: the factory's tools defined there.
+
+A server class built by a factory (``factories = ["pkg.server:SearchServer('es').mcp"]``) may
+hand tool classes of other modules to its setup, each defining its tools as closures in a
+method that takes the server (``def register_tools(self, mcp): @mcp.tool() ...``). Those tools
+exist only once the factory runs, so they are the factory's: each class the factory's module
+imports by name from another module (``from pkg.tools.search import SearchTools``) is keyed
+``SearchTools.*`` for that module, and the scanner gives the tools of its methods that call
+(``ScannedTool.factory``); the worker then takes each from the factory's server as its
+framework lists it, or reports that the server does not list it. Read with ``ast`` only.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Mapping
+from functools import cache
+
+from mcp_codegen._generator.model import SourceFile
+
+
+def factories_of(source: SourceFile, factories: Mapping[str, Mapping[str, str]]) -> dict[str, str]:
+    """``factories``' keys for ``source``'s module (factory qualname -> call), with
+    ``Class.*`` for each class a factory's module imports from it (its own keys win)."""
+    found: dict[str, str] = {}
+    for module, keys in sorted(factories.items()):
+        if module == source.module or not keys:
+            continue
+        call = min(keys.values())
+        for name in _imported_from(module, source.module, source.import_root):
+            found.setdefault(f"{name}.*", call)
+    found.update(factories.get(source.module, {}))
+    return found
+
+
+@cache
+def _imported_from(factory_module: str, module: str, import_root: str) -> tuple[str, ...]:
+    """The capitalised names (classes, by convention) ``factory_module`` imports from ``module``
+    by ``from ... import``, its file found under ``import_root``."""
+    path = _module_file(factory_module, import_root)
+    if path is None:
+        return ()
+    try:
+        with open(path, "rb") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError):
+        return ()
+    package = factory_module.rpartition(".")[0]
+    if path.endswith("__init__.py"):
+        package = factory_module
+    names = []
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+            source = ".".join([*base, *([node.module] if node.module else [])])
+        else:
+            source = node.module or ""
+        if source == module:
+            names += [a.asname or a.name for a in node.names if a.name[:1].isupper()]
+    return tuple(sorted(set(names)))
+
+
+def _module_file(module: str, import_root: str) -> str | None:
+    base = os.path.join(import_root, *module.split("."))
+    for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(candidate):
+            return candidate
+    return None
