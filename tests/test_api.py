@@ -221,6 +221,7 @@ CLASS_MEMBERS = {
         "protocols",
         "restore_arguments",
         "schema_set_version",
+        "server_name",
         "servers",
         "unlisted_locations",
         "wire_tools",
