@@ -42,12 +42,15 @@ def scan_source(
     factories: Mapping[str, str] | None = None,
     *,
     on_tree: Callable[[ast.Module], None] | None = None,
+    framework: bool = False,
 ) -> ScannedModule | None:
     """Scan one source file; ``None`` when it defines no tools. Problems come back as diagnostics.
 
     ``factories`` maps the qualnames of this module's configured factory functions to their
     calls: tools defined inside them take what the factory's server registers. ``on_tree``
     receives the ``ast`` tree of the source once parsed (a worker's ``SourceIndex`` reuses it).
+    ``framework``: a framework flavor, where a module's own collecting ``def tool`` is no tool
+    decorator (in the clean flavor the configured names are the markers, wherever defined).
     """
     relative = source.relative_path
     data = source.data
@@ -103,6 +106,8 @@ def scan_source(
     visitor = ToolVisitor(
         source, patterns, tree, import_aliases(tree), positions, reached(syntax, factories or {})
     )
+    if not framework:
+        visitor.own_decorators = frozenset()
     visitor.walk(tree.body)
     visitor.finish()
     if not visitor.tools and not visitor.diagnostics:

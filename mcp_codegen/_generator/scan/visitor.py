@@ -68,7 +68,7 @@ class ToolVisitor:
         self.registrars: set[str] = set()  # enclosing functions taking the tool's server
         self.aliases = aliases
         self.positions = positions
-        self._own_decorators = _collecting_decorators(positions.tree)
+        self.own_decorators = _collecting_decorators(positions.tree)
         self.scope: list[str] = []
         self.tools: list[ScannedTool] = []
         self.diagnostics: list[Diagnostic] = []
@@ -188,7 +188,7 @@ class ToolVisitor:
         if isinstance(target, cst.Call):
             target = target.func
         dotted = get_full_name_for_node(target)
-        if dotted is None or dotted in self._own_decorators:
+        if dotted is None or dotted in self.own_decorators:
             return False
         names = {dotted}
         head, _, rest = dotted.partition(".")

@@ -324,13 +324,14 @@ def scan_source(
     decorators: list[str],
     factories: dict[str, dict[str, str]],
     root: str,
+    framework: bool,
 ) -> ScannedModule | None:
     """``scan_reporting``, the source's ``ast`` tree offered to this worker's ``SourceIndex``."""
 
     def offer(tree: Any) -> None:
         source_index(root).offer(source.path, source.data, tree)
 
-    return scan_reporting(source, decorators, factories, on_tree=offer)
+    return scan_reporting(source, decorators, factories, on_tree=offer, framework=framework)
 
 
 def output_of(
@@ -429,7 +430,11 @@ class _Worker:
         else:
             settings = self.settings
             module = scan_source(
-                source, settings["decorators"], self.factories, settings["sys_path"][0]
+                source,
+                settings["decorators"],
+                self.factories,
+                settings["sys_path"][0],
+                settings["flavor"] != "clean",
             )
             write_message(self.events, ("scanned", key, module))
         self._inspect(source, module, imported_ahead)

@@ -22,6 +22,7 @@ def scan_reporting(
     decorators: list[str],
     factories: dict[str, dict[str, str]],
     on_tree: Callable[[Any], None] | None = None,
+    framework: bool = False,
 ) -> ScannedModule | None:
     """``scan_source``, with a failure of the parser itself reported at the file; ``on_tree``
     gets the source's ``ast`` tree (a worker's ``SourceIndex``: not parsed twice)."""
@@ -30,7 +31,13 @@ def scan_reporting(
     from mcp_codegen._generator.scan.files import scan_source
 
     try:
-        return scan_source(source, decorators, factories_of(source, factories), on_tree=on_tree)
+        return scan_source(
+            source,
+            decorators,
+            factories_of(source, factories),
+            on_tree=on_tree,
+            framework=framework,
+        )
     except RecursionError:
         message = "the source nests too deeply to parse; split the deepest expression"
     except Exception as exc:
@@ -68,7 +75,8 @@ def scan_main() -> None:
     write_message(events, ("ready",))
     while (source := read_message(requests)) is not None:
         write_message(events, ("start", source.relative_path))
-        module = scan_reporting(source, settings["decorators"], factories)
+        framework = settings["flavor"] != "clean"
+        module = scan_reporting(source, settings["decorators"], factories, framework=framework)
         write_message(events, ("scanned", source.relative_path, module))
     write_message(events, ("finished",))
     events.close()
