@@ -60,7 +60,7 @@ def test_the_worker_scan_offers_its_tree(tmp_path: Path, monkeypatch: pytest.Mon
     path = tmp_path / "shop.py"
     path.write_bytes(data)
     source = SourceFile(str(path), "shop.py", "shop", str(tmp_path), source_digest(data), data)
-    module = inspecting.scan_source(source, ["tool"], {}, str(tmp_path))
+    module = inspecting.scan_source(source, ["tool"], {}, str(tmp_path), framework=False)
     assert module is not None and [t.name for t in module.tools] == ["pay"]
 
     def no_parse(*args: object, **kwargs: object) -> None:
