@@ -103,11 +103,8 @@ def scan_source(
                 ),
             ),
         )
-    visitor = ToolVisitor(
-        source, patterns, tree, import_aliases(tree), positions, reached(syntax, factories or {})
-    )
-    if not framework:
-        visitor.own_decorators = frozenset()
+    reach = reached(syntax, factories or {})
+    visitor = ToolVisitor(source, patterns, tree, import_aliases(tree), positions, reach, framework)
     visitor.walk(tree.body)
     visitor.finish()
     if not visitor.tools and not visitor.diagnostics:

@@ -57,6 +57,7 @@ class ToolVisitor:
         aliases: dict[str, str],
         positions: PositionIndex,
         factories: dict[str, str],
+        framework: bool = False,
     ) -> None:
         self.source = source
         self.relative = source.relative_path
@@ -68,7 +69,9 @@ class ToolVisitor:
         self.registrars: set[str] = set()  # enclosing functions taking the tool's server
         self.aliases = aliases
         self.positions = positions
-        self.own_decorators = _collecting_decorators(positions.tree)
+        # In a framework flavor a module's own collecting ``def tool`` is no tool decorator; in
+        # the clean flavor the configured names are the markers, wherever they are defined.
+        self.own_decorators = _collecting_decorators(positions.tree) if framework else frozenset()
         self.scope: list[str] = []
         self.tools: list[ScannedTool] = []
         self.diagnostics: list[Diagnostic] = []
