@@ -8,7 +8,8 @@ run, so load from other users of the machine falls on all of them alike. Each ch
 own copies of the projects (its build cache is keyed on its own code), built once; then every
 round edits, per checkout, the leaf module (``edit leaf``) and the models module that 5 tool
 modules import (``edit shared``) and runs ``generate`` (after the leaf's, ``generate`` again with
-nothing changed: ``no-op``), then runs the one-module floor
+nothing changed: ``no-op``, and ``generate --no-cache``: ``cold``, every module inspected), then
+runs the one-module floor
 (``bench/incremental.py``'s ``INFER``). Medians of wall and CPU seconds (``getrusage`` of the
 finished processes, workers included), and their ratios to the floor's; the load average of
 each round is printed.
@@ -94,6 +95,8 @@ def main() -> None:
                 _edit(leaf / "synth" / "tools_010.py")
                 run(f"edit leaf {name}", command, leaf, env)
                 run(f"no-op {name}", command, leaf, env)  # the same again: a whole cache hit
+                # every module inspected (and rendered: in the workers from RENDER_IN_WORKERS_FROM)
+                run(f"cold {name}", [*command, "--no-cache"], leaf, env)
                 _edit(shared / "synth" / "shared.py")
                 run(f"edit shared {name}", command, shared, env)
             run(
