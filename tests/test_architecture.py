@@ -8,8 +8,8 @@
 - No module of mcp_codegen/ is over ``MAX_LINES`` lines unless its docstring starts with a reason
   (a line beginning ``LONG_REASON``).
 - No function of mcp_codegen/ is over ``MAX_FUNCTION_LINES`` lines (``LONG_FUNCTIONS`` lists the
-  ones still to split), and every import inside a function gives its reason in a comment
-  (``UNREASONED_LOCAL_IMPORTS`` counts the ones still without): docs/development.md.
+  ones still to split), and every import inside a function gives its reason in a comment:
+  docs/development.md.
 - No two modules of mcp_codegen/ share a basename (``__init__``/``__main__`` aside).
 - No test imports a private name of another test module (shared helpers live in tests/helpers/
   or the package's ``*_support.py``).
@@ -191,18 +191,6 @@ MAX_FUNCTION_LINES = 80
 #: Functions still over MAX_FUNCTION_LINES (issue 36.3): this set only shrinks, and the test
 #: fails on an entry that is short now, so it never lists a function that was split.
 LONG_FUNCTIONS: frozenset[str] = frozenset()
-#: Files that still have function-local imports without their one-line reason (issue 36.3), and
-#: how many such blocks each may keep: the counts only go down.
-UNREASONED_LOCAL_IMPORTS: dict[str, int] = {
-    "mcp_codegen/_cli/commands.py": 7,
-    "mcp_codegen/_generator/flavors/factories.py": 6,
-    "mcp_codegen/_generator/flavors/server_keys.py": 2,
-    "mcp_codegen/_generator/flavors/servers.py": 10,
-    "mcp_codegen/_generator/inspection/registrations.py": 2,
-    "mcp_codegen/_generator/inspection/resolve.py": 7,
-    "mcp_codegen/_generator/scan/files.py": 1,
-    "mcp_codegen/_registration/factory_calls.py": 4,
-}
 
 
 def function_lengths(path: Path) -> Iterator[tuple[str, int]]:
@@ -279,13 +267,14 @@ def test_no_function_over_the_limit() -> None:
 def test_function_local_imports_say_why() -> None:
     """docs/development.md: an import inside a function gives its reason (a measured start-up
     cost, an optional dependency, user code loaded late) in a one-line comment."""
-    over = {}
-    for path in _modules(CODEGEN):
-        relative = str(path.relative_to(REPO))
-        lines = unreasoned_local_imports(path)
-        if len(lines) > UNREASONED_LOCAL_IMPORTS.get(relative, 0):
-            over[relative] = lines
-    assert over == {}, f"give these function-local imports a reason, or move them up: {over}"
+    unreasoned = {
+        str(path.relative_to(REPO)): lines
+        for path in _modules(CODEGEN)
+        if (lines := unreasoned_local_imports(path))
+    }
+    assert unreasoned == {}, (
+        f"give these function-local imports a reason, or move them up: {unreasoned}"
+    )
 
 
 def test_the_function_and_import_readers(tmp_path: Path) -> None:

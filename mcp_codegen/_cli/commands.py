@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mcp_codegen import __version__
+from mcp_codegen._generator.progress import Progress
 from mcp_codegen._generator.workers.prestart import command_index
 from mcp_codegen._profiles import PROFILES
+from mcp_codegen._shared import project_config
 from mcp_codegen._shared.diagnostics import CodegenError, Diagnostic, ExitCode
 from mcp_codegen._shared.protocols import REVISIONS
 
@@ -37,12 +39,11 @@ def _load(args: argparse.Namespace, target: str | None = None) -> Config:
     command with a ``target`` module, one above the working directory that has the
     ``[tool.mcp-codegen]`` table, else the one above the target's file (found, not imported).
     Old key spellings are warned about on stderr."""
+    # the configuration (~9 ms: difflib, factory calls): not for --help, serve or daemon
     from mcp_codegen._generator.config import load_config
 
     path = args.config
     if path is None and target is not None:
-        from mcp_codegen._shared import project_config
-
         found = project_config.nearest_config_file(
             str(Path.cwd().resolve()), require_table=True
         ) or project_config.module_config_file(target.partition(":")[0])
@@ -123,8 +124,6 @@ def _gitattributes_hint(config: Config) -> None:
 
 def _progress(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """A progress line on stderr when it is a terminal, unless ``--quiet``."""
-    from mcp_codegen._generator.progress import Progress
-
     return Progress(sys.stderr, enabled=not args.quiet)
 
 
@@ -140,7 +139,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if report.up_to_date:
         print(f"mcp-codegen: {out}/ is up to date ({len(report.unchanged)} files)")
         return ExitCode.OK
-    from mcp_codegen._cli import drift
+    from mcp_codegen._cli import drift  # jinja2 and the diff (~70 ms): only a stale check
 
     quiet_drift = not report.missing and not report.orphaned
     if quiet_drift and drift.only_versions_differ(config.output, result.files, report.stale):
@@ -173,7 +172,7 @@ def _vary_hash_seed(args: argparse.Namespace, config: Config, result: BuildResul
     """``--vary-hash-seed``: warn about values that change with the hash seed (exit code kept)."""
     if not args.vary_hash_seed:
         return
-    from mcp_codegen._generator.hash_seeds import vary_hash_seed
+    from mcp_codegen._generator.hash_seeds import vary_hash_seed  # the pipeline (~57 ms)
 
     warnings = vary_hash_seed(config, result)
     _print_diagnostics(warnings)
@@ -275,7 +274,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    from mcp_codegen._cli.watch import main as watch
+    from mcp_codegen._cli.watch import main as watch  # the pipeline (~53 ms): only for `watch`
 
     return watch(args.config)
 
@@ -476,7 +475,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_daemon(args: argparse.Namespace) -> int:
-    from mcp_codegen._cli.daemon.control import command
+    from mcp_codegen._cli.daemon.control import command  # subprocess (~6 ms): only for `daemon`
 
     return command(args, dispatch)
 

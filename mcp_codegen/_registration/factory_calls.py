@@ -114,6 +114,7 @@ def _noted(method: Any, asked: list[Any]) -> Any:
 
 
 def _is_server(value: Any) -> bool:
+    # json (with served): the stdio front imports this module for a factory-call target
     from mcp_codegen._registration.served import UnsupportedServer, framework_of
 
     try:
@@ -125,7 +126,7 @@ def _is_server(value: Any) -> bool:
 
 def _awaited(result: Any) -> Any:
     if inspect.isawaitable(result):
-        import anyio
+        import anyio  # comes only with a framework (mcp, fastmcp), which is optional
 
         async def wait(awaitable: Any = result) -> Any:
             return await awaitable
@@ -222,7 +223,7 @@ def registered_functions(server: Any, framework: str) -> dict[str, Any]:
     if framework in ("mcp", "mcp1"):
         return {tool.name: tool.fn for tool in server._tool_manager.list_tools()}
     if framework == "fastmcp":
-        import anyio
+        import anyio  # with fastmcp, as above
 
         async def listed() -> list[Any]:
             if hasattr(server, "list_tools"):  # fastmcp 3.x and 4.x
@@ -242,7 +243,7 @@ def factory_functions(text: str) -> dict[str, Any]:
 
 def factory_server(text: str) -> tuple[Any, dict[str, Any]]:
     """The server factory call ``text`` returns, and ``factory_functions(text)`` of it."""
-    from mcp_codegen._registration.served import framework_of
+    from mcp_codegen._registration.served import framework_of  # json: as in _is_server
 
     server = parse_factory_call(text).call()
     found = {}

@@ -19,8 +19,18 @@ from mcp_codegen._generator.flavors.common import (
     apply_codegen_options,
     at_tool,
 )
+from mcp_codegen._generator.flavors.fastmcp import result_shape as fastmcp_result_shape
+from mcp_codegen._generator.flavors.mcp import result_shape as mcp_result_shape
+from mcp_codegen._generator.inspection.registrations import (
+    function_location,
+    made_by_factory,
+    recorded,
+    recorded_count,
+    recording,
+)
 from mcp_codegen._generator.model import InspectedTool, ScannedModule, ScannedTool
 from mcp_codegen._registration.factory_calls import parse_factory_call, registered_functions
+from mcp_codegen._registration.served import UnsupportedServer, framework_of, list_served_tools
 from mcp_codegen._shared.diagnostics import Diagnostic
 
 #: the flavor that reproduces each framework ``framework_of`` names
@@ -37,13 +47,6 @@ def _call_once(text: str, source: str) -> Any:
     registrations. Raises what the call raised. Where each registration of the call was made is
     kept (``_SITES``), and its records are marked as the factory's (``Registration.factory``):
     the omission check takes the tools an import registers at the same sites as generated."""
-    from mcp_codegen._generator.inspection.registrations import (
-        made_by_factory,
-        recorded,
-        recorded_count,
-        recording,
-    )
-
     if text not in _CALLED:
         mark = recorded_count()
         try:
@@ -75,8 +78,6 @@ def expand_call_sites(module: ScannedModule) -> ScannedModule:
     function the factory's server registers there, under the name it registers it by. The
     tools the scanner found otherwise in the module keep their functions. Unchanged when there
     is no such site or the call fails (reported when the tools are built)."""
-    from mcp_codegen._registration.served import framework_of
-
     _CALLED.clear()
     _SITES.clear()
     sites = [t for t in module.tools if t.factory is not None and t.registered_at is not None]
@@ -136,8 +137,6 @@ def build_factory_tools(
 def _one_factory(
     flavor: str, module: ScannedModule, text: str, group: list[ScannedTool]
 ) -> tuple[list[InspectedTool], list[Diagnostic]]:
-    from mcp_codegen._registration.served import UnsupportedServer, framework_of, list_served_tools
-
     first = group[0]
     try:
         server = _call_once(text, module.relative_path)
@@ -212,15 +211,9 @@ def _defined_elsewhere(module: ScannedModule, tool: ScannedTool, function: Any) 
     another file defines it (as ``workers.child`` records them for registered tools)."""
     if tool.registered_at is None or function is None:
         return {}
-    from mcp_codegen._generator.inspection.registrations import function_location
-
     where, digest = function_location(function, module.path)
     return {"function": where, "function_sha256": digest}
 
 
 def _result_shape(flavor: str) -> Any:
-    if flavor == "mcp":
-        from mcp_codegen._generator.flavors.mcp import result_shape
-    else:
-        from mcp_codegen._generator.flavors.fastmcp import result_shape
-    return result_shape
+    return mcp_result_shape if flavor == "mcp" else fastmcp_result_shape

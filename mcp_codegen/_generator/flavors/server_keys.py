@@ -66,6 +66,7 @@ _ASSIGNED: dict[tuple[str, Path], dict[str, int] | None] = {}
 def _bound_at(value: Any, root: Path, output: Path, package: Path) -> str | None:
     """``"module:attribute"`` of the first binding (by module, then attribute) of ``value`` by
     a top-level assignment in a project module: the object name ``find_servers`` gives it."""
+    # only a framework flavor's worker calls this: at the top, every worker would load json (~4 ms)
     from mcp_codegen._generator.flavors.servers import is_project_module, top_level_assignments
     from mcp_codegen._registration.served import UnsupportedServer, framework_of
 
@@ -110,6 +111,7 @@ def _listed_names(server: Any) -> set[str]:
     """The names ``server`` lists at ``tools/list``, without entering its lifespan: over its
     own JSON-RPC stream (SDK 2.x, fastmcp), or by its own ``list_tools`` handler (SDK 1.x
     ``FastMCP``, whose low-level run would enter the lifespan)."""
+    # anyio comes only with a framework (mcp, fastmcp); served loads json: framework flavors only
     import anyio
 
     from mcp_codegen._registration.served import (

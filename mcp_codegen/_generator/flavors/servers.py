@@ -12,16 +12,22 @@ twice and keeps only what both runs agree on.
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 import json
 import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mcp_codegen._generator.flavors.import_graph import ImportGraph
+from mcp_codegen._generator.inspection.output_guard import guard_output_package
+from mcp_codegen._registration.factory_calls import is_factory_call, parse_factory_call
+from mcp_codegen._registration.served import UnsupportedServer, framework_of, opening_answers
+from mcp_codegen._shared.format import source_digest
+
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-    from mcp_codegen._generator.flavors.import_graph import ImportGraph
 
 #: The revisions an ``initialize`` handshake can negotiate (SDK 2.x); 2026-07-28 has none.
 HANDSHAKE_REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -36,8 +42,6 @@ def find_servers(
     (under ``root``, outside any ``site-packages``, or under one of ``source_dirs``) binds at
     its top level, sorted by object path; each object once (the first binding, by object path).
     The source path is relative to ``root``, or else to the module's import root."""
-    from mcp_codegen._registration.served import UnsupportedServer, framework_of
-
     found: dict[int, tuple[str, str, int, Any]] = {}
     for name, module in sorted(sys.modules.items()):
         resolved = is_project_module(name, module, root, output, source_dirs)
@@ -73,10 +77,6 @@ def _factory_server(text: str, root: Path) -> tuple[str, str, int, Any]:
     """The record of a factory call (config ``factories``, or a ``run_targets`` entry such as
     ``pkg.server:create_server(repository=None)``): the server it returns, keyed by the call's
     normalised text (what ``mcp-codegen run`` is given) and placed at the factory's ``def``."""
-    import inspect
-
-    from mcp_codegen._registration.factory_calls import parse_factory_call
-
     call = parse_factory_call(text)
     server = call.call()
     if not _is_server(server):
@@ -98,10 +98,6 @@ def _target_server(
     """The record of a configured run target (``run_targets``): the server object it names, or
     for a ``module:function`` target (added to ``functions``: it may import and register more
     when it runs) the one server its module binds at top level."""
-    import importlib
-
-    from mcp_codegen._registration.served import UnsupportedServer, framework_of
-
     module_name, _, attribute = target.partition(":")
     value: Any = importlib.import_module(module_name)
     for part in attribute.split("."):
@@ -136,8 +132,6 @@ def _target_server(
 
 
 def _is_server(value: Any) -> bool:
-    from mcp_codegen._registration.served import UnsupportedServer, framework_of
-
     try:
         return framework_of(value) in RECORDED_FRAMEWORKS
     except UnsupportedServer:
@@ -185,8 +179,6 @@ async def server_record(server: Any) -> dict[str, Any]:
     """``{"framework", "initialize": {revision: result}, "tools": [tool dicts] | None}`` for
     one server, from its own JSON-RPC stream; ``tools`` is None when the listing has more than
     one page (the fast path answers a single page)."""
-    from mcp_codegen._registration.served import framework_of, opening_answers
-
     framework = framework_of(server)
     initialize: dict[str, Any] = {}
     tools: list[dict[str, Any]] | None = None
@@ -211,7 +203,7 @@ async def server_record(server: Any) -> dict[str, Any]:
 def _records(
     found: list[tuple[str, str, int, Any]], imports: Callable[[str], list[list[str]]]
 ) -> list[dict[str, Any]]:
-    import anyio
+    import anyio  # comes only with a framework (mcp, fastmcp): `init` imports this module too
 
     servers = []
     for object_path, source, line, server in found:
@@ -231,8 +223,6 @@ def reached_sources(
     """``[[module, SOURCE_SHA256], ...]`` of the project modules importing ``module`` runs (the
     module itself always, when it is a ``.py`` file), sorted: what ``mcp-codegen run`` checks
     before its first answer, and which tool modules a run target registers."""
-    from mcp_codegen._shared.format import source_digest
-
     found = []
     for name in sorted(graph.reached(module)):
         loaded = sys.modules.get(name)
@@ -255,9 +245,6 @@ def main() -> None:
     settings = json.loads(sys.stdin.read())
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
-    from mcp_codegen._generator.flavors.import_graph import ImportGraph
-    from mcp_codegen._generator.inspection.output_guard import guard_output_package
-
     graph = ImportGraph()
     graph.install()  # before any user import: what each run target's own import reaches
     for entry in reversed(settings["sys_path"]):
@@ -266,8 +253,6 @@ def main() -> None:
     root, output = Path(settings["root"]).resolve(), Path(settings["output"]).resolve()
     guard_output_package(output)
     problems: list[str] = []
-    import importlib
-
     for module in settings["modules"]:
         try:
             importlib.import_module(module)
@@ -283,8 +268,6 @@ def main() -> None:
 
     def imports(module: str) -> list[list[str]]:
         return reached_sources(graph, module, root, output, source_dirs)
-
-    from mcp_codegen._registration.factory_calls import is_factory_call
 
     calls = [t for t in settings.get("targets", ()) if is_factory_call(t)]
     functions: set[str] = set()

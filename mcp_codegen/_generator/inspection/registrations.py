@@ -26,13 +26,17 @@ import inspect
 import os
 import re
 import sys
+import sysconfig
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
+from pathlib import Path
 from types import FrameType, ModuleType
 from typing import Any
 
+import mcp_codegen
 from mcp_codegen._registration.import_patch import patch_now_or_on_import
+from mcp_codegen._shared.format import source_digest
 from mcp_codegen._shared.frames import frame_position
 
 #: module -> (class name, framework) whose ``add_tool`` is watched
@@ -115,10 +119,6 @@ def function_location(received: Any, module_path: str) -> tuple[str, str | None]
     """``module:qualname`` of a function a server received (where the hook looks it up), and
     the digest of the file defining it when that is not ``module_path`` (the hook's freshness
     check for a function defined elsewhere), else None."""
-    from pathlib import Path
-
-    from mcp_codegen._shared.format import source_digest
-
     owner = getattr(received, "__module__", None) or ""
     digest = None
     defining = getattr(sys.modules.get(owner), "__file__", None)
@@ -321,10 +321,6 @@ def attributed(
 
 
 def _library_dirs() -> tuple[str, ...]:
-    import sysconfig
-
-    import mcp_codegen
-
     # Directories end with a separator: a user package named ``mcp_clickhouse`` or
     # ``fastmcp_tools`` beside ``mcp`` / ``fastmcp`` in site-packages is not the framework.
     dirs = [os.path.dirname(os.path.abspath(mcp_codegen.__file__)) + os.sep]

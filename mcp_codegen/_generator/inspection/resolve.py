@@ -16,9 +16,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from mcp_codegen._generator.inspection import unsupported
 from mcp_codegen._generator.inspection.output_guard import OutputImportError
+from mcp_codegen._generator.inspection.registrations import registered_at, registered_function
 from mcp_codegen._generator.model import ScannedModule, ScannedTool
 from mcp_codegen._generator.project import project_root, relative_to_root
+from mcp_codegen._registration import registrar as registrar_module
+from mcp_codegen._registration.registrar import (
+    RegistrarError,
+    StandInUsed,
+    capture_app,
+    stand_in_reached,
+)
 from mcp_codegen._shared.diagnostics import Diagnostic
 from mcp_codegen._shared.frames import traceback_position
 
@@ -75,8 +84,6 @@ def _walk_tb(tb: types.TracebackType | None):  # type: ignore[no-untyped-def]
 def _unsupported_at_registration(module: ScannedModule, exc: BaseException) -> Diagnostic | None:
     """A framework that infers at registration (``MCPServer``, fastmcp) could not describe a
     tool's parameter: the error at that parameter, not an import failure of the module."""
-    from mcp_codegen._generator.inspection import unsupported
-
     if not isinstance(exc, unsupported.schema_errors()) or isinstance(exc, TypeError):
         return None
     frames = [frame for frame, _ in _walk_tb(exc.__traceback__)]
@@ -191,8 +198,6 @@ def _registered_function(
     loaded: types.ModuleType, module: ScannedModule, tool: ScannedTool, site: tuple[str, str]
 ) -> Any:
     """Call the registration function with a recording app and take the tool it decorated."""
-    from mcp_codegen._registration.registrar import stand_in_reached
-
     outer, parameter = site
     key = (module.module, outer, parameter)
     where = f"{outer}({parameter})"
@@ -226,8 +231,6 @@ def _capture(
 ) -> None:
     """Call the registration function ``site`` names once, with a recording app and stand-ins
     (``_REGISTERED``, ``_SITES``); its failures are errors at ``tool`` or where a stand-in was used."""
-    from mcp_codegen._registration.registrar import RegistrarError, StandInUsed, capture_app
-
     outer, parameter = site
     key = (module.module, outer, parameter)
     where = f"{outer}({parameter})"
@@ -280,14 +283,12 @@ def _capture(
 
 def _use_site(module: ScannedModule, exc: BaseException) -> tuple[str, int, int]:
     """``(path, line, column)`` of the innermost user-code frame of ``exc``'s traceback."""
-    from mcp_codegen._registration import registrar
-
     site = (module.relative_path, 1, 1)
     root = project_root(module.path, module.relative_path)
     tb = exc.__traceback__
     while tb is not None:
         code = tb.tb_frame.f_code
-        if Path(code.co_filename).resolve() != Path(registrar.__file__).resolve():
+        if Path(code.co_filename).resolve() != Path(registrar_module.__file__).resolve():
             line, column = traceback_position(tb)
             text = linecache.getline(code.co_filename, line).encode("utf-8")
             character = len(text[:column].decode("utf-8", "replace")) + 1
@@ -299,6 +300,7 @@ def _use_site(module: ScannedModule, exc: BaseException) -> tuple[str, int, int]
 
 def _factory_hint(module: ScannedModule, qualname: str) -> str:
     """The ``factories`` entry for the function around ``qualname`` (``factory_entry``)."""
+    # only an error's hint: at the top, ~0.8 ms on every worker's start
     from mcp_codegen._generator.scan.factory_entry import factory_hint
 
     root = project_root(module.path, module.relative_path)
@@ -320,8 +322,6 @@ def find_received(loaded: types.ModuleType, module: ScannedModule, tool: Scanned
         site = registrar_of(tool)
         if site is not None:
             return _registered_function(loaded, module, tool, site)
-        from mcp_codegen._generator.inspection.registrations import registered_function
-
         held = registered_function(module.path, tool.qualname)
         if held is not None:  # inside a method, on a server an object holds: as registered
             return held
@@ -365,8 +365,6 @@ def _registered_at(loaded: types.ModuleType, module: ScannedModule, tool: Scanne
     server received it, so a bound method stays bound and ``self`` is no parameter. A call in a
     registration function nobody called at import is reached by calling that function with a
     recording app, as for decorated tools (``registrar_of``)."""
-    from mcp_codegen._generator.inspection.registrations import registered_at
-
     site = tool.registered_at
     assert site is not None
     found = registered_at(module.path, site.line, site.column)

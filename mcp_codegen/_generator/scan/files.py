@@ -114,6 +114,7 @@ def scan_source(
 
 def scan_file(path: Path, config: Config) -> ScannedModule | None:
     """Read and scan one file (``scan_source`` is what the generator's workers run)."""
+    # the configuration with it (~12 ms: difflib, _profiles): a scanning worker never reads files
     from mcp_codegen._generator.discover import load_source, may_define_tools
 
     source = load_source(path, config)
