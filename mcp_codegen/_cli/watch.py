@@ -8,9 +8,9 @@ user code: a worker that has imported user code is never used
 again (it exits after its build), and a fresh one is started right after. File events come from
 watchfiles (inotify / FSEvents / ReadDirectoryChangesW, debounced). After each rebuild one line
 says what changed; errors print at ``path:line:col`` and watching goes on. Ctrl-C stops the
-watcher and every worker. Cache entries stay decoded in memory between rebuilds
-(``mcp_codegen._generator.cache.stored_entries.keep_in_memory``) and are written to disk after the
-rebuild's line (``deferred_writes``).
+watcher and every worker. The session keeps cache entries decoded in memory between rebuilds
+(its ``CacheTiers``, ``mcp_codegen._generator.cache.stored_entries``), and each rebuild's entries
+are written to disk after the rebuild's line (``BuildSession.deferred_writes``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mcp_codegen._generator.cache.stored_entries import deferred_writes, keep_in_memory
+from mcp_codegen._generator.cache.stored_entries import CacheTiers
 from mcp_codegen._generator.config import Config, load_config
 from mcp_codegen._generator.pipeline import BuildResult, BuildSession
 from mcp_codegen._generator.project import CACHE_DIR
@@ -106,7 +106,8 @@ class Watcher:
         self.config_file = config_file
         self.stream = stream
         self.config: Config = load_config(config_file)
-        self.session = BuildSession(self.config)  # run on each save
+        # Run on each save; a rebuild reads from disk only the cache entries it has not seen.
+        self.session = BuildSession(self.config, tiers=CacheTiers(keep_in_memory=True))
         self.inputs: set[Path] = set()
         self.tools: dict[str, dict[str, object]] = {}  # generated file -> tool name -> entry
         # The generated tree's texts before the first rebuild: what a file the watcher has not
@@ -126,7 +127,7 @@ class Watcher:
 
     def rebuild(self, reason: str = "") -> BuildResult | None:
         """Regenerate and say what changed; the cache entries are written after that line."""
-        with deferred_writes():
+        with self.session.deferred_writes():
             return self._rebuild(reason)
 
     def _rebuild(self, reason: str) -> BuildResult | None:
@@ -189,7 +190,6 @@ class Watcher:
         # Imported here: an optional dependency (the `watch` extra).
         import watchfiles
 
-        keep_in_memory()  # a rebuild reads from disk only the cache entries it has not seen
         roots = {self.config.root, *self.config.python_path}
         # The watch is set up (inotify & co.) on the generator's first step, which with
         # yield_on_timeout returns within IDLE_MS. It is set up before the first build, so a save

@@ -15,13 +15,15 @@ of one build is one method of ``_Build``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from mcp_codegen._generator.cache.store import BuildCache, UnreadableEntry
+from mcp_codegen._generator.cache.stored_entries import CacheTiers
 from mcp_codegen._generator.config import Config
 from mcp_codegen._generator.cross_module import (
     name_clashes,
@@ -127,13 +129,16 @@ class _CachedModule:
 
 
 class BuildSession:
-    """Builds of one project: the configuration, the build cache and the worker processes.
+    """Builds of one project: the configuration, the build cache and its tiers, and the worker
+    processes.
 
     The one-shot commands run it once; ``mcp-codegen watch`` and the build daemon keep one and
     run it on every save or request. ``hash_seed`` is the workers' ``PYTHONHASHSEED`` (another
     one only to probe for changes, always without the cache). ``warm``: workers started before
     the session (``prestart.start_early``), adopted: its builds take them, and ``keep_warm``
-    starts the next ones there; ``close`` stops those no build took.
+    starts the next ones there; ``close`` stops those no build took. ``tiers``: the cache tiers
+    over the disk that every build of the session uses (``CacheTiers``: watch and the daemon
+    keep entries in memory; by default a fresh one that keeps none), adopted like ``warm``.
     """
 
     def __init__(
@@ -143,11 +148,13 @@ class BuildSession:
         use_cache: bool = True,
         hash_seed: str = WORKER_HASH_SEED,
         warm: WarmWorkers | None = None,
+        tiers: CacheTiers | None = None,
     ) -> None:
         self.config = config
         self.use_cache = use_cache
         self.hash_seed = hash_seed
         self.warm = warm
+        self.tiers = CacheTiers() if tiers is None else tiers
         self.builds = 0
 
     def keep_warm(self, count: int = 1) -> None:
@@ -161,6 +168,13 @@ class BuildSession:
         """Stop the warm workers that no build took."""
         if self.warm is not None:
             self.warm.stop()
+
+    @contextlib.contextmanager
+    def deferred_writes(self) -> Iterator[None]:
+        """The cache entries the builds inside put are written when it ends (also by an
+        exception), after the caller has answered (``CacheTiers.deferred_writes``)."""
+        with self.tiers.deferred_writes():
+            yield
 
     def reconfigure(self, config: Config, *, use_cache: bool = True) -> None:
         """Build ``config`` from now on (a watched configuration was saved, a daemon request)."""
@@ -203,6 +217,7 @@ class _Build:
         self.warm = session.warm
         self.hash_seed = session.hash_seed
         self.use_cache = session.use_cache
+        self.tiers = session.tiers
         self.progress = progress
         self.cache: BuildCache | None = None
         self.files: list[Any] = []
@@ -269,7 +284,7 @@ class _Build:
         self.contents, unreadable = read_sources(self.files, config)
         self.diagnostics.extend([*problems, *unreadable])
         stored = self.use_cache and self.hash_seed == WORKER_HASH_SEED and not self.diagnostics
-        cache = self.cache = BuildCache(config, self.contents) if stored else None
+        cache = self.cache = BuildCache(config, self.contents, self.tiers) if stored else None
         if cache is not None and isinstance(cached := cache.load(), BuildResult):
             warned = replace(
                 cached,

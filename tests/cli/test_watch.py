@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -161,3 +162,49 @@ def test_watch_counts_the_tools_that_changed_not_the_tools_of_the_module(project
         "mcp-codegen watch: 1 tool(s) changed, 1 file(s) written, 0 removed",
         "mcp-codegen watch: 1 tool(s) changed, 1 file(s) written, 0 removed",
     ]
+
+
+def _cache_entries(project: Project) -> list[Path]:
+    return sorted((project.root / ".mcp-codegen-cache" / "entries").glob("*/*"))
+
+
+@pytest.mark.usefixtures("in_process_builds")
+@pytest.mark.process
+def test_a_rebuild_takes_what_the_watcher_has_seen_from_memory(project: Project) -> None:
+    """The watcher's session keeps the cache entries it read or wrote decoded (its memory tier):
+    with their disk copies gone, a save's rebuild inspects only the saved module, and gives what
+    a build without the cache gives. Each rebuild's entries are on disk when it returns."""
+    import io
+
+    from mcp_codegen._cli.watch import Watcher
+    from mcp_codegen._generator.config import load_config
+    from mcp_codegen._generator.pipeline import build
+
+    for index in range(3):
+        project.write(f"pkg/m{index}.py", TOOL.format(name=f"tool_{index}", kind="int"))
+    watcher = Watcher(project.root / "pyproject.toml", stream=io.StringIO())
+    try:
+        first = watcher.rebuild()
+        assert first is not None and not first.errors and len(first.rebuilt) == 3
+        assert _cache_entries(project)  # written when the rebuild returned
+        for path in _cache_entries(project):
+            path.unlink()
+        project.write("pkg/m1.py", TOOL.format(name="tool_1", kind="str"))
+        second = watcher.rebuild()
+        assert second is not None and not second.errors
+        assert [d.source.relative_path for d in second.rebuilt] == ["pkg/m1.py"]
+        cold = build(load_config(project.root / "pyproject.toml"), use_cache=False)
+        assert [(f.relative_path, f.content) for f in second.files] == [
+            (f.relative_path, f.content) for f in cold.files
+        ]
+        # Another session of the same process shares none of it: the disk is empty again.
+        for path in _cache_entries(project):
+            path.unlink()
+        other = Watcher(project.root / "pyproject.toml", stream=io.StringIO())
+        try:
+            third = other.rebuild()
+            assert third is not None and len(third.rebuilt) == 3
+        finally:
+            other.close()
+    finally:
+        watcher.close()

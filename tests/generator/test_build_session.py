@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from mcp_codegen._generator.cache.stored_entries import CacheTiers
 from mcp_codegen._generator.config import load_config
 from mcp_codegen._generator.pipeline import BuildResult, BuildSession, build
 from mcp_codegen._generator.workers import prestart
@@ -112,3 +113,48 @@ def test_a_session_with_another_hash_seed_adopts_no_warm_worker(tmp_path: Path) 
         assert len(warm.workers) == 1  # started with the default seed: not this session's
     finally:
         warm.stop()
+
+
+def _entries(root: Path) -> list[Path]:
+    return sorted((root / ".mcp-codegen-cache" / "entries").glob("*/*"))
+
+
+def test_deferred_writes_reach_the_disk_when_the_block_ends_also_by_an_error(
+    tmp_path: Path,
+) -> None:
+    """What a session's builds put in the cache inside ``deferred_writes`` is held back (reads
+    see it) and written when the block ends, even by Ctrl-C: the next process builds from it."""
+    root = _project(tmp_path)
+    session = BuildSession(load_config(root / "pyproject.toml"))
+    try:
+        with pytest.raises(KeyboardInterrupt), session.deferred_writes():
+            cold = _output(session.build())
+            assert _entries(root) == []  # held back
+            assert session.build().rebuilt == ()  # yet read: the whole build is found
+            raise KeyboardInterrupt
+    finally:
+        session.close()
+    assert _entries(root)
+    again = BuildSession(load_config(root / "pyproject.toml")).build()  # the disk alone
+    assert again.rebuilt == () and _output(again) == cold
+
+
+def test_sessions_keep_their_own_cache_tiers(tmp_path: Path) -> None:
+    """A one-shot session keeps no entry in memory; one that does keeps its own."""
+    root = _project(tmp_path)
+    config = load_config(root / "pyproject.toml")
+    one_shot = BuildSession(config)
+    kept = BuildSession(config, tiers=CacheTiers(keep_in_memory=True))
+    other = BuildSession(config, tiers=CacheTiers(keep_in_memory=True))
+    _output(kept.build())
+    assert kept.tiers.memory.values and not other.tiers.memory.values
+    assert one_shot.tiers is not kept.tiers and not one_shot.tiers.memory.values
+    for path in _entries(root):
+        path.unlink()
+    assert one_shot.build().rebuilt != ()  # the disk is empty, and it keeps nothing
+    for path in _entries(root):
+        path.unlink()
+    assert other.build().rebuilt != ()
+    for path in _entries(root):
+        path.unlink()
+    assert kept.build().rebuilt == ()  # its memory tier answers

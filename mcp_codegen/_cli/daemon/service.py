@@ -47,7 +47,7 @@ from mcp_codegen._cli.daemon.wire import (
     send,
     send_json,
 )
-from mcp_codegen._generator.cache.stored_entries import deferred_writes, keep_in_memory
+from mcp_codegen._generator.cache.stored_entries import CacheTiers
 from mcp_codegen._generator.pipeline import BuildSession
 from mcp_codegen._generator.workers.prestart import BUILD_COMMANDS, WarmWorkers, command_index
 from mcp_codegen._shared.diagnostics import ExitCode
@@ -114,6 +114,8 @@ class Daemon:
         self.root = Path(config_file).parent
         #: the workers kept started for the next build, adopted by ``session``
         self.warm = WarmWorkers(self.root)
+        #: the cache entries kept decoded in memory across builds, adopted by ``session``
+        self.tiers = CacheTiers(keep_in_memory=True)
         self.session: BuildSession | None = None  # made by the first build
         self.idle_timeout = idle_timeout
         self.drop_first = drop_first
@@ -125,7 +127,6 @@ class Daemon:
 
     def serve(self, listener: socket.socket) -> str:
         """Answer commands until told to stop; returns why it stopped."""
-        keep_in_memory()
         self.warm.keep(1)
         self._warm_up()
         while not self.stopped_because:
@@ -205,7 +206,9 @@ class Daemon:
     def session_for(self, config: Config, use_cache: bool) -> BuildSession:
         """The daemon's one build session, configured as this command's."""
         if self.session is None:
-            self.session = BuildSession(config, use_cache=use_cache, warm=self.warm)
+            self.session = BuildSession(
+                config, use_cache=use_cache, warm=self.warm, tiers=self.tiers
+            )
         else:
             self.session.reconfigure(config, use_cache=use_cache)
         return self.session
@@ -220,7 +223,9 @@ class Daemon:
         gc.disable()  # collected after the answer (mcp_codegen._generator.collector)
         try:
             os.chdir(request["cwd"])
-            with deferred_writes():  # the cache entries are written after the answer
+            # The session's cache entries are written after the answer. The session is made by
+            # the first build (``session_for``): its tiers are made here, and adopted by it.
+            with self.tiers.deferred_writes():
                 with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                     code = self._run(list(request["argv"]))
                 self.builds += 1

@@ -48,7 +48,7 @@ from mcp_codegen._generator.cache.keys import (
     relative,
     settings_key,
 )
-from mcp_codegen._generator.cache.stored_entries import EntryStore
+from mcp_codegen._generator.cache.stored_entries import CacheTiers, EntryStore
 from mcp_codegen._generator.config import Config
 from mcp_codegen._generator.model import (
     InspectedModule,
@@ -81,18 +81,24 @@ class StoredRendering:
     factory: bool  # has tools defined by a factory (their names are checked across modules)
 
 
-#: Fields of a ``ScannedModule`` that name where the checkout is: blanked in an entry, taken from
-#: this build's ``SourceFile`` when the entry is used.
-_LOCATION = {"path": "", "import_root": ""}
+def _located_nowhere(module: ScannedModule) -> ScannedModule:
+    """``module`` without the fields that name where the checkout is: blanked in an entry, taken
+    from this build's ``SourceFile`` when the entry is used (``SourceFile.location``)."""
+    return replace(module, path="", import_root="")
 
 
 class BuildCache:
     """The stored builds and modules of one project."""
 
-    def __init__(self, config: Config, contents: Mapping[Path, bytes]) -> None:
-        """``contents``: every source file's bytes, in discovery order."""
+    def __init__(
+        self, config: Config, contents: Mapping[Path, bytes], tiers: CacheTiers | None = None
+    ) -> None:
+        """``contents``: every source file's bytes, in discovery order. ``tiers``: those of the
+        build session (its memory tier, its deferred writes); without, a fresh one."""
         self.config = config
-        self.store = EntryStore(config.root / CACHE_DIR)
+        self.store = EntryStore(
+            config.root / CACHE_DIR, tiers=CacheTiers() if tiers is None else tiers
+        )
         self.hashes = FileHashes(config)
         sources = []
         for path, data in contents.items():
@@ -292,9 +298,7 @@ class BuildCache:
                 "dependencies": dependencies,
                 # Each pickled apart: a build reads neither until it knows which modules it redoes,
                 # and never the inspection when it finds the module's rendered output.
-                "scanned": pickle.dumps(
-                    replace(scanned, **_LOCATION), protocol=pickle.HIGHEST_PROTOCOL
-                )
+                "scanned": pickle.dumps(_located_nowhere(scanned), protocol=pickle.HIGHEST_PROTOCOL)
                 if scanned is not None
                 else None,
                 "inspected": pickle.dumps(
@@ -362,7 +366,7 @@ class BuildCache:
     ) -> None:
         if _has_errors(problems):
             return
-        blank = replace(definition, source=replace(definition.source, **_LOCATION))
+        blank = replace(definition, source=_located_nowhere(definition.source))
         payload = pickle.dumps(blank, protocol=pickle.HIGHEST_PROTOCOL)
         factory = any("factory" in tool.extra for tool in definition.tools)
         self.store.put(key, (payload, rendered, tuple(problems), len(definition.tools), factory))

@@ -14,10 +14,13 @@ temporary files of killed writers) or unreadable, and for ``mcp-codegen cache pr
 Nothing in an entry or its name depends on where the project is checked out, so the directory
 can be restored in another checkout or on another machine (a CI cache).
 
-A long-lived process (``mcp-codegen watch``) calls ``keep_in_memory``: entries it read or wrote
-are then kept decoded in memory (up to ``MEMORY_LIMIT_BYTES`` of payload), so a rebuild reads
-from disk only what it has not seen. A key names its content, so a remembered entry is never
-stale; values are never mutated by their users (frozen dataclasses, tuples, copied dicts).
+Over the disk are the tiers a build session keeps across its builds (``CacheTiers``, owned by
+``mcp_codegen._generator.pipeline.BuildSession``; no module state): a long-lived session
+(``mcp-codegen watch``, the daemon) keeps the entries it read or wrote decoded in memory (up to
+``MEMORY_LIMIT_BYTES`` of payload), so a rebuild reads from disk only what it has not seen, and
+may hold a build's writes back until it has answered. A key names its content, so a remembered
+entry is never stale; values are never mutated by their users (frozen dataclasses, tuples,
+copied dicts).
 """
 
 from __future__ import annotations
@@ -42,15 +45,17 @@ _IGNORE = "# Created by mcp-codegen; safe to delete.\n*\n"
 USAGE_FILE = "usage"
 #: How long the running total is trusted before a build lists the entries again.
 FULL_PRUNE_EVERY_S = 3600
-#: How much payload ``keep_in_memory`` keeps, least recently used dropped first.
+#: How much payload a session's memory tier keeps (``CacheTiers``), least recently used dropped
+#: first.
 MEMORY_LIMIT_BYTES = 128 * 1024 * 1024
 
 
 class _Memory:
-    """Decoded entries by key, with their payload sizes (LRU, bounded)."""
+    """Decoded entries by key, with their payload sizes (LRU, within ``limit`` bytes; none when
+    ``limit`` is 0)."""
 
-    def __init__(self) -> None:
-        self.enabled = False
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
         self.values: dict[str, tuple[Any, int]] = {}
         self.size = 0
 
@@ -62,13 +67,13 @@ class _Memory:
         return True, found[0]
 
     def put(self, key: str, value: Any, size: int) -> None:
-        if not self.enabled:
+        if self.limit <= 0:
             return
         if (old := self.values.pop(key, None)) is not None:
             self.size -= old[1]
         self.values[key] = (value, size)
         self.size += size
-        while self.size > MEMORY_LIMIT_BYTES and self.values:
+        while self.size > self.limit and self.values:
             _, (_, dropped) = _pop_oldest(self.values)
             self.size -= dropped
 
@@ -78,43 +83,45 @@ def _pop_oldest(values: dict[str, tuple[Any, int]]) -> tuple[str, tuple[Any, int
     return oldest, values.pop(oldest)
 
 
-_memory = _Memory()
-
-
 @dataclass
 class _Deferred:
-    """What ``deferred_writes`` holds back: entries by key, and the stores to prune after."""
+    """What ``CacheTiers.deferred_writes`` holds back: entries by key, and the stores to prune
+    after."""
 
     entries: dict[str, tuple[EntryStore, Any]] = field(default_factory=dict)
     prune: dict[int, EntryStore] = field(default_factory=dict)
 
 
-_deferred: _Deferred | None = None
+class CacheTiers:
+    """The tiers over the disk that one build session keeps across its builds: the entries kept
+    decoded in memory, and the writes held back while a ``deferred_writes`` block runs.
 
+    Every ``EntryStore`` of the session's builds is given the session's; a store made without
+    one (``mcp-codegen cache``, a test) gets a fresh one of its own. ``keep_in_memory``: for a
+    session that outlives one build (watch, the daemon); a one-shot build keeps nothing.
+    """
 
-@contextlib.contextmanager
-def deferred_writes() -> Iterator[None]:
-    """Entries put inside are written, and the stores asked to prune pruned, when it ends: a
-    watcher writes the generated files and says so before it spends time on its cache. Values
-    are not pickled before then, which is sound because their users never mutate them."""
-    global _deferred
-    outer, _deferred = _deferred, _Deferred()
-    try:
-        yield
-    finally:
-        held, _deferred = _deferred, outer
-        for key, (store, value) in held.entries.items():
-            store._write(key, value)
-        for store in held.prune.values():
-            store.prune()
+    def __init__(
+        self, *, keep_in_memory: bool = False, memory_limit: int = MEMORY_LIMIT_BYTES
+    ) -> None:
+        self.memory = _Memory(memory_limit if keep_in_memory else 0)
+        self.deferred: _Deferred | None = None
 
-
-def keep_in_memory(enabled: bool = True) -> None:
-    """Keep entries decoded in this process from now on (a long-lived watcher)."""
-    _memory.enabled = enabled
-    if not enabled:
-        _memory.values.clear()
-        _memory.size = 0
+    @contextlib.contextmanager
+    def deferred_writes(self) -> Iterator[None]:
+        """Entries put inside are written, and the stores asked to prune pruned, when it ends,
+        also when it ends by an exception: a watcher writes the generated files and says so
+        before it spends time on its cache. Values are not pickled before then, which is sound
+        because their users never mutate them."""
+        outer, self.deferred = self.deferred, _Deferred()
+        try:
+            yield
+        finally:
+            held, self.deferred = self.deferred, outer
+            for key, (store, value) in held.entries.items():
+                store._write(key, value)
+            for store in held.prune.values():
+                store.prune()
 
 
 def limit_bytes() -> int:
@@ -132,15 +139,18 @@ class EntryStore:
     written: int = 0
     #: Bytes of entries this process wrote that ``usage`` does not count yet.
     unaccounted: int = 0
+    #: The memory tier and deferred writes of the build session this store belongs to.
+    tiers: CacheTiers = field(default_factory=CacheTiers)
 
     def _path(self, key: str) -> Path:
         return self.directory / "entries" / key[:2] / key
 
     def get(self, key: str) -> Any | None:
-        if _deferred is not None and key in _deferred.entries:
-            return _deferred.entries[key][1]
+        deferred = self.tiers.deferred
+        if deferred is not None and key in deferred.entries:
+            return deferred.entries[key][1]
         path = self._path(key)
-        known, value = _memory.get(key)
+        known, value = self.tiers.memory.get(key)
         if known:
             with contextlib.suppress(OSError):
                 os.utime(path)  # recently used: pruned last
@@ -161,7 +171,7 @@ class EntryStore:
             return None
         with contextlib.suppress(OSError):
             os.utime(path)  # recently used: pruned last
-        _memory.put(key, value, len(payload))
+        self.tiers.memory.put(key, value, len(payload))
         return value
 
     def _corrupt(self, path: Path, why: str) -> None:
@@ -174,15 +184,15 @@ class EntryStore:
 
     def put(self, key: str, value: Any) -> None:
         """Write atomically; a cache that cannot be written is simply not used."""
-        if _deferred is not None:
-            _deferred.entries[key] = (self, value)
+        if (deferred := self.tiers.deferred) is not None:
+            deferred.entries[key] = (self, value)
             self.written += 1
         elif self._write(key, value):
             self.written += 1
 
     def _write(self, key: str, value: Any) -> bool:
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        _memory.put(key, value, len(payload))
+        self.tiers.memory.put(key, value, len(payload))
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -212,8 +222,8 @@ class EntryStore:
     def prune(self, limit: int | None = None, *, full: bool = False) -> int:
         """Remove the least recently used entries until the rest fit ``limit`` bytes; unless
         ``full``, only when the running total (``usage``) says they may not."""
-        if _deferred is not None:
-            _deferred.prune[id(self)] = self
+        if (deferred := self.tiers.deferred) is not None:
+            deferred.prune[id(self)] = self
             return 0
         limit = limit_bytes() if limit is None else limit
         if not full and self._counted_within(limit):

@@ -97,12 +97,6 @@ def test_unused_early_workers_are_stopped_by_their_owner(
     assert warm.take(fresh) == []
 
 
-def test_the_module_keeps_no_handover_state() -> None:
-    """Nothing is handed between callers through the module: only the handle carries workers."""
-    names = {name for name in vars(prestart) if not name.startswith("__")}
-    assert not {"_started", "_scanners", "_decided", "take", "discard", "keep_started"} & names
-
-
 def test_generate_adopts_the_early_workers_and_leaves_none(project: Project) -> None:
     project.configure()
     project.write("pkg/__init__.py", "")
