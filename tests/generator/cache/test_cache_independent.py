@@ -107,3 +107,33 @@ def test_an_edit_of_a_factorys_module_reaches_the_tool_classes_it_imports(
     warm, cold = _answer(tmp_path), _answer(tmp_path, "--no-cache")
     assert warm == cold
     assert before != cold  # the edit changes the answer: drop_note is the factory's or not
+
+
+@pytest.mark.parametrize("flavor", ["mcp", "clean"])
+def test_an_edit_of_a_constant_another_module_defines(tmp_path: Path, flavor: str) -> None:
+    """The scan reads a constant of another module from its source (``constants``): the entry
+    of the module that uses it depends on that file, so the warm build is the cold one."""
+    package = tmp_path / "cst"
+    package.mkdir()
+    (package / "__init__.py").touch()
+    (package / "names.py").write_text('PREFIX = "notes"\nNAME = PREFIX + "_get"\n', "utf-8")
+    (package / "tools.py").write_text(
+        "from mcp.server.mcpserver import MCPServer\n\n"
+        "from cst.names import NAME\n\n"
+        'mcp = MCPServer("cst")\n\n\n'
+        '@mcp.tool(name=NAME, description="Get " + NAME)\n'
+        "def get(key: str) -> str:\n    return key\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.mcp-codegen]\n"
+        'sources = ["cst/tools.py"]\n'
+        f'output = "generated"\nflavor = "{flavor}"\n',
+        encoding="utf-8",
+    )
+    before = _answer(tmp_path)
+    assert before[0] == 0, before[1]
+    (package / "names.py").write_text('PREFIX = "memo"\nNAME = PREFIX + "_get"\n', "utf-8")
+    warm, cold = _answer(tmp_path), _answer(tmp_path, "--no-cache")
+    assert warm == cold
+    assert before != cold and any(b"memo_get" in text for text in cold[2].values())
