@@ -137,3 +137,33 @@ def test_an_edit_of_a_constant_another_module_defines(tmp_path: Path, flavor: st
     warm, cold = _answer(tmp_path), _answer(tmp_path, "--no-cache")
     assert warm == cold
     assert before != cold and any(b"memo_get" in text for text in cold[2].values())
+
+
+def test_an_edit_of_a_call_site_the_printed_factory_entry_names(tmp_path: Path) -> None:
+    """The scan reads the factory's call sites in other project files for the entry its error
+    prints (``scan.factory_entry``); a module with errors is not stored, so after an edit of
+    the calling module the warm build prints the new call, as the cold one does."""
+    package = tmp_path / "fct"
+    package.mkdir()
+    (package / "__init__.py").touch()
+    (package / "server.py").write_text(
+        "from mcp.server.mcpserver import MCPServer\n\n\n"
+        "def create_server(read_only):\n"
+        '    mcp = MCPServer("fct")\n\n'
+        "    @mcp.tool()\n"
+        "    def get(key: str) -> str:\n        return key\n\n"
+        "    return mcp\n",
+        encoding="utf-8",
+    )
+    main = package / "main.py"
+    main.write_text("from fct.server import create_server\n\napp = create_server(True)\n", "utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mcp-codegen]\nsources = ["fct/server.py"]\noutput = "generated"\nflavor = "mcp"\n',
+        encoding="utf-8",
+    )
+    before = _answer(tmp_path)
+    assert before[0] == 2 and "fct.server:create_server(True)" in "\n".join(before[1])
+    main.write_text(main.read_text("utf-8").replace("(True)", "(read_only=False)"), "utf-8")
+    warm, cold = _answer(tmp_path), _answer(tmp_path, "--no-cache")
+    assert warm == cold
+    assert "fct.server:create_server(read_only=False)" in "\n".join(cold[1]), cold[1]
