@@ -211,3 +211,85 @@ def test_the_projects_own_registration_on_an_imported_server_still_counts(
         assert done.returncode == 2, done.stderr
         assert "local/extra.py:10:5: tool 'hidden' (hidden) is registered here" in done.stderr
         assert "run_query" not in done.stderr
+
+
+NAMESPACE_PROJECT = """
+    from mcp.server.mcpserver import MCPServer
+
+    from awslabs.other_mcp_server.helpers import shout
+
+    mcp = MCPServer("project")
+
+
+    @mcp.tool()
+    def greet(name: str) -> str:
+        return shout(name)
+    """
+
+NAMESPACE_OTHER = """
+    from mcp.server.mcpserver import MCPServer
+
+    mcp = MCPServer("other")
+
+
+    @mcp.tool(name="run_query")
+    def run_query(sql: str) -> str:
+        return sql
+    """
+
+
+def _namespace_site(base: Path, init: str | None) -> Path:
+    """``site-packages/awslabs``, one directory shared by two distributions' portions (as pip
+    installs ``awslabs.*`` servers): the project's ``project_mcp_server`` and another
+    distribution's ``other_mcp_server``, whose module-level server the project's import fills.
+    ``init``: the namespace's ``__init__.py`` (None: a PEP 420 package without one)."""
+    site = base / "site-packages"
+    files = {
+        "awslabs/project_mcp_server/__init__.py": "",
+        "awslabs/project_mcp_server/server.py": NAMESPACE_PROJECT,
+        "awslabs/other_mcp_server/__init__.py": "",
+        "awslabs/other_mcp_server/server.py": NAMESPACE_OTHER,
+        "awslabs/other_mcp_server/helpers.py": """
+            from awslabs.other_mcp_server.server import mcp as _server
+
+
+            def shout(text: str) -> str:
+                return text.upper() + _server.name
+            """,
+    }
+    if init is not None:
+        files["awslabs/__init__.py"] = init
+    return _distribution(site, files)
+
+
+@pytest.mark.parametrize(
+    "init",
+    [None, "__path__ = __import__('pkgutil').extend_path(__path__, __name__)\n"],
+    ids=["pep420", "extend_path"],
+)
+def test_a_shared_namespace_counts_only_through_the_projects_portion(
+    tmp_path: Path, init: str | None
+) -> None:
+    """``awslabs`` is every ``awslabs.*`` distribution's top-level package: only the portion
+    that holds the project's files is the project's (realworld dynamodb), so the sibling
+    distribution's server is ignored, cold, warm and with ``--no-cache``."""
+    site = _namespace_site(tmp_path, init)
+    root = tmp_path / "project"
+    root.mkdir()
+    sources = json.dumps([str(site / "awslabs" / "project_mcp_server")])
+    (root / "pyproject.toml").write_text(
+        f"[tool.mcp-codegen]\nsources = {sources}\npython_path = [{json.dumps(str(site))}]\n"
+        'output = "generated"\nflavor = "mcp"\n',
+        encoding="utf-8",
+    )
+    trees = []
+    for args in ((), (), ("--no-cache",)):
+        shutil.rmtree(root / "generated", ignore_errors=True)
+        done = run_codegen(root, "generate", "-v", *args)
+        assert done.returncode == 0, (args, done.stderr)
+        assert "registered here" not in done.stderr and "run_query" in done.stderr, done.stderr
+        assert "module awslabs.other_mcp_server.server creates ('run_query')" in done.stderr
+        _, modules = read_tree(root / "generated")
+        assert [t["name"] for m in modules for t in m["TOOLS"]] == ["greet"], args
+        trees.append(_tree(root))
+    assert trees[0] == trees[1] == trees[2]

@@ -9,6 +9,7 @@ whose value is only known at run time is an exact ``path:line:col`` error instea
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import sys
 from collections.abc import Callable
@@ -163,7 +164,18 @@ def test_a_name_from_the_environment_is_an_error_naming_the_variable(tmp_path: P
 #: form (e): (module, flavor); a registry decorator collects functions, and the factory
 #: ``create_server(False)`` (also called at the bottom of the module for its ``mcp``) registers
 #: each with ``mcp.tool(name=..., description=..., **kwargs)(errors_as_text(logged(fn)))``
-REGISTRY = [("e_registry_fastmcp", "fastmcp"), ("e_registry_sdk2", "mcp")]
+#: the SDK 1.x variant needs the real 1.x ``FastMCP`` (``nox -s dropin_sdk1``), the 2.x one 2.x
+SDK1 = pytest.mark.skipif(
+    importlib.util.find_spec("mcp.server.mcpserver") is not None, reason="needs mcp<2"
+)
+SDK2 = pytest.mark.skipif(
+    importlib.util.find_spec("mcp.server.mcpserver") is None, reason="needs mcp>=2"
+)
+REGISTRY = [
+    ("e_registry_fastmcp", "fastmcp"),
+    pytest.param("e_registry_sdk2", "mcp", marks=SDK2),
+    pytest.param("e_registry_sdk1", "mcp", marks=SDK1),
+]
 REGISTRY_ENTRY = f'factories = ["{PACKAGE}.{{module}}:create_server(False)"]'
 
 
@@ -328,7 +340,7 @@ def test_the_error_before_the_entry_prints_one_that_works(
 
 #: form (j): (server module, flavor); tool classes of other modules define closures in
 #: ``register_tools(self, mcp)``, called only by the server class's registrar
-TOOL_CLASSES = [("server_fastmcp", "fastmcp"), ("server_sdk2", "mcp")]
+TOOL_CLASSES = [("server_fastmcp", "fastmcp"), pytest.param("server_sdk2", "mcp", marks=SDK2)]
 TOOL_CLASSES_DIR = SOURCE / "j_tool_classes"
 
 
