@@ -6,8 +6,9 @@ package's module body created, is the framework's as if ``use_generated`` were n
 (inferred, no ``StaleSchemaWarning``, no strict refusal). Each server's creation is recorded
 when it is created (``watch``); the project's code is read from the generated tree only when a
 tool without an entry is registered: the files of the modules the tree was generated from
-(found on ``sys.path`` without importing them), their top-level package directories, and the
-directory of the configuration above the tree. Standard library only.
+(found on ``sys.path`` without importing them), their top-level package directories, the
+directory of the configuration above the tree, and the modules of the run targets it records.
+Standard library only.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ import sys
 import weakref
 
 from mcp_codegen._registration.own_servers import ProjectCode, creation, registering_file
+from mcp_codegen._shared.format import SERVERS_FILE, GeneratedModuleError, check_servers
 from mcp_codegen._shared.project_config import module_spec, nearest_config_file
+from mcp_codegen._shared.reader import exec_generated
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -83,7 +86,20 @@ def projects_code(directory: str, modules: Iterable[str]) -> ProjectCode:
         top = _top_package_dir(module, file)
         if top is not None:
             dirs.append(top)
-    return ProjectCode(files, dirs, frozenset())
+    return ProjectCode(files, dirs, _run_target_modules(directory))
+
+
+def _run_target_modules(directory: str) -> frozenset[str]:
+    """The modules of the run targets the tree records (``__servers__.py``, written for
+    ``run_targets``): the build counts their servers as the project's."""
+    path = os.path.join(directory, SERVERS_FILE)
+    if not os.path.isfile(path):
+        return frozenset()
+    try:
+        servers = check_servers(exec_generated(path), path)
+    except (GeneratedModuleError, OSError):
+        return frozenset()  # `mcp-codegen run` says what is wrong with it; the hook need not
+    return frozenset(str(s["object"]).partition(":")[0].strip() for s in servers)
 
 
 def source_modules(directory: str, module_paths: Iterable[str]) -> set[str]:
