@@ -6,10 +6,9 @@ against what the scanner found: a tool with that name and that function, or an e
 reported in its file. Anything else is an error at the registration, saying which form the
 generator did not understand.
 
-Only the project's own servers count: a server created by the project's code (a module of the
-project, or a call the project makes) or by a module that ``run_targets`` / ``factories`` name.
-A server that another installed package creates in its own module body, imported by a project
-module, is not the project's: its registrations are ignored, with an ``info`` note (shown by
+Only the project's own servers count (``mcp_codegen._registration.own_servers``, the rule the
+hook shares): a registration on a server that another installed package creates in its own
+module body, imported by a project module, is ignored, with an ``info`` note (shown by
 ``generate -v``) at the project line whose import made them.
 """
 
@@ -22,6 +21,7 @@ from pathlib import Path
 from mcp_codegen._generator.inspection.registrations import Registration
 from mcp_codegen._generator.model import ScannedModule
 from mcp_codegen._generator.scan.factory_entry import factory_hint_at
+from mcp_codegen._registration.own_servers import ProjectCode
 from mcp_codegen._shared.diagnostics import Diagnostic
 from mcp_codegen._shared.format import FRAMEWORK_MARKER
 
@@ -42,7 +42,7 @@ def omissions(
     ``named_modules``: the modules ``run_targets`` and ``factories`` name.
     """
     project = dict(project_files)
-    owned = _ProjectCode(project, project_dirs, named_modules)
+    owned = ProjectCode(project, project_dirs, named_modules)
     registrations = list(registrations)
     # A configured factory's own call made these: generated from that call, as is the same
     # tool an import registers at the same site (``mcp = create_server(False)`` at the bottom
@@ -53,8 +53,8 @@ def omissions(
         if record.factory is not None and (place := _place(record, project)) is not None
     }
     registrations = [record for record in registrations if record.factory is None]
-    notes = _ignored([record for record in registrations if not owned.server_of(record)], project)
-    registrations = [record for record in registrations if owned.server_of(record)]
+    notes = _ignored([record for record in registrations if not _counts(owned, record)], project)
+    registrations = [record for record in registrations if _counts(owned, record)]
     by_path = {os.path.realpath(m.path): m for m in scanned}
     project.update({path: m.relative_path for path, m in by_path.items()})
     reported = {d.path for d in diagnostics if d.severity == "error"}
@@ -104,77 +104,9 @@ def omissions(
     return [*found.values(), *notes]
 
 
-class _ProjectCode:
-    """Which code is the project's: its sources, and any file under the project root or a
-    source's top-level package directory outside hidden and installed-package directories; and
-    the modules the configuration names."""
-
-    def __init__(self, project: dict[str, str], dirs: Iterable[str], named: frozenset[str]):
-        self.project = project
-        self.dirs = tuple(d + os.sep for d in _owned_dirs(dirs, project))
-        self.named = named
-
-    def holds(self, file: str) -> bool:
-        real = os.path.realpath(file)
-        if real in self.project:
-            return True
-        for directory in self.dirs:
-            if real.startswith(directory):
-                parts = real[len(directory) :].split(os.sep)[:-1]
-                if not any(p.startswith(".") or p in _INSTALLED for p in parts):
-                    return True
-        return False
-
-    def server_of(self, record: Registration) -> bool:
-        """Whether ``record`` counts: registered by the project's own call, or on a server
-        created by project code, by a module the configuration names, or by a call the worker
-        made itself (a factory). Not: a server another package's module body creates, filled
-        by that package's own code."""
-        if record.server is None or (record.frames and self.holds(record.frames[0][0])):
-            return True  # its creation was not seen, or the project's own line registers it
-        for file, body, module in record.server:
-            if module in self.named or self.holds(file):
-                return True
-            if body:
-                return False  # created by another package's own module body
-        return True
-
-
-_INSTALLED = frozenset({"site-packages", "dist-packages"})
-
-
-def _owned_dirs(dirs: Iterable[str], project: dict[str, str]) -> list[str]:
-    """``dirs`` (real paths), each installed namespace package narrowed to its portions that
-    hold the project's files: ``awslabs`` (``pkgutil.extend_path``, or no ``__init__.py``) is
-    shared by many distributions, and a sibling distribution's server is not the project's."""
-    found: list[str] = []
-    for directory in dirs:
-        real = os.path.realpath(directory)
-        if not any(part in _INSTALLED for part in real.split(os.sep)) or not _namespace(real):
-            found.append(real)
-            continue
-        prefix = real + os.sep
-        found += sorted(
-            {
-                prefix + file[len(prefix) :].split(os.sep)[0]
-                for file in project
-                if file.startswith(prefix)
-            }
-        )
-    return found
-
-
-def _namespace(directory: str) -> bool:
-    """A namespace package: no ``__init__.py`` (PEP 420), or one that extends its ``__path__``
-    (``pkgutil.extend_path``, ``pkg_resources.declare_namespace``)."""
-    try:
-        with open(os.path.join(directory, "__init__.py"), "rb") as handle:
-            text = handle.read(4096)
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False
-    return b"extend_path" in text or b"declare_namespace" in text
+def _counts(owned: ProjectCode, record: Registration) -> bool:
+    """Whether ``record`` is on one of the project's servers (``own_servers``)."""
+    return owned.owns(record.frames[0][0] if record.frames else None, record.server)
 
 
 def _ignored(records: list[Registration], project: dict[str, str]) -> list[Diagnostic]:

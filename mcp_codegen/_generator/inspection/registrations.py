@@ -26,7 +26,6 @@ import inspect
 import os
 import re
 import sys
-import sysconfig
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
@@ -34,8 +33,8 @@ from pathlib import Path
 from types import FrameType, ModuleType
 from typing import Any
 
-import mcp_codegen
 from mcp_codegen._registration.import_patch import patch_now_or_on_import
+from mcp_codegen._registration.own_servers import FRAMES_KEPT, creation, library_dirs
 from mcp_codegen._shared.format import source_digest
 from mcp_codegen._shared.frames import frame_position
 
@@ -48,7 +47,6 @@ _STORES: dict[str, tuple[str, str]] = {
     "fastmcp.server.providers.local_provider": ("LocalProvider", "fastmcp"),
 }
 _MARK = "__codegen_watched__"
-_FRAMES_KEPT = 12
 
 
 @dataclass(frozen=True)
@@ -66,9 +64,8 @@ class Registration:
     #: store, when this registration copies that tool (fastmcp 3.x ``import_server``): a
     #: composition the framework renames, not a name computed at run time
     copy_of: str | None = None
-    #: the code that created the server this tool lands on: ``(absolute file, is a module body,
-    #: module name)`` of each frame outside the frameworks, innermost first; None when the
-    #: store's creation was not seen (counted as the project's: never a silent omission)
+    #: the code that created the server this tool lands on (``own_servers.Creation``); None
+    #: when the store's creation was not seen (counted as the project's: never a silent omission)
     server: tuple[tuple[str, bool, str], ...] | None = None
     #: the absolute files of the module bodies running at the registration, innermost first
     running: tuple[str, ...] = ()
@@ -212,25 +209,11 @@ def _watch_creation(owner: Any) -> None:
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         original(self, *args, **kwargs)
         # The store is kept alive with its record: an id is never reused for another store.
-        _created[id(self)] = (self, _creation(sys._getframe(1)))
+        _created[id(self)] = (self, creation(sys._getframe(1)))
 
     setattr(__init__, _MARK, True)
     __init__.__wrapped__ = original  # type: ignore[attr-defined]
     owner.__init__ = __init__
-
-
-def _creation(frame: FrameType | None) -> tuple[tuple[str, bool, str], ...]:
-    """``Registration.server`` of a store created by the call in ``frame``."""
-    skip = _library_dirs()
-    found: list[tuple[str, bool, str]] = []
-    while frame is not None and len(found) < _FRAMES_KEPT:
-        file = frame.f_code.co_filename
-        if not file.startswith("<") and not os.path.abspath(file).startswith(skip):
-            body = frame.f_code.co_name == "<module>"
-            name = frame.f_globals.get("__name__")
-            found.append((os.path.abspath(file), body, name if isinstance(name, str) else ""))
-        frame = frame.f_back
-    return tuple(found)
 
 
 _WATCHED = dict.fromkeys(_STORES, _patch)
@@ -320,28 +303,11 @@ def attributed(
     return found
 
 
-def _library_dirs() -> tuple[str, ...]:
-    # Directories end with a separator: a user package named ``mcp_clickhouse`` or
-    # ``fastmcp_tools`` beside ``mcp`` / ``fastmcp`` in site-packages is not the framework.
-    dirs = [os.path.dirname(os.path.abspath(mcp_codegen.__file__)) + os.sep]
-    dirs += [os.path.abspath(sysconfig.get_paths()[key]) + os.sep for key in ("stdlib",)]
-    for package in ("mcp", "fastmcp", "pydantic", "functools", "contextlib"):
-        module = sys.modules.get(package)
-        location = getattr(module, "__file__", None)
-        if location:
-            dirs.append(
-                os.path.dirname(os.path.abspath(location)) + os.sep
-                if location.endswith("__init__.py")
-                else os.path.abspath(location)
-            )
-    return tuple(dirs)
-
-
 def _user_frames(frame: FrameType | None) -> tuple[tuple[str, int, int], ...]:
     """The calling frames outside the frameworks and the import machinery, innermost first."""
-    skip = _library_dirs()
+    skip = library_dirs()
     found: list[tuple[str, int, int]] = []
-    while frame is not None and len(found) < _FRAMES_KEPT:
+    while frame is not None and len(found) < FRAMES_KEPT:
         code = frame.f_code
         file = code.co_filename
         if not file.startswith("<") and not os.path.abspath(file).startswith(skip):

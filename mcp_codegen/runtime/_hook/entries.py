@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from mcp_codegen._registration.own_servers import ProjectCode
+
 #: the generated flavor that reproduces each framework's own listing
 FRAMEWORK_FLAVORS = {"mcp": "the official SDK", "fastmcp": "fastmcp"}
 
@@ -69,6 +71,7 @@ class GeneratedIndex:
         self._generated_sha: dict[str, str | None] = {}
         self._source_sha: dict[str, str | None] = {}
         self._warned: set[str] = set()
+        self._project: ProjectCode | None = None  # read at the first miss (``_foreign``)
 
     def _loaded(self) -> dict[tuple[str, str], tuple[dict[str, Any], str, str, str | None]]:
         """``(function, name) -> (wire dict, module path, flavor, function's file digest)``,
@@ -107,15 +110,35 @@ class GeneratedIndex:
     def __len__(self) -> int:
         return len(self._loaded())
 
-    def entry(self, function: Callable[..., Any], name: str | None, framework_flavor: str):
+    def entry(
+        self,
+        function: Callable[..., Any],
+        name: str | None,
+        framework_flavor: str,
+        store: Any = None,
+    ):
         """The generated wire dict for ``function`` registered as ``name`` (its ``__name__``
-        when None), or None after one warning (a ``GeneratedSchemaError`` when strict) when
-        there is no current entry."""
+        when None) on ``store`` (the server or tool store being called), or None after one
+        warning (a ``GeneratedSchemaError`` when strict) when there is no current entry. None
+        without a word for a tool on another package's server (``own``)."""
         tool_name = name or getattr(function, "__name__", "")
         entry, why = self._lookup(function, tool_name, framework_flavor)
-        if why is not None:
+        if why is not None and not (store is not None and self._foreign(store)):
             self._stale(tool_name, why, function)
         return entry
+
+    def _foreign(self, store: Any) -> bool:
+        """Whether the registration under way on ``store`` is another package's (its server
+        is not the project's): the framework's, untouched."""
+        # the project's code (~1 ms: the tree's sources found on sys.path): only on a miss
+        from mcp_codegen.runtime._hook import own
+
+        if self._project is None:
+            modules = {found[1] for found in self._loaded().values()}
+            self._project = own.projects_code(
+                self.directory, own.source_modules(self.directory, sorted(modules))
+            )
+        return own.is_foreign(self._project, store)
 
     def current_entry(
         self, function: Callable[..., Any], name: str | None, framework_flavor: str

@@ -24,6 +24,7 @@ import inspect
 import sys
 from typing import Any
 
+from mcp_codegen.runtime._hook import own
 from mcp_codegen.runtime._hook.entries import GeneratedIndex
 
 _MARK = "__codegen_use_generated__"
@@ -72,6 +73,7 @@ def patch_sdk(server_class: type, tool_class: type, index_of: Any) -> None:
     original = server_class.add_tool
     if getattr(original, _MARK, False):
         return
+    own.watch(server_class)  # which code creates each server: is it the project's
     # add_tool(self, fn, name=None, title=None, ...): the options by position, as the SDK has them
     options = tuple(inspect.signature(original).parameters)[2:]
 
@@ -81,7 +83,7 @@ def patch_sdk(server_class: type, tool_class: type, index_of: Any) -> None:
             return original(self, fn, *args, **kwargs)  # the SDK says what is wrong
         arguments = dict(zip(options, args, strict=False))
         arguments.update(kwargs)
-        entry = index.entry(fn, arguments.get("name"), "mcp")
+        entry = index.entry(fn, arguments.get("name"), "mcp", self)
         if entry is None:
             return original(self, fn, *args, **kwargs)
         manager = self._tool_manager
@@ -114,6 +116,7 @@ def patch_fastmcp(provider_class: type, index_of: Any) -> None:
     original = provider_class.add_tool
     if getattr(original, _MARK, False):
         return
+    _watch_stores(provider_class)
     bookkeeping: list[bool] = []
 
     def add_tool(self: Any, tool: Any) -> Any:
@@ -127,7 +130,7 @@ def patch_fastmcp(provider_class: type, index_of: Any) -> None:
         meta = found if isinstance(found, ToolMeta) else ToolMeta()
         if meta.timeout is not None and not meta.run_in_thread:
             return original(self, tool)  # a refused combination: let fastmcp say so
-        entry = index.entry(tool, meta.name, "fastmcp")
+        entry = index.entry(tool, meta.name, "fastmcp", self)
         if entry is None:
             return original(self, tool)
         lazy = GeneratedFunctionTool.from_entry(tool, meta, entry)
@@ -151,3 +154,24 @@ def _install_tool_index(tool_class: type) -> None:
     from mcp_codegen.runtime._hook.fastmcp_index import install
 
     install(LocalProvider, tool_class, getattr(server, "_SchemaCacheLocalProvider", None))
+
+
+def _watch_stores(mixin: type) -> None:
+    """Record which code creates each fastmcp tool store (``LocalProvider``, which inherits
+    ``add_tool`` from ``mixin``): the class is defined only after the patched module ran, so it
+    is watched when it is defined, or now when it already is."""
+    for subclass in mixin.__subclasses__():
+        _watch_store(subclass)
+    if "__init_subclass__" in vars(mixin):
+        return  # watched already (or fastmcp's own hook: its stores stay unwatched, counted)
+
+    def __init_subclass__(cls: type, **kwargs: Any) -> None:
+        super(mixin, cls).__init_subclass__(**kwargs)  # type: ignore[misc]
+        _watch_store(cls)
+
+    mixin.__init_subclass__ = classmethod(__init_subclass__)  # type: ignore[assignment]
+
+
+def _watch_store(cls: type) -> None:
+    if cls.__name__ == "LocalProvider" and cls.__module__.startswith("fastmcp."):
+        own.watch(cls)
