@@ -2,7 +2,7 @@
 directory that has the ``[tool.mcp-codegen]`` table, else the nearest above a place the command
 names (``serve``: its ``--generated`` directory; ``run``: its target's package).
 
-``mcp_codegen.runtime.server`` and ``mcp_codegen._cli.run`` both start here; standard library
+``mcp_codegen.runtime._serve.server`` and ``mcp_codegen._cli.run`` both start here; standard library
 only (``tomllib`` is imported only once a configuration is found).
 """
 
