@@ -214,7 +214,7 @@ def _generated_directory(config: str | None, generated: str | None, module: str)
     ``sys.path``; with ``--generated`` and a ``module`` that is found, none is read."""
     # after the options parsed: not for `run --help` (~1 ms)
     from mcp_codegen._shared import project_config as project
-    from mcp_codegen._shared.serving_config import serving_settings
+    from mcp_codegen.runtime._serve.startup import serving_settings
 
     if config is None and generated is not None and project.module_spec(module) is not None:
         return os.path.abspath(generated)
