@@ -37,7 +37,7 @@ def main(project: Path, ident: str) -> int:
             check=True,
             stdout=subprocess.DEVNULL,
         )
-    from mcp_codegen.runtime.hook import fast_path_serves
+    from mcp_codegen.runtime._hook.install import fast_path_serves
 
     module, _, attribute = target.partition(":")
     serves = fast_path_serves(str(project / "generated"), target)

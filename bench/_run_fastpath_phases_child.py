@@ -137,7 +137,7 @@ def main() -> None:
         return
     mark("front import <")
     import mcp_codegen._cli.run as run
-    import mcp_codegen.runtime.hook as hook
+    import mcp_codegen.runtime._hook.install as hook
     from mcp_codegen.runtime._stdio import front
 
     mark("front import >")

@@ -28,8 +28,6 @@ PUBLIC_MODULES = [
     "mcp_codegen.diff.__main__",
     "mcp_codegen.runtime",
     "mcp_codegen.runtime.__main__",
-    "mcp_codegen.runtime.hook",
-    "mcp_codegen.runtime.server",
 ]
 
 PUBLIC_NAMES = {

@@ -109,7 +109,7 @@ def _codegen_imports() -> dict[str, list[str]]:
 def private_codegen_module(module: str) -> str | None:
     """The codegen package owning the private module that ``module`` names, or ``None``:
     ``mcp_codegen.runtime._stdio.fastpath`` -> ``mcp_codegen.runtime``. A private *name* of a public
-    module (``mcp_codegen.runtime.server._parser``) is not a private module."""
+    module (``mcp_codegen.decorators._UNSET``) is not a private module."""
     parts = module.split(".")
     if parts[0] != "mcp_codegen":
         return None
@@ -310,8 +310,9 @@ def test_no_two_codegen_modules_share_a_basename() -> None:
 def test_the_private_module_finder() -> None:
     assert private_codegen_module("mcp_codegen.runtime._stdio.fastpath") == "mcp_codegen.runtime"
     assert private_codegen_module("mcp_codegen.runtime._stdio") == "mcp_codegen.runtime"
-    assert private_codegen_module("mcp_codegen.runtime.server._parser") is None  # a name
-    assert private_codegen_module("mcp_codegen.runtime.server") is None
+    assert private_codegen_module("mcp_codegen.decorators._UNSET") is None  # a name
+    assert private_codegen_module("mcp_codegen.runtime._serve.server") == "mcp_codegen.runtime"
+    assert private_codegen_module("mcp_codegen.runtime._hook.install") == "mcp_codegen.runtime"
     assert private_codegen_module("mcp_codegen.__main__") is None
     assert private_codegen_module("mcp._private") is None
     assert private_codegen_module("mcp_codegen._generator.pipeline") is None  # the inside, open

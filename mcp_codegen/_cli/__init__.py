@@ -14,8 +14,13 @@ __all__ = ["main"]
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``mcp-codegen``; ``run`` is dispatched before the other commands' imports (its stdio fast
-    path answers within 1.5x of the interpreter's floor: docs/fastpath-run.md)."""
+    """``mcp-codegen``'s start-up, the one sequence of the console script, ``python -m
+    mcp_codegen`` and ``python -m mcp_codegen._cli``: ``run`` is dispatched before the other
+    commands' imports (its stdio fast path answers within 1.5x of the interpreter's floor:
+    docs/fastpath-run.md), then the project's build daemon may build instead, then the build's
+    workers start (``prestart.start_early``) before the commands' imports, which they overlap.
+    ``argv`` omitted: the process's own command line, and the process is the command's
+    (``after_warm_up``'s ``own_process``)."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["run"]:
         # Imported here: the stdio fast path loads none of the other commands' modules.
@@ -31,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     # Imported here, as late as this: ``run`` above must not pay for it.
     from mcp_codegen._generator.workers.prestart import start_early
 
-    # Before the commands' imports, as ``python -m mcp_codegen`` does.
+    # Before the commands' imports: their start-up overlaps them.
     return after_warm_up(args, start_early(args), own_process=argv is None)
 
 

@@ -469,7 +469,7 @@ def _config_after_command(commands: argparse._SubParsersAction) -> None:  # type
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from mcp_codegen.runtime.server import main as serve  # ~16 ms: only for `serve`
+    from mcp_codegen.runtime import main as serve  # ~16 ms: only for `serve`
 
     return serve(_with_config(args), prog="mcp-codegen serve")
 

@@ -120,7 +120,7 @@ def main(argv: list[str]) -> int:
     if not options.no_fast_path:  # MCP_CODEGEN_NO_FAST_PATH: ``serve_in_front`` returns None
         # Only the front's modules before its first answer: the hook's index and error classes
         # (``mcp_codegen.runtime._hook.entries``, ~3 ms) load with the server, or on a refusal.
-        from mcp_codegen.runtime.hook import serve_in_front
+        from mcp_codegen.runtime._hook.install import serve_in_front
 
         try:
             code = serve_in_front(
@@ -138,7 +138,7 @@ def main(argv: list[str]) -> int:
             return code
     # the plain start: the hook's index and errors (~3 ms), once the fast path declined
     from mcp_codegen.runtime import GeneratedModuleError
-    from mcp_codegen.runtime.hook import GeneratedSchemaError, use_generated
+    from mcp_codegen.runtime._hook.install import GeneratedSchemaError, use_generated
 
     if "(" in attribute:  # mcp_codegen._registration.factory_calls.is_factory_call
         # the parser (~22 ms: ast, inspect): only for a factory-call target
@@ -214,7 +214,7 @@ def _generated_directory(config: str | None, generated: str | None, module: str)
     ``sys.path``; with ``--generated`` and a ``module`` that is found, none is read."""
     # after the options parsed: not for `run --help` (~1 ms)
     from mcp_codegen._shared import project_config as project
-    from mcp_codegen._shared.serving_config import serving_settings
+    from mcp_codegen.runtime._serve.startup import serving_settings
 
     if config is None and generated is not None and project.module_spec(module) is not None:
         return os.path.abspath(generated)
@@ -289,7 +289,7 @@ def _refused(target: str, exc: Exception) -> int | None:
     """The refusal for what the fast path's start raised (``None``: not a refusal, re-raise)."""
     # only on a refusal: the hook's errors (~3 ms) are not needed before the first answer
     from mcp_codegen.runtime import GeneratedModuleError
-    from mcp_codegen.runtime.hook import GeneratedSchemaError
+    from mcp_codegen.runtime._hook.install import GeneratedSchemaError
 
     if isinstance(exc, (GeneratedSchemaError, GeneratedModuleError)):
         return _fail(str(exc))  # the cause and its fix (a stale or unreadable generated tree)

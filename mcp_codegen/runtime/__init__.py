@@ -2,7 +2,7 @@
 
 ``load_tools`` reads a generated output (docs/module-format.md) into a read-only ``ToolRegistry``.
 Importing this package imports neither ``mcp`` nor pydantic, jsonschema, libcst or jinja2; the
-MCP server lives in ``mcp_codegen.runtime.server`` and is imported only when serving.
+MCP server lives in ``mcp_codegen.runtime._serve.server`` and is imported only when serving.
 
 Runs in: server. (The default for every module of this package.)
 """
@@ -14,14 +14,14 @@ from mcp_codegen._shared.format import GeneratedModuleError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mcp_codegen.decorators import tool
+    from mcp_codegen.runtime._hook.install import use_generated
     from mcp_codegen.runtime._load.registry import (
         SUPPORTED_FORMAT,
         ToolBinding,
         ToolRegistry,
         load_tools,
     )
-    from mcp_codegen.runtime.hook import use_generated
-    from mcp_codegen.runtime.server import main
+    from mcp_codegen.runtime._serve.server import main
 
 __all__ = [
     "SUPPORTED_FORMAT",
@@ -53,12 +53,12 @@ def __getattr__(name: str) -> object:
         return tool
     if name == "main":
         # lazy: only serving needs the server module
-        from mcp_codegen.runtime.server import main
+        from mcp_codegen.runtime._serve.server import main
 
         return main
     if name == "use_generated":  # the framework hook (README, "Keep your server")
         # lazy: only a server that keeps its framework needs the hook
-        from mcp_codegen.runtime.hook import use_generated
+        from mcp_codegen.runtime._hook.install import use_generated
 
         return use_generated
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

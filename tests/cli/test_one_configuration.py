@@ -343,7 +343,7 @@ def test_a_broken_configuration_stops_run_and_serve_at_its_position(
     tmp_path: Path, capsys: Any
 ) -> None:
     from mcp_codegen._cli.run import main as run
-    from mcp_codegen.runtime.server import main as serve
+    from mcp_codegen.runtime import main as serve
 
     path = tmp_path / "pyproject.toml"
     path.write_text('[tool.mcp-codegen]\nsources = ["pkg"]\nserver_name = 3\n')

@@ -56,7 +56,9 @@ def test_every_module_is_mapped_once():
 def test_an_edited_row_is_restored_and_reported(tmp_path):
     committed = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
     row = next(
-        line for line in committed.splitlines() if line.startswith("| `mcp_codegen.runtime.server`")
+        line
+        for line in committed.splitlines()
+        if line.startswith("| `mcp_codegen.runtime._serve.server`")
     )
     edited = committed.replace(row, row.replace("| server |", "| parent |"))
     assert edited != committed
@@ -123,11 +125,11 @@ ENTRY_POINTS = {
         "mcp_codegen._generator.flavors.factories",
     ],
     "server": [
-        "mcp_codegen.runtime.server",
+        "mcp_codegen.runtime._serve.server",
         "mcp_codegen.runtime._call.invoke",
         "mcp_codegen.runtime._call.prepare",
         "mcp_codegen.runtime._call.framework_results",
-        "mcp_codegen.runtime.hook",
+        "mcp_codegen.runtime._hook.install",
         "mcp_codegen.runtime._hook.frameworks",
         "mcp_codegen.runtime._hook.fastmcp_tool",
         "mcp_codegen.runtime._stdio.fastpath",

@@ -18,7 +18,7 @@ LIST = """
 import asyncio, json, sys
 sys.path.insert(0, sys.argv[1])
 if sys.argv[2] == "hooked":
-    from mcp_codegen.runtime.hook import use_generated
+    from mcp_codegen.runtime import use_generated
     use_generated(sys.argv[3], strict=True)
 import pkg.server.tools.cache
 from pkg.server.app import mcp

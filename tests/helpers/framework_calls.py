@@ -211,7 +211,7 @@ def framework_calls(flavor: str, server: Any, calls: list[Call]) -> list[dict[st
 def runtime_calls(output: Path, calls: list[Call]) -> list[dict[str, Any]]:
     """``mcp_codegen.runtime`` serving ``output`` in this process, through the SDK's client."""
     from mcp_codegen.runtime import load_tools
-    from mcp_codegen.runtime.server import build_server
+    from tests.runtime.runtime_support import build_server
 
     return sdk_client_calls(build_server(load_tools(output)), calls)
 

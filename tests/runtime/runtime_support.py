@@ -12,6 +12,10 @@ from typing import Any
 import jsonschema
 import pytest
 
+# The runtime's inside that tests of other packages drive, reached through this module only:
+# an in-process SDK server over a registry, and whether `run`'s fast path serves a target.
+from mcp_codegen.runtime._hook.install import fast_path_serves as fast_path_serves
+from mcp_codegen.runtime._serve.server import build_server as build_server
 from tests.helpers.project import REPO
 from tests.helpers.sample_values import minimal_sample, resolve_earlier_results
 from tests.helpers.servers import server_env

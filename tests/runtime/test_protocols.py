@@ -25,7 +25,7 @@ from mcp_types import methods
 from mcp_codegen._generator.config import load_config
 from mcp_codegen._shared.reader import parse_literal_module
 from mcp_codegen.runtime import load_tools
-from mcp_codegen.runtime.server import build_server
+from mcp_codegen.runtime._serve.server import build_server
 from tests.helpers.project import REPO, Project
 from tests.helpers.protocol_clients import list_and_call, open_session
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_codegen.runtime.server import _parser, _quick_options
+from mcp_codegen.runtime._serve.server import _parser, _quick_options
 
 PLAIN = [
     [],

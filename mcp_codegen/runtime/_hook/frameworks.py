@@ -1,6 +1,6 @@
 """Framework patches of ``use_generated``: register a tool from its generated entry, lazily.
 
-Imported only once a framework module is (``mcp_codegen.runtime.hook`` arranges that), so it may
+Imported only once a framework module is (``mcp_codegen.runtime._hook.install`` arranges that), so it may
 import the framework it patches. Each framework keeps its own registry and its own call path:
 
 - SDK 2.x ``MCPServer`` and SDK 1.x ``FastMCP``: ``add_tool`` (the ``tool`` decorator calls it)

@@ -219,31 +219,30 @@ class Session:
         }
 
 
-def serve(
+def sdk_opening(
     registry: ToolRegistry,
     *,
     name: str,
     max_message_bytes: int,
     prepare: Callable[[], Callable[[Handover | None], int]],
-) -> int:
-    """Serve stdio for the SDK door: answer what the fast path can, then run
-    ``prepare()(handover)``.
+) -> Opening | None:
+    """The SDK door's opening (``serve``): answer what the fast path can, then run
+    ``prepare()(handover)``; ``None`` with an SDK release other than the one the wire shapes came
+    from (the SDK door then serves from the first message).
 
     ``prepare`` imports and builds the SDK door and returns the function that serves the rest of
     the session; ``serve_opening`` runs it on a background thread after the first ``tools/list``
-    (``import_start``) or at the handover. With an SDK release other than the one the wire
-    shapes came from, the SDK door serves from the first message. Returns the exit code.
+    (``import_start``) or at the handover.
     """
     if not sdk_matches():
-        return prepare()(None)  # shapes from another SDK release: the SDK answers everything
-    opening = Opening(
+        return None  # shapes from another SDK release: the SDK answers everything
+    return Opening(
         Session(registry, name=name),
         lambda wire_out: prepare(),
         start=import_start(stored=False),
         max_message_bytes=max_message_bytes,
         exit_while_importing=False,
     )
-    return serve_opening(opening)
 
 
 #: When the import starts (``import_start``): before the first message, after ``initialize``,

@@ -42,7 +42,6 @@ from mcp_codegen.runtime._stdio.fastpath import (
     Session,
     import_start,
     sdk_matches,
-    serve_opening,
 )
 from mcp_codegen.runtime._stdio.shapes import Doubt
 from mcp_codegen.runtime._stdio.wire_shapes import REVISIONS
@@ -391,15 +390,16 @@ class ServerSession(Session):
         return ((answer.get("capabilities") or {}).get("tools") or {}).get("listChanged") is True
 
 
-def serve(
+def opening(
     registry: ToolRegistry | None,
     record: dict[str, Any],
     listings: Listings,
     *,
     load: Callable[[], tuple[Callable[[], int], list[str]]],
     regenerate: str,
-) -> int:
-    """Answer what the fast path can while ``load()`` imports the server on a thread; then run.
+) -> Opening:
+    """The front's opening: answer what the fast path can while ``load()`` imports the server on
+    a thread; then run.
 
     ``load`` returns ``(run, stale)``: the function that runs the server (its stdio transport
     takes the handover) and the listed tools found stale or missing once it is loaded.
@@ -422,14 +422,13 @@ def serve(
         return take_over
 
     stored = listings.stored is not None and record["tools"] is not None
-    opening = Opening(
+    return Opening(
         session,
         load_server,
         start=import_start(stored=stored),
         max_message_bytes=_MAX_MESSAGE_BYTES,
         exit_while_importing=True,
     )
-    return serve_opening(opening)
 
 
 def _stale_listing(

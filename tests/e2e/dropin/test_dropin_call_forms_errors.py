@@ -121,7 +121,7 @@ def test_codegen_runtime_refuses_a_bound_method_with_the_run_pointer(tmp_path: P
         "import anyio, json\n"
         "from mcp.client import Client\n"
         "from mcp_codegen.runtime import load_tools\n"
-        "from mcp_codegen.runtime.server import build_server\n"
+        "from mcp_codegen.runtime._serve.server import build_server\n"
         "server = build_server(load_tools('generated'))\n"
         "async def main():\n"
         "    async with Client(server) as client:\n"

@@ -151,7 +151,7 @@ def test_the_runtime_serves_each_flavor_as_the_framework_does(
     """End to end: the codegen runtime serving the generated modules, listed by the SDK's client,
     against the framework's own server listed by its own client."""
     from mcp_codegen.runtime import load_tools
-    from mcp_codegen.runtime.server import build_server
+    from tests.runtime.runtime_support import build_server
 
     target, list_tools = SERVERS[package]
     theirs = list_tools(_server(target))

@@ -176,7 +176,7 @@ def test_the_runtime_reaches_tools_of_a_registrar_on_the_global_server(
     from mcp.client import Client
 
     from mcp_codegen.runtime import load_tools
-    from mcp_codegen.runtime.server import build_server
+    from tests.runtime.runtime_support import build_server
 
     server = build_server(load_tools(patterns["patterns_sdk2"]["main_output"]))
 

@@ -103,7 +103,7 @@ def test_verify_accepts_a_low_level_server_such_as_the_codegen_runtime(
     build = corpus["fastmcp_style"]
     (build["root"] / "serve_generated.py").write_text(
         "from mcp_codegen.runtime import load_tools\n"
-        "from mcp_codegen.runtime.server import build_server\n"
+        "from mcp_codegen.runtime._serve.server import build_server\n"
         "server = build_server(load_tools('generated'))\n",
         encoding="utf-8",
     )

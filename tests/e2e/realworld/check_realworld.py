@@ -288,7 +288,7 @@ def check_factory_record(run: dict[str, Any], project: Path, out: Outcome) -> No
 _LISTING = """
 import importlib, json, sys
 if sys.argv[1] == "hooked":
-    from mcp_codegen.runtime.hook import use_generated
+    from mcp_codegen.runtime import use_generated
     use_generated("generated", strict=True)
 from mcp_codegen._registration.factory_calls import parse_factory_call
 from mcp_codegen._registration.served import list_served_tools

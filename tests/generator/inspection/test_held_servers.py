@@ -45,7 +45,7 @@ LIST = """
 import asyncio, json, sys
 sys.path.insert(0, sys.argv[1])
 if sys.argv[2] == "hooked":
-    from mcp_codegen.runtime.hook import use_generated
+    from mcp_codegen.runtime import use_generated
     use_generated(sys.argv[3], strict=True)
 from cpkg.server import server
 tools = asyncio.run(server.list_tools())
@@ -80,7 +80,7 @@ def test_tools_of_a_server_held_by_an_object(tmp_path: Path) -> None:
     from mcp.client import Client
 
     from mcp_codegen.runtime import load_tools
-    from mcp_codegen.runtime.server import build_server
+    from tests.runtime.runtime_support import build_server
 
     server = build_server(load_tools(output))
 

@@ -176,7 +176,7 @@ def test_server_defers_jsonschema_until_the_first_call() -> None:
 import sys, anyio
 from mcp import types
 from mcp_codegen.runtime import load_tools
-from mcp_codegen.runtime.server import build_server
+from mcp_codegen.runtime._serve.server import build_server
 server = build_server(load_tools({str(FIXTURE_GENERATED)!r}))
 listed = anyio.run(server.get_request_handler("tools/list").handler, None, None)
 assert len(listed["tools"]) == 14

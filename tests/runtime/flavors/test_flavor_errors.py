@@ -17,7 +17,7 @@ import pytest
 from mcp.client import Client
 
 from mcp_codegen.runtime import load_tools
-from mcp_codegen.runtime.server import build_server
+from mcp_codegen.runtime._serve.server import build_server
 from tests.helpers.framework_calls import (
     PACKAGES,
     call_in_order,

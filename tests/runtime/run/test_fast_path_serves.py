@@ -1,9 +1,9 @@
-"""``mcp_codegen.runtime.hook.fast_path_serves``: whether ``mcp-codegen run`` would answer a stdio
+"""``mcp_codegen.runtime._hook.install.fast_path_serves``: whether ``mcp-codegen run`` would answer a stdio
 session's opening from the records, for the checked-in examples/everything tree."""
 
 from __future__ import annotations
 
-from mcp_codegen.runtime.hook import fast_path_serves
+from mcp_codegen.runtime._hook.install import fast_path_serves
 from tests.helpers.project import REPO
 
 GENERATED = str(REPO / "examples" / "everything" / "generated")

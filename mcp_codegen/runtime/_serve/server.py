@@ -491,19 +491,26 @@ def _serve(options: Any, registry: ToolRegistry) -> int:
 
         return run
 
-    from mcp_codegen.runtime._stdio import fastpath  # stdlib only, ~2.5 ms: serving only
+    if options.transport != "stdio":
+        return prepare()(None)
+    # the serving start-up and the fast path (stdlib only, ~2.5 ms): serving stdio only
+    from mcp_codegen.runtime._serve import startup
+    from mcp_codegen.runtime._stdio import fastpath
 
-    if options.transport == "stdio" and not fastpath.off(options.no_fast_path):
-        try:
-            return fastpath.serve(
-                registry,
-                name=options.name,
-                max_message_bytes=options.max_message_bytes,
-                prepare=prepare,
-            )
-        except KeyboardInterrupt:
-            return EXIT_OK
-    return prepare()(None)
+    def opening() -> fastpath.Opening | None:
+        return fastpath.sdk_opening(
+            registry,
+            name=options.name,
+            max_message_bytes=options.max_message_bytes,
+            prepare=prepare,
+        )
+
+    try:
+        return startup.serve_stdio(
+            no_fast_path=options.no_fast_path, opening=opening, plain=lambda: prepare()(None)
+        )
+    except KeyboardInterrupt:
+        return EXIT_OK
 
 
 def _configured(options: Any) -> None:
@@ -517,7 +524,7 @@ def _configured(options: Any) -> None:
         # fast path's whole answer: re, typing and datetime)
     # only when an option is left to the configuration (~1 ms, tomllib later)
     from mcp_codegen._shared import project_config as project
-    from mcp_codegen._shared.serving_config import serving_settings
+    from mcp_codegen.runtime._serve.startup import serving_settings
 
     def beside_the_tree() -> str | None:
         generated = options.generated

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         GeneratedSchemaError,
         StaleSchemaWarning,
     )
+    from mcp_codegen.runtime._stdio.fastpath import Opening
 
 __all__ = [
     "GeneratedSchemaError",
@@ -113,11 +114,26 @@ def serve_in_front(
     at generate time are unchanged (``front.checked_record``); a generated tree that cannot be
     read, and under ``strict`` a stale one, refuses the start (``GeneratedSchemaError``).
     """
-    from mcp_codegen.runtime._stdio import fastpath, front  # the front (~3 ms): only for `run`
+    # the serving start-up and the fast path: only for `run`
+    from mcp_codegen.runtime._serve import startup
 
-    if fastpath.off():
-        return None  # MCP_CODEGEN_NO_FAST_PATH: the server runs plain
-    directory = os.path.abspath(path)
+    return startup.serve_stdio(
+        no_fast_path=False,  # MCP_CODEGEN_NO_FAST_PATH still turns it off: the server runs plain
+        opening=lambda: _front_opening(os.path.abspath(path), target, strict, resolve, start),
+        plain=lambda: None,
+    )
+
+
+def _front_opening(
+    directory: str,
+    target: str,
+    strict: bool,
+    resolve: Callable[[], Any],
+    start: Callable[[Any], int],
+) -> Opening | None:
+    """``serve_in_front``'s opening, once the front's checks hold (``None``: run it plain)."""
+    from mcp_codegen.runtime._stdio import front  # the front (~3 ms): only for `run`
+
     try:
         record = front.checked_record(directory, target, strict=strict)
         if record is None:
@@ -160,7 +176,7 @@ def serve_in_front(
                 changed |= listed ^ registered
         return (lambda: start(obj)), sorted(changed)
 
-    return front.serve(registry, record, listings, load=load, regenerate=regenerate)
+    return front.opening(registry, record, listings, load=load, regenerate=regenerate)
 
 
 def fast_path_serves(path: str, target: str) -> bool:
