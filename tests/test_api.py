@@ -48,6 +48,8 @@ PUBLIC_NAMES = {
     ],
     "mcp_codegen.runtime": [
         "GeneratedModuleError",
+        "GeneratedSchemaError",
+        "StaleSchemaWarning",
         "SUPPORTED_FORMAT",
         "ToolBinding",
         "ToolRegistry",
@@ -187,6 +189,8 @@ CLASS_MEMBERS = {
         "tool",
     ],
     "mcp_codegen.runtime.GeneratedModuleError": [],
+    "mcp_codegen.runtime.GeneratedSchemaError": [],
+    "mcp_codegen.runtime.StaleSchemaWarning": [],
     "mcp_codegen.runtime.ToolBinding": [
         "box_field",
         "box_for",

@@ -14,6 +14,7 @@ from mcp_codegen._shared.format import GeneratedModuleError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mcp_codegen.decorators import tool
+    from mcp_codegen.runtime._hook.entries import GeneratedSchemaError, StaleSchemaWarning
     from mcp_codegen.runtime._hook.install import use_generated
     from mcp_codegen.runtime._load.registry import (
         SUPPORTED_FORMAT,
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 __all__ = [
     "SUPPORTED_FORMAT",
     "GeneratedModuleError",
+    "GeneratedSchemaError",
+    "StaleSchemaWarning",
     "ToolBinding",
     "ToolRegistry",
     "load_tools",
@@ -61,4 +64,9 @@ def __getattr__(name: str) -> object:
         from mcp_codegen.runtime._hook.install import use_generated
 
         return use_generated
+    if name in ("GeneratedSchemaError", "StaleSchemaWarning"):  # the hook's refusal and warning
+        # lazy: the hook's index (~3 ms), as use_generated
+        from mcp_codegen.runtime._hook import entries
+
+        return getattr(entries, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
