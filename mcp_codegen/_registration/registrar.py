@@ -11,6 +11,8 @@ generator and the runtime both call the registration function with a ``Recording
 the server object and keep the functions it decorates, keyed by ``__qualname__``
 (``"register_tools.<locals>.search"``). The generated module records where to find them:
 ``x-codegen.registrar = "pkg.mod:register_tools"`` and ``x-codegen.registrar_parameter = "app"``.
+
+Runs in: worker, server, parent. (The parent reads ``resolve.registrar_of``, which imports it.)
 """
 
 from __future__ import annotations

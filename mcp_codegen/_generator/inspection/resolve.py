@@ -18,7 +18,6 @@ from typing import Any
 
 from mcp_codegen._generator.inspection import unsupported
 from mcp_codegen._generator.inspection.output_guard import OutputImportError
-from mcp_codegen._generator.inspection.registrations import registered_at, registered_function
 from mcp_codegen._generator.model import ScannedModule, ScannedTool
 from mcp_codegen._generator.project import project_root, relative_to_root
 from mcp_codegen._registration import registrar as registrar_module
@@ -322,6 +321,9 @@ def find_received(loaded: types.ModuleType, module: ScannedModule, tool: Scanned
         site = registrar_of(tool)
         if site is not None:
             return _registered_function(loaded, module, tool, site)
+        # the parent imports this module for registrar_of: the registration watch is a worker's
+        from mcp_codegen._generator.inspection.registrations import registered_function
+
         held = registered_function(module.path, tool.qualname)
         if held is not None:  # inside a method, on a server an object holds: as registered
             return held
@@ -367,6 +369,9 @@ def _registered_at(loaded: types.ModuleType, module: ScannedModule, tool: Scanne
     recording app, as for decorated tools (``registrar_of``)."""
     site = tool.registered_at
     assert site is not None
+    # the parent imports this module for registrar_of: the registration watch is a worker's
+    from mcp_codegen._generator.inspection.registrations import registered_at
+
     found = registered_at(module.path, site.line, site.column)
     registrar = registrar_of(replace(tool, registered_at=None))
     if not found and registrar is not None:
