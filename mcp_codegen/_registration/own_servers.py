@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import os
 import sys
+from itertools import islice
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
     from types import FrameType
     from typing import TypeAlias
 
@@ -122,27 +123,29 @@ def library_dirs() -> tuple[str, ...]:
     return tuple(dirs)
 
 
-def creation(frame: FrameType | None) -> Creation:
-    """The ``Creation`` of a server (or tool store) created by the call running in ``frame``."""
+def user_frames(frame: FrameType | None) -> Iterator[tuple[FrameType, str]]:
+    """Each frame from ``frame`` outward whose code is outside the frameworks, this package,
+    the standard library and the import machinery, with its file's absolute path."""
     skip = library_dirs()
-    found: list[tuple[str, bool, str]] = []
-    while frame is not None and len(found) < FRAMES_KEPT:
+    while frame is not None:
         file = frame.f_code.co_filename
         if not file.startswith("<") and not os.path.abspath(file).startswith(skip):
-            body = frame.f_code.co_name == "<module>"
-            name = frame.f_globals.get("__name__")
-            found.append((os.path.abspath(file), body, name if isinstance(name, str) else ""))
+            yield frame, os.path.abspath(file)
         frame = frame.f_back
+
+
+def creation(frame: FrameType | None) -> Creation:
+    """The ``Creation`` of a server (or tool store) created by the call running in ``frame``."""
+    found: list[tuple[str, bool, str]] = []
+    for user, file in islice(user_frames(frame), FRAMES_KEPT):
+        name = user.f_globals.get("__name__")
+        found.append(
+            (file, user.f_code.co_name == "<module>", name if isinstance(name, str) else "")
+        )
     return tuple(found)
 
 
 def registering_file(frame: FrameType | None) -> str | None:
     """The innermost file outside the frameworks on the stack from ``frame``: the code that
     registers a tool."""
-    skip = library_dirs()
-    while frame is not None:
-        file = frame.f_code.co_filename
-        if not file.startswith("<") and not os.path.abspath(file).startswith(skip):
-            return os.path.abspath(file)
-        frame = frame.f_back
-    return None
+    return next((file for _, file in user_frames(frame)), None)

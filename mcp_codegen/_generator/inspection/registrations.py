@@ -29,12 +29,13 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
+from itertools import islice
 from pathlib import Path
 from types import FrameType, ModuleType
 from typing import Any
 
 from mcp_codegen._registration.import_patch import patch_now_or_on_import
-from mcp_codegen._registration.own_servers import FRAMES_KEPT, creation, library_dirs
+from mcp_codegen._registration.own_servers import FRAMES_KEPT, creation, user_frames
 from mcp_codegen._shared.format import source_digest
 from mcp_codegen._shared.frames import frame_position
 
@@ -305,13 +306,8 @@ def attributed(
 
 def _user_frames(frame: FrameType | None) -> tuple[tuple[str, int, int], ...]:
     """The calling frames outside the frameworks and the import machinery, innermost first."""
-    skip = library_dirs()
     found: list[tuple[str, int, int]] = []
-    while frame is not None and len(found) < FRAMES_KEPT:
-        code = frame.f_code
-        file = code.co_filename
-        if not file.startswith("<") and not os.path.abspath(file).startswith(skip):
-            line, column = frame_position(frame)
-            found.append((os.path.abspath(file), line, column + 1))
-        frame = frame.f_back
+    for user, file in islice(user_frames(frame), FRAMES_KEPT):
+        line, column = frame_position(user)
+        found.append((file, line, column + 1))
     return tuple(found)
