@@ -11,9 +11,10 @@ machine's paths:
   again: 2.9 MB at 1,000 tools), and is a miss when one of them has been pruned;
 - a **module** entry holds what a worker found in one source (its scan, tools and diagnostics).
   Its key covers the environment, the configuration a worker is given (``settings_key``) and the
-  source itself (path, import name, content); it records every project file the module imported,
-  transitively, as the worker saw it (``mcp_codegen._generator.workers.child``), and the installed
-  distributions, and is used only while they are unchanged. The scan and the inspection are
+  source itself (path, import name, content), with the classes each configured factory's module
+  imports from it (the scan reads them: ``scan.factory_reach``); it records every project file
+  the module imported, transitively, as the worker saw it (``mcp_codegen._generator.workers.child``),
+  and the installed distributions, and is used only while they are unchanged. The scan and the inspection are
   pickled apart and read only once the build has started the workers for the modules it redoes.
   It also holds the tools real servers registered while the module was imported
   (``registrations.attributed``): a module taken from the cache is not imported, and the
@@ -58,6 +59,7 @@ from mcp_codegen._generator.model import (
     SourceFile,
 )
 from mcp_codegen._generator.project import CACHE_DIR
+from mcp_codegen._generator.scan.factory_reach import FactoryReach
 from mcp_codegen._shared.diagnostics import Diagnostic
 from mcp_codegen._shared.format import INFERENCE_DISTRIBUTIONS, MANIFEST, module_path
 
@@ -107,6 +109,7 @@ class BuildCache:
             sources.append((name, self.hashes.of(name)))
         environment = environment_key(self.store.directory / "generator-digest.json")
         self._module_base = (environment, settings_key(config))
+        self._reach = FactoryReach()
         self._config_key = config_key(config)
         self._environment = environment
         self._reported = 0  # warnings returned by ``finish`` so far
@@ -206,6 +209,8 @@ class BuildCache:
                 source.module,
                 import_root,
                 source.sha256,
+                # the scan also reads which classes each factory's module imports from this one
+                self._reach.read_for(source, self.config.factories),
             )
         )
 

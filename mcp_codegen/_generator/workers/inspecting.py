@@ -37,6 +37,7 @@ from mcp_codegen._generator.model import (
     ScannedTool,
     SourceFile,
 )
+from mcp_codegen._generator.scan.factory_reach import FactoryReach
 from mcp_codegen._generator.schema.describe import describe_module, inspect_tool
 from mcp_codegen._generator.workers.ahead import ImportAhead, ImportedAhead, import_ahead
 from mcp_codegen._generator.workers.imports import ImportGraph
@@ -323,6 +324,7 @@ def scan_source(
     source: SourceFile,
     decorators: list[str],
     factories: dict[str, dict[str, str]],
+    reach: FactoryReach,
     root: str,
     framework: bool,
 ) -> ScannedModule | None:
@@ -331,7 +333,7 @@ def scan_source(
     def offer(tree: Any) -> None:
         source_index(root).offer(source.path, source.data, tree)
 
-    return scan_reporting(source, decorators, factories, on_tree=offer, framework=framework)
+    return scan_reporting(source, decorators, factories, reach, on_tree=offer, framework=framework)
 
 
 def output_of(
@@ -409,6 +411,7 @@ class _Worker:
     config: Any
     graph: ImportGraph
     registration_files: RegistrationFiles
+    reach: FactoryReach = field(default_factory=FactoryReach)
     ahead: dict[str, ImportedAhead] = field(default_factory=dict)
     #: the last source's garbage is collected only if more work follows
     unsettled: bool = False
@@ -433,6 +436,7 @@ class _Worker:
                 source,
                 settings["decorators"],
                 self.factories,
+                self.reach,
                 settings["sys_path"][0],
                 settings["flavor"] != "clean",
             )

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcp_codegen._generator.model import ScannedModule, SourceFile
+from mcp_codegen._generator.scan.factory_reach import FactoryReach, factories_of
 from mcp_codegen._generator.workers.messages import read_message, take_channels, write_message
 
 
@@ -21,20 +22,20 @@ def scan_reporting(
     source: SourceFile,
     decorators: list[str],
     factories: dict[str, dict[str, str]],
+    reach: FactoryReach,
     on_tree: Callable[[Any], None] | None = None,
     framework: bool = False,
 ) -> ScannedModule | None:
     """``scan_source``, with a failure of the parser itself reported at the file; ``on_tree``
     gets the source's ``ast`` tree (a worker's ``SourceIndex``: not parsed twice)."""
     # Imported here: libcst is loaded only by scan workers, not by inspect-only ones.
-    from mcp_codegen._generator.scan.factory_reach import factories_of
     from mcp_codegen._generator.scan.files import scan_source
 
     try:
         return scan_source(
             source,
             decorators,
-            factories_of(source, factories),
+            factories_of(source, factories, reach),
             on_tree=on_tree,
             framework=framework,
         )
@@ -72,11 +73,14 @@ def scan_main() -> None:
 
     settings = read_message(requests)
     factories = factory_keys(settings.get("factories", []))
+    reach = FactoryReach()
     write_message(events, ("ready",))
     while (source := read_message(requests)) is not None:
         write_message(events, ("start", source.relative_path))
         framework = settings["flavor"] != "clean"
-        module = scan_reporting(source, settings["decorators"], factories, framework=framework)
+        module = scan_reporting(
+            source, settings["decorators"], factories, reach, framework=framework
+        )
         write_message(events, ("scanned", source.relative_path, module))
     write_message(events, ("finished",))
     events.close()

@@ -167,3 +167,50 @@ def test_an_edit_of_a_call_site_the_printed_factory_entry_names(tmp_path: Path) 
     warm, cold = _answer(tmp_path), _answer(tmp_path, "--no-cache")
     assert warm == cold
     assert "fct.server:create_server(read_only=False)" in "\n".join(cold[1]), cold[1]
+
+
+#: a tool class whose module also registers its closures at import, on a server of its own: the
+#: module is inspected without the factory's module and stored without error
+REGISTERED_AT_IMPORT = """
+
+from mcp.server.mcpserver import MCPServer
+
+standalone = MCPServer("admin")
+AdminTools({}).register_tools(standalone)
+"""
+
+
+def test_a_factorys_module_that_starts_importing_a_class_registered_at_import(
+    tmp_path: Path,
+) -> None:
+    """A tool class already registered at import by its own module (so its entry is stored
+    and does not depend on the factory's module) that the factory's module then starts
+    importing: its tools become the factory's (``scan.factory_reach``). The module's cache key
+    holds what the scan read from the factory's module, so the warm build is the cold one
+    (before, the warm build kept the stored scan: no ``factory`` in its tool's metadata)."""
+    package = tmp_path / "jt"
+    shutil.copytree(TOOL_CLASSES, package, ignore=shutil.ignore_patterns("__pycache__"))
+    for path in package.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace("published.forms.j_tool_classes", "jt"), encoding="utf-8")
+    (package / "server_sdk2.py").rename(package / "core.py")
+    admin = package / "tools" / "admin.py"
+    admin.write_text(admin.read_text(encoding="utf-8") + REGISTERED_AT_IMPORT, encoding="utf-8")
+    server = package / "server.py"
+    full = FACTORY_MODULE.lstrip("\n")
+    server.write_text(full.replace("from jt.tools.admin import AdminTools\n", ""), encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.mcp-codegen]\n"
+        'sources = ["jt/server.py", "jt/tools"]\n'
+        'output = "generated"\nflavor = "mcp"\n'
+        "factories = [\"jt.server:NotesServer('notes').mcp\"]\n",
+        encoding="utf-8",
+    )
+    before = _answer(tmp_path)
+    assert before[0] == 0, before[1]
+    server.write_text(full, encoding="utf-8")
+    warm, cold = _answer(tmp_path), _answer(tmp_path, "--no-cache")
+    assert warm == cold
+    admin_module = "jt/tools/admin.py"
+    assert b"NotesServer('notes').mcp" not in before[2][admin_module]
+    assert b"NotesServer('notes').mcp" in cold[2][admin_module]  # drop_note is the factory's now
