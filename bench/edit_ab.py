@@ -95,7 +95,7 @@ def main() -> None:
                 _edit(leaf / "synth" / "tools_010.py")
                 run(f"edit leaf {name}", command, leaf, env)
                 run(f"no-op {name}", command, leaf, env)  # the same again: a whole cache hit
-                # every module inspected (and rendered: in the workers from RENDER_IN_WORKERS_FROM)
+                # every module inspected by the workers and rendered by the generator
                 run(f"cold {name}", [*command, "--no-cache"], leaf, env)
                 _edit(shared / "synth" / "shared.py")
                 run(f"edit shared {name}", command, shared, env)

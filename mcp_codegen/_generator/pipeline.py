@@ -5,12 +5,12 @@ on every save or request.
 Over 600 lines: the stage order and what each stage hands the next are one decision, kept in one
 place (the session, the record of each module, and one build's stages as methods).
 
-Stages overlap in time but not in data: worker processes scan, inspect, assemble, render and
-check each source in turn (``mcp_codegen._generator.render.module_output``), so the per-module work is
-spread over the cores; this process collects the rendered modules as they arrive, takes unchanged
-ones from the build cache, and does only what spans modules (name clashes, the manifest, the
-server records) and the writing. Each module's outcome is one ``ModuleBuild`` record; each stage
-of one build is one method of ``_Build``.
+Stages overlap in time but not in data: worker processes scan and inspect each source in turn;
+this process assembles, renders and checks each inspection as it arrives
+(``mcp_codegen._generator.render.module_output``), takes unchanged modules from the build cache,
+and does what spans modules (name clashes, the manifest, the server records) and the writing.
+Each module's outcome is one ``ModuleBuild`` record; each stage of one build is one method of
+``_Build``.
 """
 
 from __future__ import annotations
@@ -50,16 +50,9 @@ from mcp_codegen._generator.progress import Progress
 from mcp_codegen._generator.workers.prestart import WORKER_HASH_SEED, WarmWorkers
 from mcp_codegen._generator.write.output import apply, compare, target_problems, unsafe
 from mcp_codegen._shared.diagnostics import Diagnostic
-from mcp_codegen._shared.format import module_path
 
 if TYPE_CHECKING:
     from mcp_codegen._generator.workers.pool import InspectSession
-
-#: From this many modules to inspect, the workers also render them (``module_output``). A lone
-#: module (an edit, a save in watch mode) is rendered here: its worker then need not import the
-#: renderer on the critical path, which this process imports anyway for the manifest. (At 5
-#: modules, rendering here or in the workers measured the same CPU within noise.)
-RENDER_IN_WORKERS_FROM = 2
 
 
 @dataclass(frozen=True)
@@ -90,7 +83,7 @@ class BuildResult:
 
 @dataclass(frozen=True, slots=True)
 class ModuleBuild:
-    """One module's outcome in one build: assembled here or by its worker, or taken from the
+    """One module's outcome in one build: assembled here from its inspection, or taken from the
     build cache (then ``inspection`` is ``None`` and its definition is read only on demand)."""
 
     source: SourceFile
@@ -242,7 +235,7 @@ class _Build:
         cached, misses = self.take_cache_entries()
         self.inspect_misses(misses, cached)
         if self.inspect_again:
-            self.inspect_in_workers(self.inspect_again, render_in_workers=True)
+            self.inspect_in_workers(self.inspect_again)
         scanned = [m for s in self.sources if (m := self.scanned_by.get(s.relative_path))]
         self.cross_module_checks(scanned)
         if _has_errors(self.diagnostics):
@@ -321,14 +314,11 @@ class _Build:
         The biggest sources go first, so the last ones handed out are short and no worker idles
         long at the end."""
         misses.sort(key=lambda source: -len(source.data))
-        workers = (
-            self.start_workers(misses, len(misses) >= RENDER_IN_WORKERS_FROM) if misses else None
-        )
+        workers = self.start_workers(misses) if misses else None
         try:
             if workers is not None:
                 workers.start(misses)
                 workers.wait_for_scans()
-            if workers is not None and workers.on_output is None:  # this process renders
                 # Imported once the scans are in: this overlaps the inspect workers' work.
                 from mcp_codegen._generator.render.modules import prepare_module_template
 
@@ -342,18 +332,16 @@ class _Build:
                 self.registrations.extend(workers.registrations())
                 workers.close()
 
-    def inspect_in_workers(self, sources: list[SourceFile], *, render_in_workers: bool) -> None:
-        """Scan, inspect (and render) ``sources`` in workers, start to end."""
-        workers = self.start_workers(sources, render_in_workers, capped=False)
+    def inspect_in_workers(self, sources: list[SourceFile]) -> None:
+        """Scan and inspect ``sources`` in workers, start to end (rendered here)."""
+        workers = self.start_workers(sources, capped=False)
         try:
             workers.run(sources)
         finally:
             self.registrations.extend(workers.registrations())
             workers.close()
 
-    def start_workers(
-        self, sources: list[SourceFile], render_in_workers: bool, *, capped: bool = True
-    ) -> InspectSession:
+    def start_workers(self, sources: list[SourceFile], *, capped: bool = True) -> InspectSession:
         # Imported here, not at the top: a cache hit must not pay for the worker machinery.
         from mcp_codegen._generator.workers.pool import InspectSession
 
@@ -364,8 +352,6 @@ class _Build:
             hash_seed=self.hash_seed,
             on_done=self.record_done,
             workers=len(sources) if capped else None,
-            on_output=self.take_output if render_in_workers else None,
-            inspections=self.cache is not None,
             warm=self.warm,
         )
 
@@ -414,7 +400,8 @@ class _Build:
     def assemble_and_render(
         self, inspected: InspectedModule, render_key: str | None = None
     ) -> None:
-        """A module's output made here: a stored inspection, or one a worker could not render."""
+        """A module's output, made here from its inspection (a worker's, or a stored one): the
+        workers ran user code, this process renders and checks what it writes."""
         # Imported here: the renderer and its templates are not needed by a cache hit.
         from mcp_codegen._generator.render.module_output import module_output
 
@@ -422,35 +409,6 @@ class _Build:
         self.accept(inspected, done.definition, done.rendered, list(done.problems), render_key)
         if done.checked and done.rendered is not None:
             self.checked.add(done.rendered.relative_path)
-
-    def take_output(self, inspected: InspectedModule, output: tuple[Any, ...]) -> None:
-        """A module's output as its worker made it (``mcp_codegen._generator.render.module_output``),
-        checked here to be literal-only: the worker ran user code, this process writes."""
-        tools, rendered, problems = output
-        module = inspected.module
-        problems = list(problems)
-        if rendered is not None and (
-            not isinstance(rendered, RenderedFile)
-            or rendered.relative_path != module_path(module.module)
-        ):  # never written where the module's own name does not say
-            where = getattr(rendered, "relative_path", type(rendered).__name__)
-            problems.append(
-                Diagnostic(
-                    module.relative_path,
-                    1,
-                    1,
-                    f"internal error: the worker rendered this module as {where!r}; "
-                    "nothing was written; please report this",
-                )
-            )
-            rendered = None
-        if rendered is not None:
-            found = unsafe(rendered)
-            problems.extend(found)
-            if not found:
-                self.checked.add(rendered.relative_path)
-        definition = ModuleDefinition(source=module, tools=tuple(tools))
-        self.accept(inspected, definition, rendered, problems)
 
     def accept(
         self,

@@ -1,5 +1,5 @@
 """Stage 4: generated modules rendered in memory.
 
-Runs in: worker, parent. (Workers render the modules they inspected, the generator the manifest,
-the server records and inspections taken from the build cache; see ``module_output``.)
+Runs in: parent. (Every module from its inspection, a worker's or a stored one, the manifest
+and the server records; see ``module_output``.)
 """

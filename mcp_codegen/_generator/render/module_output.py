@@ -1,10 +1,10 @@
 """One module's output from its inspection: assembled, checked for leaked process state,
 rendered and checked to be literal-only.
 
-Runs in: worker, parent. A worker does this right after inspecting a module, so the build's
-per-module CPU is spread over the workers and the generator process only collects the texts;
-the generator does it for inspections taken from the build cache when their rendering is not
-stored (a configuration key applied here changed, ``box_field`` for example).
+Runs in: parent. For each inspection a worker sends, and for each one taken from the build
+cache when its rendering is not stored (a configuration key applied here changed, ``box_field``
+for example). Never in a worker: the worker ran user code, which could patch the renderer or the
+check.
 """
 
 from __future__ import annotations
@@ -31,19 +31,14 @@ class ModuleOutput:
     checked: bool
 
 
-def module_output(
-    inspected: InspectedModule, config: Config, *, check: bool = True
-) -> ModuleOutput:
-    """``check=False`` (in a worker): the literal-only check is left to the generator process,
-    which writes the file and has never run user code."""
+def module_output(inspected: InspectedModule, config: Config) -> ModuleOutput:
     definition, problems = assemble_module(inspected, config)
     problems.extend(leaked_state(definition, config))
     rendered = None
     checked = False
     if definition.tools and not any(p.severity == "error" for p in problems):
         rendered = render_module(definition, config)
-        if check:
-            found = unsafe(rendered)
-            problems.extend(found)
-            checked = not found
+        found = unsafe(rendered)
+        problems.extend(found)
+        checked = not found
     return ModuleOutput(definition, rendered, tuple(problems), checked)

@@ -1,7 +1,7 @@
 """Where the module templates are: inside the package in a wheel, beside it in a checkout
 (standard library only: the build cache names them in its key on every build, cache hits too).
 
-Runs in: parent, worker.
+Runs in: parent.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """The child process that scans sources and imports user code: ``mcp_codegen._generator.workers.child.run``.
 
-Each source is scanned (libcst; no user code) and then, when it defines tools, imported,
-inspected, and its generated module assembled and rendered (when the settings carry the
-``Config``). Scanning here rather than in the generator spreads the parse over the workers, and
-every source is scanned before its own module is imported. A split session (a build with a
-cache, ``mcp_codegen._generator.workers.pool``) gives the scan to a ``scan`` worker
-(``mcp_codegen._generator.workers.scanning``) and the rest to ``inspect`` workers (``main``).
+Each source is scanned (libcst; no user code) and then, when it defines tools, imported and
+inspected; the generator assembles and renders what it sends. Scanning here rather than in the
+generator spreads the parse over the workers, and every source is scanned before its own module
+is imported. A split session (a build with a cache, ``mcp_codegen._generator.workers.pool``)
+gives the scan to a ``scan`` worker (``mcp_codegen._generator.workers.scanning``) and the rest
+to ``inspect`` workers (``main``).
 
 Protocol (``mcp_codegen._generator.workers.messages``), keyed by the source's relative path:
 - in, on stdin: a settings dict, then one ``SourceFile`` per message (an ``inspect`` worker:
@@ -14,10 +14,8 @@ Protocol (``mcp_codegen._generator.workers.messages``), keyed by the source's re
 - out, on the original stdout: ``("ready",)``, then per source ``("start", path)``,
   ``("scanned", path, ScannedModule | None)``, ``("progress", path)`` while it works,
   ``("expanded", path, ScannedModule)`` when a factory's call site became several tools, and
-  ``("done", path, tools, diagnostics, imported, output)`` (``imported``: the ``(module, file)``
-  pairs the source depends on, see ``mcp_codegen._generator.workers.imports``; ``output``: the module
-  assembled and rendered, see ``inspecting.output_of`` (the generator checks it); ``tools`` is empty when the
-  settings say ``inspections: False``, a build without a cache); at the end
+  ``("done", path, tools, diagnostics, imported)`` (``imported``: the ``(module, file)``
+  pairs the source depends on, see ``mcp_codegen._generator.workers.imports``); at the end
   ``("registered", registrations)`` (``mcp_codegen._generator.inspection.registrations``) and
   ``("finished",)``.
 

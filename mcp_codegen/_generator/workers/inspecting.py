@@ -31,7 +31,6 @@ from mcp_codegen._generator.inspection.registrations import (
 )
 from mcp_codegen._generator.inspection.resolve import ResolveFailure, import_module, resolve_tool
 from mcp_codegen._generator.model import (
-    InspectedModule,
     InspectedTool,
     ScannedModule,
     ScannedTool,
@@ -336,28 +335,6 @@ def scan_source(
     return scan_reporting(source, decorators, factories, reach, on_tree=offer, framework=framework)
 
 
-def output_of(
-    module: ScannedModule, tools: list[InspectedTool], diagnostics: list[Diagnostic], config: Any
-) -> tuple[tuple[Any, ...], Any, tuple[Diagnostic, ...]] | None:
-    """The module assembled and rendered here (``mcp_codegen._generator.render.module_output``), as
-    ``(tool definitions, rendered file, problems)``; the generator checks the text it writes
-    itself (this process ran user code, which could have patched the check). The module's own
-    ``ScannedModule`` is left out (the generator has it). None when the generator sent no
-    configuration, or when this failed: the generator then does it itself, and reports it."""
-    if config is None:
-        return None
-    # jinja2 (~55 ms): only a worker the generator sends its Config renders
-    from mcp_codegen._generator.render.module_output import module_output
-
-    try:
-        done = module_output(
-            InspectedModule(module, tuple(tools), tuple(diagnostics)), config, check=False
-        )
-    except Exception:
-        return None
-    return done.definition.tools, done.rendered, done.problems
-
-
 def serve(requests: BinaryIO, events: BinaryIO, role: str) -> None:
     """An ``inspect`` or ``both`` worker (``mcp_codegen._generator.workers.child.main``): the
     settings, then each source, until the generator sends ``None``."""
@@ -393,7 +370,6 @@ def _start(settings: dict[str, Any], role: str, events: BinaryIO) -> _Worker:
         injected=frozenset(settings["injected"]),
         factories=factory_keys(settings.get("factories", [])) if role == "both" else {},
         places=places,
-        config=settings.get("config"),  # a Config: this worker also renders what it inspects
         graph=ImportGraph(settings["sys_path"]),
         registration_files=RegistrationFiles(),
     )
@@ -408,7 +384,6 @@ class _Worker:
     injected: frozenset[str]
     factories: dict[str, dict[str, str]]
     places: tuple[Path, Path] | None
-    config: Any
     graph: ImportGraph
     registration_files: RegistrationFiles
     reach: FactoryReach = field(default_factory=FactoryReach)
@@ -477,7 +452,6 @@ class _Worker:
         elif ahead is not None:  # imported, but a build without the split would not
             forget_since(ahead.registrations)
         imported: list[tuple[str, str | None]] = []
-        output = None
         if module is not None and module.inspectable:
             module_file = getattr(sys.modules.get(source.module), "__file__", None)
             imported = self.graph.dependencies(
@@ -486,10 +460,7 @@ class _Worker:
                 objects,
                 self.registration_files(module_file, marked),
             )
-            output = output_of(module, tools, diagnostics, self.config)
-            if output is not None and not settings.get("inspections", True):
-                tools = []  # the generator keeps no cache: only the output is sent
-        write_message(self.events, ("done", key, tools, diagnostics, imported, output))
+        write_message(self.events, ("done", key, tools, diagnostics, imported))
 
 
 def _settle_heap() -> None:

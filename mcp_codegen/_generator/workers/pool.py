@@ -47,7 +47,6 @@ class _Worker:
         config: Config,
         started: tuple[WorkerProcess, IO[bytes]] | None = None,
         hash_seed: str = WORKER_HASH_SEED,
-        extra_settings: dict[str, Any] | None = None,
         role: str = "both",
     ) -> None:
         self.assigned: dict[str, SourceFile] = {}  # relative path -> source, until done
@@ -61,7 +60,7 @@ class _Worker:
         assert self.process.stdout is not None
         os.set_blocking(self.process.stdout.fileno(), False)
         self.outbox: queue.Queue[object] = queue.Queue()
-        self.outbox.put({**worker_settings(config), **(extra_settings or {})})
+        self.outbox.put(worker_settings(config))
         # A writer thread, so a worker stuck in user code can never block the generator.
         self.writer = threading.Thread(target=self._write_requests, daemon=True)
         self.writer.start()
@@ -122,12 +121,9 @@ class InspectSession:
     ``on_scanned`` gets each source's ``ScannedModule`` (sources without tools are skipped) and
     ``on_result`` each inspected module, as they arrive; ``on_done`` then gets the source, its
     scan and the ``(module, file)`` pairs it depended on (not called for a source whose worker
-    died). Workers hash with ``hash_seed``; ``workers`` caps how many start.
-
-    With ``on_output``, the workers also assemble and render each inspected module
-    (``mcp_codegen._generator.render.module_output``): it gets the inspected module (its tools only
-    when ``inspections``) and the worker's ``(tool definitions, rendered file, problems)``.
-    ``on_result`` then gets only what a worker could not render.
+    died). Workers hash with ``hash_seed``; ``workers`` caps how many start. The caller
+    assembles and renders what ``on_result`` gets: a worker ran user code and sends only its
+    inspection.
 
     **Split sessions.** When ``warm`` holds a ``scan`` worker
     (``mcp_codegen._generator.workers.prestart.start_split``, a build with a cache), every source
@@ -148,8 +144,6 @@ class InspectSession:
             [SourceFile, ScannedModule | None, list[tuple[str, str | None]]], None
         ] = lambda source, module, imported: None,
         workers: int | None = None,
-        on_output: Callable[[InspectedModule, tuple[Any, ...]], None] | None = None,
-        inspections: bool = True,
         warm: WarmWorkers | None = None,
     ) -> None:
         """Start the workers now: their interpreter and imports overlap whatever comes next;
@@ -158,10 +152,6 @@ class InspectSession:
         self.on_scanned = on_scanned
         self.on_result = on_result
         self.on_done = on_done
-        self.on_output = on_output
-        self.extra_settings: dict[str, Any] = (
-            {"config": config, "inspections": inspections} if on_output is not None else {}
-        )
         self.hash_seed = hash_seed
         self.workers: list[_Worker] = []
         self.retired: list[_Worker] = []
@@ -215,7 +205,7 @@ class InspectSession:
         dispatch: bool = True,
         started: tuple[WorkerProcess, IO[bytes]] | None = None,
     ) -> None:
-        worker = _Worker(self.config, started, self.hash_seed, self.extra_settings, self.role)
+        worker = _Worker(self.config, started, self.hash_seed, self.role)
         self.workers.append(worker)
         self.selector.register(worker.process.stdout, selectors.EVENT_READ, worker)  # type: ignore[arg-type]
         if dispatch:
@@ -319,7 +309,7 @@ class InspectSession:
                 source = worker.assigned[key]  # type: ignore[index]
                 self.scanned[key] = replace(module, **source.location())
         elif kind == "done":
-            _, key, tools, diagnostics, imported, output = event
+            _, key, tools, diagnostics, imported = event
             source = worker.assigned.pop(key)  # type: ignore[call-overload]
             worker.current = None
             # Its next source (or the end of input) first: the worker goes on while this
@@ -332,10 +322,7 @@ class InspectSession:
                     tools=tuple(tools),  # type: ignore[arg-type]
                     diagnostics=tuple(diagnostics),  # type: ignore[arg-type]
                 )
-                if self.on_output is not None and output is not None:
-                    self.on_output(inspected, output)  # type: ignore[arg-type]
-                else:
-                    self.on_result(inspected)
+                self.on_result(inspected)
             self.on_done(source, module, imported)  # type: ignore[arg-type]
         elif kind == "registered":
             worker.registrations = list(event[1])  # type: ignore[arg-type]

@@ -1,9 +1,9 @@
-"""The output does not depend on how many workers share the modules, nor on who renders them.
+"""The output does not depend on how many workers share the modules, nor on which are cached.
 
-Workers assemble, render and check the modules they inspect (``mcp_codegen._generator.render.module_output``);
-a build with one changed module renders it in the generator process instead. With one, two and
-four workers the bookshop example must render to the committed ``generated/`` tree, byte for
-byte; and a cached rebuild of one edited module must equal a build without the cache.
+Workers inspect; the generator assembles, renders and checks each module as its inspection
+arrives (``mcp_codegen._generator.render.module_output``). With one, two and four workers the
+bookshop example must render to the committed ``generated/`` tree, byte for byte; and a cached
+rebuild of one edited module must equal a build without the cache.
 """
 
 from __future__ import annotations
@@ -67,13 +67,13 @@ def test_output_does_not_depend_on_the_worker_count(
     }
 
 
-def test_one_edited_module_rendered_here_equals_a_build_without_cache(tmp_path: Path) -> None:
+def test_one_edited_module_rebuilt_equals_a_build_without_cache(tmp_path: Path) -> None:
     config = load_config(_project(tmp_path / "proj"))
-    first = build(config)  # every module rendered by the workers, and stored
+    first = build(config)  # every module inspected, rendered, and stored
     assert not first.errors, "\n".join(map(str, first.errors))
     edited = tmp_path / "proj" / "examples" / "bookshop" / "orders.py"
     edited.write_text(edited.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    again = build(config)  # only orders.py is inspected, and rendered in this process
+    again = build(config)  # only orders.py is inspected again; the others come from the cache
     cold = build(config, use_cache=False)
     assert not again.errors and not cold.errors
     assert [d.source.relative_path for d in again.rebuilt] == ["examples/bookshop/orders.py"]
