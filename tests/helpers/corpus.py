@@ -7,6 +7,8 @@ for the official SDK, ``fastmcp.Client`` for fastmcp): nothing here re-implement
 
 from __future__ import annotations
 
+import copy
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -77,6 +79,32 @@ def build_flavor(
         "generated": {tool["name"]: tool for module in modules for tool in module["TOOLS"]},
     }
     return built, config.output
+
+
+class SharedBuilds:
+    """``build_flavor`` made once per distinct input, for the tests of one module that assert on
+    the same build: each (flavor, sources, extra config, python path) is generated into a
+    directory of its own under ``root`` the first time a test asks (whichever runs first, in any
+    order). Tests get a copy of the tools and must only read the generated tree."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._built: dict[tuple[object, ...], tuple[dict[str, Any], Path]] = {}
+        self._ids = itertools.count()
+
+    def get(
+        self,
+        flavor: str,
+        sources: list[Path],
+        extra: str = "",
+        python_path: tuple[Path, ...] = (REPO, FIXTURES),
+    ) -> tuple[dict[str, Any], Path]:
+        key = (flavor, tuple(sources), extra, python_path)
+        if key not in self._built:
+            root = self._root / f"build{next(self._ids)}"  # a failed build leaves its own
+            self._built[key] = build_flavor(root, flavor, sources, extra, python_path)
+        built, output = self._built[key]
+        return copy.deepcopy(built), output
 
 
 def sdk_client_tools(server: Any) -> dict[str, dict[str, Any]]:

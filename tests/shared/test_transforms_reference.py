@@ -198,13 +198,21 @@ def schemas(leaf_refs: bool = True) -> st.SearchStrategy[dict[str, Any]]:
     )
 
 
+#: Built once: a strategy made inside ``roots`` on every draw made hypothesis recompute its
+#: recursive properties each time (~85% of these tests' time, by cProfile); the examples drawn
+#: are the same.
+SCHEMAS = schemas()
+DEFS = st.dictionaries(st.sampled_from(NAMES), SCHEMAS, max_size=4)
+DEFINITIONS = st.dictionaries(st.sampled_from(NAMES), SCHEMAS, max_size=2)
+
+
 @st.composite
 def roots(draw: st.DrawFn) -> dict[str, Any]:
-    root = draw(schemas())
+    root = draw(SCHEMAS)
     if draw(st.booleans()):
-        root["$defs"] = draw(st.dictionaries(st.sampled_from(NAMES), schemas(), max_size=4))
+        root["$defs"] = draw(DEFS)
     if draw(st.booleans()):
-        root["definitions"] = draw(st.dictionaries(st.sampled_from(NAMES), schemas(), max_size=2))
+        root["definitions"] = draw(DEFINITIONS)
     return root
 
 
@@ -217,7 +225,7 @@ def outcome(fn: Any, schema: dict[str, Any]) -> Any:
         return ("recursion",)
 
 
-@pytest.mark.process
+@pytest.mark.slow
 @SETTINGS
 @given(roots())
 def test_clean_equals_the_reference(schema: dict[str, Any]) -> None:
@@ -239,7 +247,7 @@ _ALIAS_POOL = {
 }
 
 
-@pytest.mark.process
+@pytest.mark.slow
 @SETTINGS
 @given(st.lists(roots(), min_size=2, max_size=4))
 # Regressions (see tests/shared/test_transforms_memo.py): a definition reaching a dangling name,
@@ -276,7 +284,7 @@ def test_one_memo_over_tools_sharing_definitions_equals_the_reference(
         assert same(outcome(lambda s: clean(s, memo), tool), outcome(ref_clean, tool))
 
 
-@pytest.mark.process
+@pytest.mark.slow
 @SETTINGS
 @given(roots())
 def test_referenced_definitions_and_map_subschemas_equal_the_reference(

@@ -23,8 +23,8 @@ import pytest
 
 from tests.helpers.corpus import (
     FIXTURES,
+    SharedBuilds,
     assert_same_tools,
-    build_flavor,
     fastmcp_client_tools,
     sdk_client_tools,
 )
@@ -69,13 +69,20 @@ def theirs(server: str) -> dict[str, dict[str, Any]]:
     return SERVERS[server][1](module.mcp)
 
 
-def build(root: Path, server: str, flavor: str) -> tuple[dict[str, Any], Path]:
-    return build_flavor(root, flavor, [SOURCE / f"{server}.py", SOURCE / "helpers.py"])
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
+    """Each server generated once per flavor: the listing test and the strict hook's test read
+    the same tree."""
+    return SharedBuilds(tmp_path_factory.mktemp("call_forms"))
+
+
+def build(builds: SharedBuilds, server: str, flavor: str) -> tuple[dict[str, Any], Path]:
+    return builds.get(flavor, [SOURCE / f"{server}.py", SOURCE / "helpers.py"])
 
 
 @pytest.mark.parametrize("server", list(SERVERS))
-def test_every_call_form_generates_what_the_server_lists(tmp_path: Path, server: str) -> None:
-    built, _ = build(tmp_path, server, SERVERS[server][0])
+def test_every_call_form_generates_what_the_server_lists(builds: SharedBuilds, server: str) -> None:
+    built, _ = build(builds, server, SERVERS[server][0])
     listed, ours = theirs(server), built["wire"]
     expected = {*FUNCTIONS, *(["find_key"] if server == "fastmcp_server" else [])}
     assert sorted(ours) == sorted(listed) == sorted(expected)
@@ -89,11 +96,11 @@ def test_every_call_form_generates_what_the_server_lists(tmp_path: Path, server:
 
 
 @pytest.mark.parametrize("server", list(SERVERS))
-def test_no_self_and_no_hidden_parameter(tmp_path: Path, server: str) -> None:
+def test_no_self_and_no_hidden_parameter(builds: SharedBuilds, server: str) -> None:
     """The schema follows the signature the framework sees: ``self`` of a bound method and
     the parameter a decorator hides with ``__signature__`` are never properties, in ``clean``
     neither; the properties and required ones are the framework's."""
-    clean, _ = build(tmp_path, server, "clean")
+    clean, _ = build(builds, server, "clean")
     listed = theirs(server)
     assert sorted(clean["wire"]) == sorted(listed)
     for name, tool in clean["wire"].items():
@@ -107,11 +114,13 @@ def test_no_self_and_no_hidden_parameter(tmp_path: Path, server: str) -> None:
 
 
 @pytest.mark.parametrize("server", list(SERVERS))
-def test_the_hook_serves_the_same_list_strictly(tmp_path: Path, server: str) -> None:
+def test_the_hook_serves_the_same_list_strictly(
+    tmp_path: Path, builds: SharedBuilds, server: str
+) -> None:
     """``mcp-codegen run --strict`` of ``main`` (``use_generated(strict=True)``, fast path off):
     every tool the server registers, the late ones too, is found in the generated tree by the
     function it was given."""
-    _, output = build(tmp_path, server, SERVERS[server][0])
+    _, output = build(builds, server, SERVERS[server][0])
     answers, _, stderr = exchange(
         run_command(
             str(output), f"published.call_forms.{server}:main", "--strict", "--no-fast-path"

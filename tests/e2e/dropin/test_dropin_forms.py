@@ -22,6 +22,7 @@ from mcp_codegen._generator.config import load_config
 from mcp_codegen._generator.pipeline import generate
 from tests.helpers.corpus import (
     FIXTURES,
+    SharedBuilds,
     assert_same_tools,
     build_flavor,
     fastmcp_client_tools,
@@ -70,13 +71,22 @@ if str(LAYOUT) not in sys.path:
 IDS = [f"{module}:{attribute}" for module, attribute, _, _ in SERVERS]
 
 
-def build_server(root: Path, module: str, attribute: str, flavor: str) -> tuple[dict, Path]:
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
+    """Each module is generated once per flavor and entry; the tests that assert on the same
+    build (its listing, the strict hook over it, its unlisted tools) read that one tree."""
+    return SharedBuilds(tmp_path_factory.mktemp("forms"))
+
+
+def build_server(
+    builds: SharedBuilds, module: str, attribute: str, flavor: str
+) -> tuple[dict, Path]:
     """Generate the module; the tools of the one server (``x-codegen.server``; none recorded for
     a registration function's parameter, in modules with one server), as served."""
     if module == LAYOUT_SERVER:
-        built, output = build_flavor(root, flavor, [LAYOUT / "src"], python_path=(REPO, LAYOUT))
+        built, output = builds.get(flavor, [LAYOUT / "src"], python_path=(REPO, LAYOUT))
         return built["wire"], output
-    built, output = build_flavor(root, flavor, [SOURCE / f"{module}.py"])
+    built, output = builds.get(flavor, [SOURCE / f"{module}.py"])
     key = f"{PACKAGE}.{module}:{attribute}"
     servers = {n: t["x-codegen"].get("server") for n, t in built["generated"].items()}
     mine = {n for n, server in servers.items() if server in (key, None)}
@@ -94,9 +104,9 @@ def theirs(module: str, attribute: str, flavor: str) -> dict[str, dict[str, Any]
 
 @pytest.mark.parametrize(("module", "attribute", "flavor", "names"), SERVERS, ids=IDS)
 def test_each_form_generates_what_the_server_lists(
-    tmp_path: Path, module: str, attribute: str, flavor: str, names: list[str]
+    builds: SharedBuilds, module: str, attribute: str, flavor: str, names: list[str]
 ) -> None:
-    ours, _ = build_server(tmp_path, module, attribute, flavor)
+    ours, _ = build_server(builds, module, attribute, flavor)
     listed = theirs(module, attribute, flavor)
     assert sorted(listed) == names
     assert_same_tools(listed, ours)
@@ -104,11 +114,16 @@ def test_each_form_generates_what_the_server_lists(
 
 @pytest.mark.parametrize(("module", "attribute", "flavor", "names"), SERVERS, ids=IDS)
 def test_the_strict_hook_lists_the_same(
-    tmp_path: Path, module: str, attribute: str, flavor: str, names: list[str]
+    tmp_path: Path,
+    builds: SharedBuilds,
+    module: str,
+    attribute: str,
+    flavor: str,
+    names: list[str],
 ) -> None:
     """``mcp-codegen run --strict`` (fast path off): every tool the server registers has a
     current generated entry, and the hooked listing is the plain server's."""
-    _, output = build_server(tmp_path, module, attribute, flavor)
+    _, output = build_server(builds, module, attribute, flavor)
     answers, _, stderr = exchange(
         run_command(str(output), f"{dotted(module)}:{attribute}", "--strict", "--no-fast-path"),
         [initialize(), INITIALIZED, request(2, "tools/list")],
@@ -192,7 +207,7 @@ def printed_entry(errors: list[str]) -> str:
 
 @pytest.mark.parametrize(("module", "flavor"), REGISTRY)
 def test_a_registry_loop_of_wrapped_functions_prints_an_entry_that_works(
-    tmp_path: Path, module: str, flavor: str
+    tmp_path: Path, builds: SharedBuilds, module: str, flavor: str
 ) -> None:
     """Form (e): without the entry, each option the loop computes is an error at its argument
     that prints the ``factories`` entry (the module's own literal call); pasted as printed, the
@@ -210,7 +225,7 @@ def test_a_registry_loop_of_wrapped_functions_prints_an_entry_that_works(
     ]
     entry = printed_entry(errors)
     assert entry == REGISTRY_ENTRY.format(module=module)
-    built, _ = build_flavor(tmp_path / "after", flavor, [path], entry + "\n")
+    built, _ = builds.get(flavor, [path], entry + "\n")
     listed = theirs(module, "mcp", flavor)
     assert sorted(listed) == ["add", "divide"]
     assert_same_tools(listed, built["wire"])
@@ -219,11 +234,13 @@ def test_a_registry_loop_of_wrapped_functions_prints_an_entry_that_works(
 
 
 @pytest.mark.parametrize(("module", "flavor"), REGISTRY)
-def test_the_strict_hook_serves_a_registry_loop(tmp_path: Path, module: str, flavor: str) -> None:
+def test_the_strict_hook_serves_a_registry_loop(
+    tmp_path: Path, builds: SharedBuilds, module: str, flavor: str
+) -> None:
     """``mcp-codegen run --strict`` of the module's own server (``mcp = create_server(False)``):
     every wrapped tool found in the tree, and the listing is the framework's own."""
     entry = REGISTRY_ENTRY.format(module=module)
-    _, output = build_flavor(tmp_path, flavor, [SOURCE / f"{module}.py"], entry + "\n")
+    _, output = builds.get(flavor, [SOURCE / f"{module}.py"], entry + "\n")
     answers, _, stderr = exchange(
         run_command(str(output), f"{dotted(module)}:mcp", "--strict", "--no-fast-path"),
         [initialize(), INITIALIZED, request(2, "tools/list")],
@@ -244,13 +261,13 @@ def test_the_strict_hook_serves_a_registry_loop(tmp_path: Path, module: str, fla
     ],
 )
 def test_a_tool_removed_at_import_is_generated_unlisted(
-    tmp_path: Path, module: str, flavor: str, removed: list[str]
+    builds: SharedBuilds, module: str, flavor: str, removed: list[str]
 ) -> None:
     """Form (c): each removed tool keeps an entry the hook finds (``x-codegen.unlisted``), and
     no listing of the tree (``serve``, ``export``, ``verify``) includes it."""
     from mcp_codegen.runtime import load_tools
 
-    built, output = build_flavor(tmp_path, flavor, [SOURCE / f"{module}.py"])
+    built, output = builds.get(flavor, [SOURCE / f"{module}.py"])
     unlisted = sorted(n for n, t in built["generated"].items() if t["x-codegen"].get("unlisted"))
     assert unlisted == removed
     registry = load_tools(output)
@@ -267,16 +284,16 @@ AFTER_SETUP_NAMES = ["list_notes", "read_note"]
 
 
 def build_after_setup(
-    root: Path, module: str, flavor: str, call: str = "setup()"
+    builds: SharedBuilds, module: str, flavor: str, call: str = "setup()"
 ) -> tuple[dict, Path]:
     entry = f'factories = ["{PACKAGE}.{module}:{call}"]\n'
-    return build_flavor(root, flavor, [SOURCE / f"{module}.py"], entry)
+    return builds.get(flavor, [SOURCE / f"{module}.py"], entry)
 
 
 @pytest.mark.parametrize("call", ["setup()", "main()"])
 @pytest.mark.parametrize(("module", "flavor"), AFTER_SETUP)
 def test_tools_registered_by_a_setup_call_generate_with_its_factories_entry(
-    tmp_path: Path, module: str, flavor: str, call: str
+    builds: SharedBuilds, module: str, flavor: str, call: str
 ) -> None:
     """Form (d): ``setup()`` loops ``app.add_tool(...)`` over ``(fn, name, description)``
     tuples of another module. With ``factories = ["...:setup()"]`` the one call site becomes
@@ -285,7 +302,7 @@ def test_tools_registered_by_a_setup_call_generate_with_its_factories_entry(
     ``run`` returns at once, and the server it was asked to run is the one built."""
     loaded = importlib.reload(importlib.import_module(dotted(module)))  # a server of its own
     assert LISTERS[flavor](loaded.app) == {}  # nothing before setup() runs
-    built, _ = build_after_setup(tmp_path, module, flavor, call)
+    built, _ = build_after_setup(builds, module, flavor, call)
     server = loaded.setup()
     listed = LISTERS[flavor](server)
     assert sorted(listed) == AFTER_SETUP_NAMES
@@ -297,12 +314,12 @@ def test_tools_registered_by_a_setup_call_generate_with_its_factories_entry(
 @pytest.mark.parametrize("target", ["setup()", "main"])
 @pytest.mark.parametrize(("module", "flavor"), AFTER_SETUP)
 def test_the_strict_hook_serves_a_setup_calls_tools(
-    tmp_path: Path, module: str, flavor: str, target: str
+    tmp_path: Path, builds: SharedBuilds, module: str, flavor: str, target: str
 ) -> None:
     """``mcp-codegen run --strict`` of ``module:setup()`` (the server the call returns) and of
     ``module:main`` (which calls setup() then ``app.run()``): every tool found in the tree, and
     the listing is the framework's own after setup()."""
-    _, output = build_after_setup(tmp_path, module, flavor)
+    _, output = build_after_setup(builds, module, flavor)
     answers, _, stderr = exchange(
         run_command(str(output), f"{dotted(module)}:{target}", "--strict", "--no-fast-path"),
         [initialize(), INITIALIZED, request(2, "tools/list")],
@@ -320,7 +337,7 @@ def test_the_strict_hook_serves_a_setup_calls_tools(
 
 @pytest.mark.parametrize(("module", "flavor"), AFTER_SETUP)
 def test_the_error_before_the_entry_prints_one_that_works(
-    tmp_path: Path, module: str, flavor: str
+    tmp_path: Path, builds: SharedBuilds, module: str, flavor: str
 ) -> None:
     """Without the entry, each loop variable is an error at its argument that names the
     ``factories`` entry; pasted into the configuration as printed, it generates the tools."""
@@ -331,9 +348,7 @@ def test_the_error_before_the_entry_prints_one_that_works(
     entries = {re.search(r'(factories = \["[^"]+"\])', error).group(1) for error in errors}  # type: ignore[union-attr]
     assert entries == {f'factories = ["{PACKAGE}.{module}:setup()"]'}
     assert all("is a local variable of setup()" in error for error in errors)
-    built, _ = build_flavor(
-        tmp_path / "after", flavor, [SOURCE / f"{module}.py"], entries.pop() + "\n"
-    )
+    built, _ = builds.get(flavor, [SOURCE / f"{module}.py"], entries.pop() + "\n")
     loaded = importlib.reload(importlib.import_module(dotted(module)))
     assert_same_tools(LISTERS[flavor](loaded.setup()), built["wire"])
 

@@ -59,6 +59,7 @@ def _entry(message: str) -> str:
 
 
 @pytest.mark.process
+@pytest.mark.slow
 @pytest.mark.parametrize("flavor", sorted(SERVERS))
 def test_the_printed_entry_works_as_printed(project: Project, flavor: str) -> None:
     project.write("pkg/__init__.py", "")
@@ -172,6 +173,7 @@ def _generate_with(project: Project, flavor: str, entry: str) -> dict[str, dict]
 
 
 @pytest.mark.process
+@pytest.mark.slow
 @pytest.mark.parametrize("flavor", sorted(SERVERS))
 def test_a_factory_adding_an_imported_function_works_as_printed(
     project: Project, flavor: str
@@ -197,6 +199,7 @@ def test_a_factory_adding_an_imported_function_works_as_printed(
 
 
 @pytest.mark.process
+@pytest.mark.slow
 def test_a_registration_the_entry_does_not_make_prints_the_entry_that_does(
     project: Project,
 ) -> None:
