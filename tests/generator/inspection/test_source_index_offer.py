@@ -10,6 +10,7 @@ import pytest
 
 from mcp_codegen._generator.inspection.model_sources import SourceIndex
 from mcp_codegen._generator.model import SourceFile
+from mcp_codegen._generator.scan.factory_reach import FactoryReach
 from mcp_codegen._generator.workers import inspecting
 from mcp_codegen._shared.format import source_digest
 
@@ -60,7 +61,9 @@ def test_the_worker_scan_offers_its_tree(tmp_path: Path, monkeypatch: pytest.Mon
     path = tmp_path / "shop.py"
     path.write_bytes(data)
     source = SourceFile(str(path), "shop.py", "shop", str(tmp_path), source_digest(data), data)
-    module = inspecting.scan_source(source, ["tool"], {}, str(tmp_path), framework=False)
+    module = inspecting.scan_source(
+        source, ["tool"], {}, FactoryReach(), str(tmp_path), framework=False
+    )
     assert module is not None and [t.name for t in module.tools] == ["pay"]
 
     def no_parse(*args: object, **kwargs: object) -> None:
