@@ -48,8 +48,14 @@ def main(role: str = "both") -> None:
     # its configuration. Installed libraries load before the project's directories go on
     # sys.path.
     if role == "both":
-        import mcp_codegen._generator.scan.files  # noqa: F401  # libcst (~150 ms): this worker scans
-    # pydantic and the inspection: never in a scan worker (above)
+        import mcp_codegen._generator.scan.files  # libcst (~150 ms): this worker scans
+    # pydantic and the inspection: never in a scan worker (above). The schema modules import
+    # pydantic where they use it (the parent imports them too), so it is named here: a worker
+    # kept ready by watch or the daemon must not import it (~60 ms) after a save arrives.
+    import pydantic.fields  # noqa: F401  # with pydantic.types and annotated_types
+
+    import mcp_codegen._generator.schema.batch  # pydantic and its TypeAdapter
+    import mcp_codegen._generator.schema.defaults  # noqa: F401  # pydantic_core
     from mcp_codegen._generator.workers.inspecting import serve
 
     serve(requests, events, role)
