@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from bench.incremental import INFER, write_project
@@ -44,11 +45,18 @@ def _edit(path: Path) -> None:
     path.write_text(f"{text}\n# edit {time.time_ns()}\n")
 
 
-def checkout_options(description: str, rounds: int) -> tuple[argparse.Namespace, dict[str, Path]]:
-    """``--rounds``, ``--tools`` and the ``NAME=CHECKOUT`` arguments of a side-by-side bench."""
+def checkout_options(
+    description: str,
+    rounds: int,
+    more: Callable[[argparse.ArgumentParser], None] | None = None,
+) -> tuple[argparse.Namespace, dict[str, Path]]:
+    """``--rounds``, ``--tools`` and the ``NAME=CHECKOUT`` arguments of a side-by-side bench,
+    with the scenario's own options that ``more`` adds."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--rounds", type=int, default=rounds)
     parser.add_argument("--tools", type=int, default=1000)
+    if more is not None:
+        more(parser)
     parser.add_argument("checkouts", nargs="+", metavar="NAME=CHECKOUT")
     options = parser.parse_args()
     repos = {
