@@ -76,6 +76,25 @@ def _answer(root: Path, *args: str) -> tuple[int, list[str], dict[str, bytes]]:
     return done.returncode, done.stderr.splitlines(), tree
 
 
+def _tool_classes_project(root: Path) -> Path:
+    """Form (j) as package ``jt`` under ``root`` (its SDK 2.x server module as ``jt.core``),
+    configured with the factory ``jt.server:NotesServer('notes').mcp``; returns the package."""
+    package = root / "jt"
+    shutil.copytree(TOOL_CLASSES, package, ignore=shutil.ignore_patterns("__pycache__"))
+    for path in package.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace("published.forms.j_tool_classes", "jt"), encoding="utf-8")
+    (package / "server_sdk2.py").rename(package / "core.py")
+    (root / "pyproject.toml").write_text(
+        "[tool.mcp-codegen]\n"
+        'sources = ["jt/server.py", "jt/tools"]\n'
+        'output = "generated"\nflavor = "mcp"\n'
+        "factories = [\"jt.server:NotesServer('notes').mcp\"]\n",
+        encoding="utf-8",
+    )
+    return package
+
+
 @pytest.mark.parametrize("edit", ["stops importing", "starts importing"])
 def test_an_edit_of_a_factorys_module_reaches_the_tool_classes_it_imports(
     tmp_path: Path, edit: str
@@ -83,25 +102,13 @@ def test_an_edit_of_a_factorys_module_reaches_the_tool_classes_it_imports(
     """The scan of a tool module reads the configured factory's module (which of its classes
     that module imports: ``scan.factory_reach``), so its entry depends on that file: after the
     factory's module stops or starts importing a tool class, the warm build is the cold one."""
-    package = tmp_path / "jt"
-    shutil.copytree(TOOL_CLASSES, package, ignore=shutil.ignore_patterns("__pycache__"))
-    for path in package.rglob("*.py"):
-        text = path.read_text(encoding="utf-8")
-        path.write_text(text.replace("published.forms.j_tool_classes", "jt"), encoding="utf-8")
-    (package / "server_sdk2.py").rename(package / "core.py")
+    package = _tool_classes_project(tmp_path)
     server = package / "server.py"
     full = FACTORY_MODULE.lstrip("\n")
     without = full.replace("from jt.tools.admin import AdminTools\n", "")
     assert without != full
     first, second = (full, without) if edit == "stops importing" else (without, full)
     server.write_text(first, encoding="utf-8")
-    (tmp_path / "pyproject.toml").write_text(
-        "[tool.mcp-codegen]\n"
-        'sources = ["jt/server.py", "jt/tools"]\n'
-        'output = "generated"\nflavor = "mcp"\n'
-        "factories = [\"jt.server:NotesServer('notes').mcp\"]\n",
-        encoding="utf-8",
-    )
     before = _answer(tmp_path)
     server.write_text(second, encoding="utf-8")
     warm, cold = _answer(tmp_path), _answer(tmp_path, "--no-cache")
@@ -188,24 +195,12 @@ def test_a_factorys_module_that_starts_importing_a_class_registered_at_import(
     importing: its tools become the factory's (``scan.factory_reach``). The module's cache key
     holds what the scan read from the factory's module, so the warm build is the cold one
     (before, the warm build kept the stored scan: no ``factory`` in its tool's metadata)."""
-    package = tmp_path / "jt"
-    shutil.copytree(TOOL_CLASSES, package, ignore=shutil.ignore_patterns("__pycache__"))
-    for path in package.rglob("*.py"):
-        text = path.read_text(encoding="utf-8")
-        path.write_text(text.replace("published.forms.j_tool_classes", "jt"), encoding="utf-8")
-    (package / "server_sdk2.py").rename(package / "core.py")
+    package = _tool_classes_project(tmp_path)
     admin = package / "tools" / "admin.py"
     admin.write_text(admin.read_text(encoding="utf-8") + REGISTERED_AT_IMPORT, encoding="utf-8")
     server = package / "server.py"
     full = FACTORY_MODULE.lstrip("\n")
     server.write_text(full.replace("from jt.tools.admin import AdminTools\n", ""), encoding="utf-8")
-    (tmp_path / "pyproject.toml").write_text(
-        "[tool.mcp-codegen]\n"
-        'sources = ["jt/server.py", "jt/tools"]\n'
-        'output = "generated"\nflavor = "mcp"\n'
-        "factories = [\"jt.server:NotesServer('notes').mcp\"]\n",
-        encoding="utf-8",
-    )
     before = _answer(tmp_path)
     assert before[0] == 0, before[1]
     server.write_text(full, encoding="utf-8")
