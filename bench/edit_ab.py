@@ -6,8 +6,10 @@ e.g.    python -m bench edit_ab before=/tmp/main-checkout after=.
 ``bench/incremental.py`` measures one checkout per run; this puts checkouts side by side in one
 run, so load from other users of the machine falls on all of them alike. Each checkout gets its
 own copies of the projects (its build cache is keyed on its own code), built once; then every
-round edits, per checkout, the leaf module (``edit leaf``) and the models module that 5 tool
-modules import (``edit shared``) and runs ``generate`` (after the leaf's, ``generate`` again with
+round edits, per checkout, the leaf module (``edit leaf``), the models module that 5 tool
+modules import (``edit shared``) and one module of the registering layout, whose package
+``__init__`` imports every tool module (``reg edit``, against its own floor ``reg floor``), and
+runs ``generate`` (after the leaf's, ``generate`` again with
 nothing changed: ``no-op``, and ``generate --no-cache``: ``cold``, every module inspected), then
 runs the one-module floor
 (``bench/incremental.py``'s ``INFER``). Medians of wall and CPU seconds (``getrusage`` of the
@@ -83,10 +85,12 @@ def main() -> None:
         for name, repo in repos.items():
             compileall.compile_dir(repo / "mcp_codegen", quiet=1)
             leaf, shared = scratch / f"leaf-{name}", scratch / f"shared-{name}"
+            registering = scratch / f"reg-{name}"
             write_project(leaf, options.tools)
             write_project(shared, options.tools, shared=True)
+            write_project(registering, options.tools, registering=True)
             env = dict(os.environ, PYTHONPATH=str(repo))
-            for project in (leaf, shared):
+            for project in (leaf, shared, registering):
                 subprocess.run(
                     [sys.executable, "-m", "mcp_codegen", "generate", "-q"],
                     cwd=project,
@@ -94,11 +98,12 @@ def main() -> None:
                     check=True,
                     capture_output=True,
                 )
-            projects[name] = (env, leaf, shared)
-        floor = scratch / f"leaf-{next(iter(repos))}"
+            projects[name] = (env, leaf, shared, registering)
+        first = next(iter(repos))
+        floors = {"floor": scratch / f"leaf-{first}", "reg floor": scratch / f"reg-{first}"}
         loads = []
         for round_ in range(options.rounds):
-            for name, (env, leaf, shared) in projects.items():
+            for name, (env, leaf, shared, registering) in projects.items():
                 command = [sys.executable, "-m", "mcp_codegen", "generate", "-q"]
                 _edit(leaf / "synth" / "tools_010.py")
                 run(f"edit leaf {name}", command, leaf, env)
@@ -107,26 +112,29 @@ def main() -> None:
                 run(f"cold {name}", [*command, "--no-cache"], leaf, env)
                 _edit(shared / "synth" / "shared.py")
                 run(f"edit shared {name}", command, shared, env)
-            run(
-                "floor",
-                [sys.executable, "-c", INFER, "synth.tools_010"],
-                floor,
-                dict(os.environ, PYTHONPATH=os.pathsep.join([str(floor), str(HERE.parent)])),
-            )
+                _edit(registering / "synth" / "tools_010.py")
+                run(f"reg edit {name}", command, registering, env)
+            for key, floor in floors.items():
+                run(
+                    key,
+                    [sys.executable, "-c", INFER, "synth.tools_010"],
+                    floor,
+                    dict(os.environ, PYTHONPATH=os.pathsep.join([str(floor), str(HERE.parent)])),
+                )
             loads.append(os.getloadavg()[0])
             print(f"round {round_ + 1}: load {loads[-1]:.1f}", file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    wall_floor = statistics.median(times["floor"][0])
-    cpu_floor = statistics.median(times["floor"][1])
     print(
         f"{options.rounds} interleaved rounds, {os.cpu_count()} CPUs, load average (1 min) per "
         f"round: {' '.join(f'{load:.1f}' for load in loads)}"
     )
     print(f"{'setup':24} {'wall s':>7} {'ratio':>7} {'CPU s':>7} {'ratio':>7}")
     for key, (wall, cpu) in sorted(times.items()):
+        floor_wall, floor_cpu = times["reg floor" if key.startswith("reg") else "floor"]
         w, c = statistics.median(wall), statistics.median(cpu)
-        print(f"{key:24} {w:7.3f} {w / wall_floor:6.2f}x {c:7.3f} {c / cpu_floor:6.2f}x")
+        wall_ratio, cpu_ratio = w / statistics.median(floor_wall), c / statistics.median(floor_cpu)
+        print(f"{key:24} {w:7.3f} {wall_ratio:6.2f}x {c:7.3f} {cpu_ratio:6.2f}x")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Where one edit's build spends its time: when each worker event reaches the generator, and the
 CPU each process used.
 
-Usage:  python -m bench edit_timeline [--runs 7] [--tools 1000] [--repo DIR]
+Usage:  python -m bench edit_timeline [--runs 7] [--tools 1000] [--registering] [--repo DIR]
 
 ``bench/incremental.py`` times whole builds; this one looks inside the edit-one-module build of
 the same 1,000-tool project. Each run edits the leaf module and runs ``generate`` in a fresh
@@ -159,13 +159,18 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--tools", type=int, default=1000)
     parser.add_argument("--repo", type=Path, default=HERE.parent, help="checkout to measure")
+    parser.add_argument(
+        "--registering",
+        action="store_true",
+        help="the registering layout (the package's __init__ imports every tool module)",
+    )
     options = parser.parse_args()
     repo = options.repo.resolve()
     compileall.compile_dir(repo / "mcp_codegen", quiet=1)
     scratch = Path(tempfile.mkdtemp(prefix="mcp-codegen-edit-timeline-"))
     try:
         project, probe = scratch / "leaf", scratch / "probe"
-        write_project(project, options.tools)
+        write_project(project, options.tools, registering=options.registering)
         probe.mkdir()
         (probe / "sitecustomize.py").write_text(WORKER_PROBE)
         _run(repo, project, probe)  # cold: fills the cache
