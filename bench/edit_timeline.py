@@ -4,7 +4,8 @@ CPU each process used.
 Usage:  python -m bench edit_timeline [--runs 7] [--tools 1000] [--registering] [--repo DIR]
 
 ``bench/incremental.py`` times whole builds; this one looks inside the edit-one-module build of
-the same 1,000-tool project. Each run edits the leaf module and runs ``generate`` in a fresh
+the same 1,000-tool project (``--registering``: its registering layout, whose package
+``__init__`` imports every tool module). Each run edits one module and runs ``generate`` in a fresh
 process whose ``InspectSession`` reports, in ms from the generator's start, when it was created
 (the generator knows what to redo) and when each worker event arrived (``ready``, ``scanned``,
 ``start``, ``done``, ``finished``), and when the files were written; ``os.waitpid`` is replaced
@@ -169,7 +170,7 @@ def main() -> None:
     compileall.compile_dir(repo / "mcp_codegen", quiet=1)
     scratch = Path(tempfile.mkdtemp(prefix="mcp-codegen-edit-timeline-"))
     try:
-        project, probe = scratch / "leaf", scratch / "probe"
+        project, probe = scratch / "project", scratch / "probe"
         write_project(project, options.tools, registering=options.registering)
         probe.mkdir()
         (probe / "sitecustomize.py").write_text(WORKER_PROBE)
