@@ -106,9 +106,14 @@ def _cycle() -> weakref.ref[_Node]:
 
 @pytest.fixture
 def collector_on() -> object:
+    """The collector on, and the test process's heap frozen: the full collection on resuming
+    then scans only what the test made (measured 4.7 s over the heap a whole serial run
+    leaves, and varying with the random order)."""
     was = gc.isenabled()
     gc.enable()
+    gc.freeze()
     yield
+    gc.unfreeze()
     if not was:
         gc.disable()
 
