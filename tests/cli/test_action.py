@@ -92,6 +92,7 @@ class FakeGitHub:
         return self.existing if method == "GET" else {"id": 99}
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_action_reports_comments_and_fails_on_a_break(
     pull_request: dict[str, str], monkeypatch: pytest.MonkeyPatch, capsys: Any

@@ -84,6 +84,7 @@ def _cold(project: Project, copy: Path, *args: str) -> subprocess.CompletedProce
     return run_codegen(copy, *args, "--no-daemon", "--no-cache")
 
 
+@pytest.mark.slow
 def test_builds_through_the_daemon_equal_builds_in_process(
     project: Project, runtime: Path, tmp_path: Path
 ) -> None:
@@ -192,6 +193,7 @@ def test_a_command_the_daemon_cannot_build_for_builds_itself(
     assert not list(runtime.glob("mcp-codegen/*.sock"))
 
 
+@pytest.mark.slow
 def test_signals_idle_and_a_killed_daemon(project: Project, runtime: Path) -> None:
     env = _env(runtime)
     project.write("pkg/alpha.py", TOOL.format(name="alpha", kind="int"))
@@ -240,6 +242,7 @@ def test_a_directory_others_can_reach_is_refused(project: Project, runtime: Path
     assert too_long.returncode == 2 and "too long for a socket" in too_long.stderr
 
 
+@pytest.mark.slow
 def test_progress_reaches_the_commands_terminal(project: Project, runtime: Path) -> None:
     """The daemon's progress line shows when the command's stderr is a terminal."""
     import pty

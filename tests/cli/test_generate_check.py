@@ -150,6 +150,7 @@ def test_export_before_generate_says_what_to_run(project: Project) -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_output_is_byte_identical_across_hash_seeds_and_checkout_paths(tmp_path: Path) -> None:
     copies = []

@@ -66,6 +66,7 @@ SDK_FILES = {
 PYPROJECT = '[project]\nname = "notes"  # kept as written\nversion = "0.1"\n\n[tool.other]\nx = 1'
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_init_writes_generates_and_prints_a_config_a_client_starts(
     project: Project, tmp_path: Path
@@ -168,6 +169,7 @@ def test_init_without_tools_writes_nothing(project: Project) -> None:
     assert not (project.root / "mcp-codegen.toml").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_the_run_target_is_the_module_that_runs_the_server(project: Project) -> None:
     """The server is created in app.py, its tools are in tools.py, and server.py imports both

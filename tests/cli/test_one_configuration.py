@@ -105,6 +105,7 @@ def _same_tools(listed: list[dict[str, Any]], exported: list[dict[str, Any]]) ->
         assert ours["inputSchema"] == theirs["inputSchema"]
 
 
+@pytest.mark.slow
 @pytest.mark.process
 @pytest.mark.parametrize(
     "how", ["config after serve", "config before serve", "generated directory only"]

@@ -62,6 +62,7 @@ def _start_watch(project: Project) -> subprocess.Popen[str]:
     return start_as_a_terminal(["watch"], project.root, codegen_env())
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_watch_rebuilds_reports_errors_and_leaves_no_worker_on_ctrl_c(project: Project) -> None:
     if sys.platform != "linux":

@@ -61,6 +61,7 @@ def _in_order(expected: list[str], output: str) -> list[str]:
     return [line for line in expected if not any(line == got for got in lines)]
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_every_command_of_the_page_prints_what_it_shows(tmp_path: Path) -> None:
     home = tmp_path / "home"

@@ -177,6 +177,7 @@ def test_vary_hash_seed_warns_at_each_value_that_changes(clean_project: Path) ->
     assert done.stderr.splitlines()[-1] == "mcp-codegen: 4 value(s) change with the hash seed"
 
 
+@pytest.mark.slow
 def test_fastmcp_flavor_and_verify_under_any_caller_seed(tmp_path: Path) -> None:
     root = _project(tmp_path / "proj", "hashseed_fastmcp", flavor="fastmcp")
     assert run_codegen(root, "generate", env=codegen_env(**CALLER)).returncode == 0
@@ -308,6 +309,7 @@ def _keyword_positions(path: Path, function: str) -> dict[str, tuple[int, int]]:
     raise AssertionError(f"{function} is not in {path}")
 
 
+@pytest.mark.slow
 def test_set_derived_decorator_values_under_any_caller_seed(tmp_path: Path) -> None:
     """``meta={"tags": [*TAGS]}`` and ``", ".join(REGIONS)`` with sets: the value of seed 0 under
     any caller seed, equal to what the real MCPServer serves, and a warning at each argument."""

@@ -42,6 +42,7 @@ def test_a_namespace_portion_inside_a_package_is_named_as_python_imports_it(
     )
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_strict_hook_lists_what_the_plain_server_lists(tmp_path: Path) -> None:
     project = Project(tmp_path)

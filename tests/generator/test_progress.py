@@ -60,6 +60,7 @@ def slow_project(project: Project) -> Project:
     return project
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_progress_shows_on_a_terminal_after_a_second(slow_project: Project) -> None:
     code, terminal = _run_on_a_terminal(slow_project, "generate", "--no-cache")
@@ -70,6 +71,7 @@ def test_progress_shows_on_a_terminal_after_a_second(slow_project: Project) -> N
     assert terminal.rstrip("\n").endswith("\x1b[K") or "\r\x1b[K" in terminal  # cleared at the end
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_no_progress_with_quiet_or_without_a_terminal(slow_project: Project) -> None:
     code, terminal = _run_on_a_terminal(slow_project, "generate", "--no-cache", "--quiet")

@@ -156,6 +156,7 @@ DROPIN = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flavor", sorted(DROPIN))
 def test_dropin_listing_keeps_an_unusual_name_exactly(project: Project, flavor: str) -> None:
     """The framework serves ``search books``; the drop-in flavor lists exactly what it serves."""

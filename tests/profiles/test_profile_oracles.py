@@ -50,6 +50,7 @@ def _keys(node: Any) -> set[str]:
     return found
 
 
+@pytest.mark.slow
 def test_the_corpus_is_big_and_varied() -> None:
     assert len(corpus()) >= 60
     assert len(set(NAMES)) == len(NAMES)

@@ -72,6 +72,7 @@ def _by_name(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {call["name"]: call for call in report["calls"]}
 
 
+@pytest.mark.slow
 def test_typescript_client_calls_right_after_initialized_before_the_sdk_has_loaded(
     node_modules: Path, tmp_path: Path
 ) -> None:

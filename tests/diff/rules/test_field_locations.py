@@ -232,6 +232,7 @@ def ship(address: Address, backup: Address | None = None) -> Receipt:
 '''
 
 
+@pytest.mark.slow
 @pytest.mark.process
 @pytest.mark.parametrize("flavor", ["mcp", "fastmcp"])
 def test_framework_flavors_point_at_the_field_line(tmp_path: Path, flavor: str) -> None:

@@ -39,6 +39,7 @@ def _tool_scenarios(listed: list[str]) -> list[str]:
     return [name for name in listed if name.startswith("tools-call-")]
 
 
+@pytest.mark.slow
 def test_every_tool_scenario_passes(conformance: Path) -> None:
     listed = server_scenarios(conformance)
     calls = _tool_scenarios(listed)

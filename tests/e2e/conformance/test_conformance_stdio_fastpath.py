@@ -62,6 +62,7 @@ def results(conformance: Path) -> dict[str, ScenarioResult]:
         return {result.scenario: result for result in found}
 
 
+@pytest.mark.slow
 def test_every_server_scenario_passes_over_stdio(results: dict[str, ScenarioResult]) -> None:
     failed = {
         name: result.output

@@ -50,6 +50,7 @@ def results(conformance: Path) -> dict[str, ScenarioResult]:
         return {result.scenario: result for result in found}
 
 
+@pytest.mark.slow
 def test_every_server_scenario_passes(results: dict[str, ScenarioResult]) -> None:
     failed = {
         name: result.output

@@ -236,6 +236,7 @@ def test_export_shows_each_server_and_the_composed_list(fastmcp_project: Project
     assert unknown.returncode == 2 and "pkg.jira:jira" in unknown.stderr
 
 
+@pytest.mark.slow
 def test_export_composed_finds_a_src_layout(fastmcp_project: Project, tmp_path: Path) -> None:
     """The composed list is read with the project's import roots (``src/``), as ``run`` does."""
     project = Project(tmp_path)

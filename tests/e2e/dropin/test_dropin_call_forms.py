@@ -80,6 +80,7 @@ def build(builds: SharedBuilds, server: str, flavor: str) -> tuple[dict[str, Any
     return builds.get(flavor, [SOURCE / f"{server}.py", SOURCE / "helpers.py"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("server", list(SERVERS))
 def test_every_call_form_generates_what_the_server_lists(builds: SharedBuilds, server: str) -> None:
     built, _ = build(builds, server, SERVERS[server][0])

@@ -42,6 +42,7 @@ def builds(corpus: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return merged
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", list(SERVERS))
 def test_every_tool_equals_what_the_framework_serves(
     corpus: dict[str, dict[str, Any]], package: str

@@ -57,6 +57,7 @@ def build(root: Path, framework: str) -> tuple[dict[str, Any], Path, list[str]]:
     return built, output, calls
 
 
+@pytest.mark.slow
 @pytest.mark.process
 @pytest.mark.parametrize("framework", list(FRAMEWORKS))
 def test_each_chain_generates_what_its_server_lists(tmp_path: Path, framework: str) -> None:
@@ -77,6 +78,7 @@ def test_each_chain_generates_what_its_server_lists(tmp_path: Path, framework: s
     }
 
 
+@pytest.mark.slow
 @pytest.mark.process
 @pytest.mark.parametrize("framework", list(FRAMEWORKS))
 def test_verify_and_run_strict_take_the_chain(tmp_path: Path, framework: str) -> None:

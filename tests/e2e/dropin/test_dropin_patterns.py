@@ -78,6 +78,7 @@ def patterns(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, An
     return built
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", list(PATTERNS))
 def test_every_pattern_tool_equals_what_the_framework_serves(
     patterns: dict[str, dict[str, Any]], package: str
@@ -459,6 +460,7 @@ STATE_CALLS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", list(PATTERNS))
 def test_tools_of_a_registrar_with_state_run_with_their_real_arguments_under_the_hook(
     patterns: dict[str, dict[str, Any]], package: str

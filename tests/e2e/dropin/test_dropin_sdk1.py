@@ -20,6 +20,7 @@ from tests.helpers.project import run_codegen
 pytestmark = pytest.mark.process
 
 
+@pytest.mark.slow
 def test_sdk1_style_sources_equal_the_installed_sdk(tmp_path: Path) -> None:
     built, _ = build_flavor(tmp_path, "mcp", [PUBLISHED / "sdk1"])
     server = importlib.import_module("published.sdk1.server").mcp

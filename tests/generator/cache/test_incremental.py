@@ -63,6 +63,7 @@ def _edit_sequences(test: Callable[..., None]) -> Callable[..., None]:
     )
 
 
+@pytest.mark.slow
 @_edit_sequences
 def test_incremental_builds_equal_cold_builds(
     workspace: Path, steps: list[tuple[str, int, int]]
@@ -70,6 +71,7 @@ def test_incremental_builds_equal_cold_builds(
     _edits_equal_cold_builds(workspace, State.start(), steps)
 
 
+@pytest.mark.slow
 @_edit_sequences
 def test_a_package_that_imports_every_tool_module_builds_as_cold(
     workspace: Path, steps: list[tuple[str, int, int]]

@@ -52,6 +52,7 @@ def put(x: int) -> int:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_helper_calls_generate_what_the_server_serves(tmp_path: Path) -> None:
     project = Project(tmp_path)

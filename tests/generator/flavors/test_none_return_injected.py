@@ -57,6 +57,7 @@ SOURCES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flavor", sorted(SOURCES))
 def test_none_return_with_injected_parameter_is_exact(tmp_path, flavor):
     pytest.importorskip("fastmcp" if flavor == "fastmcp" else "mcp.server.mcpserver")

@@ -53,6 +53,7 @@ print(json.dumps([t.model_dump(by_alias=True, exclude_none=True) for t in tools]
 """
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_tools_of_a_server_held_by_an_object(tmp_path: Path) -> None:
     project = Project(tmp_path)

@@ -76,6 +76,7 @@ def marks() -> dict[str, tuple[str, int]]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.process
 @pytest.mark.parametrize("flavor", ["mcp", "clean"])
 def test_every_registered_tool_is_generated_or_reported(tmp_path: Path, flavor: str) -> None:

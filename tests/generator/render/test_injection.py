@@ -215,6 +215,7 @@ MODULE_NAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.process
 @UNIT
 @given(
@@ -259,6 +260,7 @@ def test_rendered_module_is_literal_and_round_trips(
     assert same(values["TOOLS"], expected)
 
 
+@pytest.mark.slow
 @pytest.mark.process
 @UNIT
 @given(

@@ -131,6 +131,7 @@ hostile = st.recursive(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.process
 @settings(
     max_examples=2000,

@@ -40,6 +40,7 @@ def _records(root: Path) -> dict[str, dict[str, object]]:
     return {record["object"]: record for record in check_servers(values, str(path))}
 
 
+@pytest.mark.slow
 def test_a_value_from_the_environment_is_not_recorded(tmp_path: Path) -> None:
     project = Project(tmp_path)
     project.write("pkg/__init__.py", "")

@@ -47,6 +47,7 @@ def _record(root: Path) -> dict[str, object]:
     return records["pkg.server:mcp"]
 
 
+@pytest.mark.slow
 def test_a_changed_run_target_module_is_probed_again(tmp_path: Path) -> None:
     project = Project(tmp_path)
     project.write("pkg/__init__.py", "")

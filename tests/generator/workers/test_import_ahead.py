@@ -126,6 +126,7 @@ def visible(value: int) -> int:
 '''
 
 
+@pytest.mark.slow
 def test_a_module_the_scan_finds_no_tools_in_leaves_no_registration(tmp_path: Path) -> None:
     root = _project(tmp_path, flavor="mcp")
     (root / "pkg" / "other.py").write_text(MCP_TOOL)

@@ -162,6 +162,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.slow
 @settings(
     max_examples=int(os.environ.get("INCREMENTAL_EXAMPLES", "4")),
     deadline=None,

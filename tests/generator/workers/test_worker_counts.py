@@ -67,6 +67,7 @@ def test_output_does_not_depend_on_the_worker_count(
     }
 
 
+@pytest.mark.slow
 def test_one_edited_module_rebuilt_equals_a_build_without_cache(tmp_path: Path) -> None:
     config = load_config(_project(tmp_path / "proj"))
     first = build(config)  # every module inspected, rendered, and stored

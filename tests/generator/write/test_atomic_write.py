@@ -341,6 +341,7 @@ def _kill_the_cli(project: Project, trees: dict[str, Tree], kills: int, window: 
     return landed
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_kill_minus_9_at_random_moments_leaves_the_old_or_the_new_tree(project: Project) -> None:
     _make_wide_project(project)

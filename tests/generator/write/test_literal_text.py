@@ -163,6 +163,7 @@ def test_what_it_does_not_recognise(content: str) -> None:
     assert not recognised(content)
 
 
+@pytest.mark.slow
 @pytest.mark.process
 @SETTINGS
 @given(st.lists(values, min_size=1, max_size=3))

@@ -22,6 +22,7 @@ HTTP_CLIENTS = 100
 CALLS_PER_CLIENT = 10
 
 
+@pytest.mark.slow
 def test_no_response_is_lost_under_sequential_stdio_and_concurrent_http_load() -> None:
     completed = subprocess.run(
         [

@@ -237,6 +237,7 @@ def _text(result: Any) -> str:
     return result.content[0].text  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 def test_well_formed_abuse_through_the_sdk_client() -> None:
     async def body() -> dict[str, Any]:
         async with stdio_session("--call-timeout", "1") as session:

@@ -24,6 +24,7 @@ from tests.helpers.json_text import exact_json
 pytestmark = pytest.mark.process
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", list(PACKAGES))
 def test_every_tool_answers_as_its_framework_does(
     outputs: dict[str, Path], answers: Answers, package: str

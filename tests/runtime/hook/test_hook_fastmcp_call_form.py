@@ -136,6 +136,7 @@ def _probe(project: Project) -> dict[str, object]:
     return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_call_form_tools_answer_as_fastmcp_does(project: Project) -> None:
     _generate(project)
@@ -153,6 +154,7 @@ def test_call_form_tools_answer_as_fastmcp_does(project: Project) -> None:
     assert "StaleSchemaWarning" not in hooked["stderr"], hooked["stderr"]
 
 
+@pytest.mark.slow
 @pytest.mark.process
 def test_call_form_tools_are_not_inferred_until_called(project: Project) -> None:
     _generate(project)

@@ -43,6 +43,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", list(PACKAGES))
 def test_same_list_and_calls_with_and_without_the_hook(
     outputs: dict[str, Path], package: str

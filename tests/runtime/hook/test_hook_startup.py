@@ -103,6 +103,7 @@ def _generated(root: Path, generated: str) -> list[dict[str, Any]]:
     return load_tools(root / generated).list_tools()
 
 
+@pytest.mark.slow
 def test_mcpserver_lists_generated_schemas_without_inference(project: Path) -> None:
     report = _probe(project, "generated", "pkg.server:mcp", "mcp", "--call", "add", '{"a": 1}')
     assert report["warnings"] == []

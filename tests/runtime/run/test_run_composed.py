@@ -32,6 +32,7 @@ MESSAGES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["pkg.wiki:wiki", "pkg.jira:jira", "pkg.main:main"])
 def test_run_strict_answers_as_the_plain_server(root: Path, target: str) -> None:
     def run(*options: str) -> dict[object, bytes]:

@@ -32,6 +32,7 @@ PACKAGES = {
 # a factory): test_run_fastpath_patterns.py.
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", list(PACKAGES))
 def test_corpus_same_answers(package: str, tmp_path: Path) -> None:
     target = build_published_project(tmp_path, package, PACKAGES[package])

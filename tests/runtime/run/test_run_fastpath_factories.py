@@ -139,6 +139,7 @@ def _run(
 OPENING = [initialize(), INITIALIZED, request(2, "tools/list")]
 
 
+@pytest.mark.slow
 def test_record_keyed_by_the_call(built: Path) -> None:
     records = _records(built)
     assert set(records) == {CALL, "pkg.server:unsteady_server()"}

@@ -200,6 +200,7 @@ def test_a_module_the_target_never_imports_is_not_listed(built: Path) -> None:
     assert "Traceback" not in stderr and "note:" not in stderr
 
 
+@pytest.mark.slow
 def test_check_fails_on_a_run_target_that_never_registers_a_tool(tmp_path: Path) -> None:
     """With ``run_targets``, generate and check refuse the tool the target never registers,
     at the tool, with the fix; importing the module in the server fixes it."""
@@ -271,6 +272,7 @@ def test_a_broken_generated_module_is_refused_without_a_traceback(
         assert lines[0].endswith("; run `mcp-codegen generate`"), lines
 
 
+@pytest.mark.slow
 def test_a_target_without_a_record_says_how_to_turn_the_fast_path_on(tmp_path: Path) -> None:
     """``pkg.app:mcp`` imports the server and binds none: no record, so one line gives the
     config line;
@@ -302,6 +304,7 @@ def test_a_target_without_a_record_says_how_to_turn_the_fast_path_on(tmp_path: P
     assert found == ["add", "hidden", "shout"] and _lines(stderr) == [], stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("variable", "before", "after"),
     [("DEMO_HIDE", ["add", "hidden"], ["add"]), ("DEMO_EXTRA", ["add", "hidden"], None)],

@@ -106,6 +106,7 @@ def _stored_equals_shaped(root: Path, target: str, pythonpath: str) -> None:
     assert payloads  # every recorded server here lists its tools from the fast path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("package", "flavor"), [("sdk2", "mcp"), ("fastmcp_style", "fastmcp")])
 def test_stored_listing_is_the_shaped_one_corpus(tmp_path: Path, package: str, flavor: str) -> None:
     target = build_published_project(tmp_path, package, flavor)

@@ -83,6 +83,7 @@ def built(
     return root, package
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("which", [0, 1], ids=["registration-functions", "factory"])
 def test_pattern_servers_same_answers(built: tuple[Path, str], which: int) -> None:
     root, package = built
