@@ -53,6 +53,7 @@ from mcp_codegen._shared.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from mcp_codegen._generator.workers.pool import InspectSession
+    from mcp_codegen._generator.workers.server_records import ServerProbes
 
 
 @dataclass(frozen=True)
@@ -228,8 +229,19 @@ class _Build:
         self.inspect_again: list[SourceFile] = []  # stored entries unreadable after all
         self.complete = True  # every module's dependencies are known: the build may be stored
         self.cache_warnings: list[Diagnostic] = []
+        #: framework flavors: the server probes, started while the workers inspect, once the
+        #: cached modules are taken and every miss is scanned (``None``: not until then)
+        self.probes: ServerProbes | None = None
+        self.awaiting_scans: set[str] | None = None
 
     def run(self) -> BuildResult:
+        try:
+            return self.stages()
+        finally:
+            if self.probes is not None:  # a failed build's: not waited for
+                self.probes.cancel()
+
+    def stages(self) -> BuildResult:
         if (whole := self.read()) is not None:
             return whole
         cached, misses = self.take_cache_entries()
@@ -326,6 +338,8 @@ class _Build:
             for entry in cached:
                 self.take_cached(entry)
             if workers is not None:
+                self.awaiting_scans = {s.relative_path for s in misses} - set(self.scanned_by)
+                self.start_server_probes()
                 workers.wait()
         finally:
             if workers is not None:
@@ -396,6 +410,9 @@ class _Build:
     def record_scan(self, module: ScannedModule) -> None:
         self.scanned_by[module.relative_path] = module
         self.diagnostics.extend(module.diagnostics)
+        if self.awaiting_scans:
+            self.awaiting_scans.discard(module.relative_path)
+            self.start_server_probes()
 
     def assemble_and_render(
         self, inspected: InspectedModule, render_key: str | None = None
@@ -528,13 +545,42 @@ class _Build:
         from mcp_codegen._generator.render.modules import render_servers
         from mcp_codegen._generator.workers.server_records import record_servers
 
-        servers, notes, probed = record_servers(self.config, [m.assembled() for m in done])
+        started, self.probes = self.probes, None
+        servers, notes, probed = record_servers(self.config, [m.assembled() for m in done], started)
         self.diagnostics.extend(notes)
         if probed is None:
             self.complete = False
         elif self.cache is not None:  # a run target's module changed: records taken again
             self.dependencies.update(self.cache.hashes.classify(probed))
         return [render_servers(servers, self.config)] if servers is not None else []
+
+    def start_server_probes(self) -> None:
+        """Framework flavors: start the server probes while the workers inspect, told the
+        modules the scans predict will be built with tools (``record_servers`` probes again
+        when the assembled modules differ). A probe takes about as long as a worker: each
+        imports the framework and the tool modules."""
+        if self.config.flavor == "clean" or self.awaiting_scans or self.probes is not None:
+            return
+        # Imported here: only the framework flavors record servers (a clean build never does).
+        from mcp_codegen._generator.workers.server_records import ServerProbes, probe_settings
+
+        built = [
+            m
+            for s in self.sources
+            if (m := self.scanned_by.get(s.relative_path)) is not None
+            and (m.relative_path in self.modules or m.inspectable)
+        ]
+        with_tools = [
+            m.module
+            for m in built
+            if (
+                self.modules[m.relative_path].tool_count
+                if m.relative_path in self.modules
+                else m.tools
+            )
+        ]
+        if with_tools:
+            self.probes = ServerProbes(self.config, probe_settings(self.config, built, with_tools))
 
     def manifest(self, modules: list[RenderedFile]) -> RenderedFile | BuildResult:
         """The manifest, or the failed build when it is not literal-only.

@@ -1,7 +1,8 @@
 """Server records for the stdio fast path of ``mcp-codegen run``: what each server object says at
 ``initialize`` and lists at ``tools/list``, kept only where two imports agree (parent side).
 
-The probe (``mcp_codegen._generator.flavors.servers``) runs twice at once: once as the workers run
+The probe (``mcp_codegen._generator.flavors.servers``) runs twice at once (``ServerProbes``, started
+by the build once the scans are in, beside the inspecting workers): once with the workers' settings
 (hash seed 0, the caller's environment, time zone and locale pinned) and once with another hash
 seed and a reduced environment (``PATH``, ``HOME``, ``PYTHONPATH``, ``VIRTUAL_ENV`` and the pinned
 values only), so a name, version, instructions or capability read from the environment, the hash
@@ -14,16 +15,19 @@ the framework answer tools/list. See docs/fastpath-run.md.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+import threading
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from mcp_codegen._generator.config import Config
-from mcp_codegen._generator.model import ModuleDefinition
+from mcp_codegen._generator.model import ModuleDefinition, ScannedModule
 from mcp_codegen._generator.workers.prestart import (
     WORKER_HASH_SEED,
     with_package_path,
@@ -43,42 +47,116 @@ PROBE_HASH_SEED = "1"
 _KEPT_ENVIRONMENT = ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV", "SYSTEMROOT", "TMPDIR")
 
 
-def record_servers(
-    config: Config, definitions: list[ModuleDefinition]
-) -> tuple[list[dict[str, Any]] | None, list[Diagnostic], list[tuple[str, str]] | None]:
-    """The server records of a framework-flavor build (None when none could be taken), the
-    diagnostics, and the ``(module, file)`` pairs the probe imported: the records' inputs for
-    the build cache (a run target's module is no tool module, yet its change changes them);
-    None when they are not known (the build must not be stored)."""
-    modules = [d.source.module for d in definitions if d.tools]
-    if not modules:
-        return None, [], []
-    settings = {
+def probe_settings(
+    config: Config, built: Sequence[ScannedModule], with_tools: Sequence[str]
+) -> dict[str, Any]:
+    """What the probe is told: ``built``, the modules a build assembles (in source order), and
+    ``with_tools``, the names of those that define tools (imported, in that order)."""
+    return {
         "sys_path": list(
             dict.fromkeys(
                 [
                     str(config.root),
                     *(str(p) for p in config.python_path),
-                    *(d.source.import_root for d in definitions),
+                    *(m.import_root for m in built),
                 ]
             )
         ),
         "root": str(config.root),
         "output": str(config.output),
-        "modules": modules,
+        "modules": list(with_tools),
         "targets": list(config.run_targets),
         # a server a factory builds is recorded under the call's text, a run target too
         "factories": list(config.factories),
         # the directories of the sources: a server object bound beside them is the project's
-        "source_dirs": sorted({str(Path(d.source.path).parent) for d in definitions}),
+        "source_dirs": sorted({str(Path(m.path).parent) for m in built}),
     }
-    reduced = {k: v for k, v in os.environ.items() if k in _KEPT_ENVIRONMENT}
-    pinned = worker_environment(PROBE_HASH_SEED)
-    reduced.update({k: pinned[k] for k in ("TZ", "LC_ALL", "LANG", "PYTHONUTF8", "PYTHONHASHSEED")})
-    with ThreadPoolExecutor(2) as pool:
-        first = pool.submit(_probe, config, settings, worker_environment(WORKER_HASH_SEED))
-        second = pool.submit(_probe, config, settings, reduced)
-        ours, theirs = first.result(), second.result()
+
+
+class ServerProbes:
+    """The two probes of one framework-flavor build, running from construction (two threads,
+    one process each). A build starts them as soon as its scans predict the settings, so they
+    overlap the workers; ``record_servers`` takes them only if the settings it derives from the
+    assembled modules are the same, and otherwise cancels them and probes again."""
+
+    def __init__(self, config: Config, settings: dict[str, Any]) -> None:
+        self.settings = settings
+        self._processes: list[subprocess.Popen[bytes]] = []
+        self._lock = threading.Lock()
+        self._cancelled = False
+        reduced = {k: v for k, v in os.environ.items() if k in _KEPT_ENVIRONMENT}
+        pinned = worker_environment(PROBE_HASH_SEED)
+        reduced.update(
+            {k: pinned[k] for k in ("TZ", "LC_ALL", "LANG", "PYTHONUTF8", "PYTHONHASHSEED")}
+        )
+        self._pool = ThreadPoolExecutor(2)
+        self._runs = [
+            self._pool.submit(self._probe, config, worker_environment(WORKER_HASH_SEED)),
+            self._pool.submit(self._probe, config, reduced),
+        ]
+
+    def results(self) -> tuple[dict[str, Any] | str, dict[str, Any] | str]:
+        """Both probes' answers (or why one has none), once both have ended."""
+        ours, theirs = (run.result() for run in self._runs)
+        self._pool.shutdown()
+        return ours, theirs
+
+    def cancel(self) -> None:
+        """Stop both probes and wait for their threads (nothing is left running)."""
+        with self._lock:
+            self._cancelled = True
+            for process in self._processes:
+                with contextlib.suppress(OSError):
+                    process.kill()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def _probe(self, config: Config, env: dict[str, str]) -> dict[str, Any] | str:
+        limit = max(4 * config.import_timeout, 120.0)  # every tool inferred: slower than a worker
+        with self._lock:
+            if self._cancelled:
+                return "cancelled"
+            process = subprocess.Popen(
+                [sys.executable, "-m", "mcp_codegen._generator.flavors.servers"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=config.root,
+                env=with_package_path(dict(env)),
+            )
+            self._processes.append(process)
+        try:
+            stdout, stderr = process.communicate(json.dumps(self.settings).encode(), limit)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            return f"the probe took longer than {limit:g} s"
+        try:
+            result = json.loads(stdout)
+        except ValueError:
+            tail = stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
+            return f"the probe exited with {process.returncode}: {' '.join(tail) or 'no output'}"
+        if result["problems"]:
+            return "; ".join(result["problems"])
+        return result
+
+
+def record_servers(
+    config: Config, definitions: list[ModuleDefinition], started: ServerProbes | None = None
+) -> tuple[list[dict[str, Any]] | None, list[Diagnostic], list[tuple[str, str]] | None]:
+    """The server records of a framework-flavor build (None when none could be taken), the
+    diagnostics, and the ``(module, file)`` pairs the probe imported: the records' inputs for
+    the build cache (a run target's module is no tool module, yet its change changes them);
+    None when they are not known (the build must not be stored). ``started``: probes the build
+    started early, used when their settings are still right."""
+    settings = probe_settings(
+        config, [d.source for d in definitions], [d.source.module for d in definitions if d.tools]
+    )
+    if started is not None and started.settings != settings:
+        started.cancel()
+        started = None
+    if not settings["modules"]:
+        return None, [], []
+    ours, theirs = (started or ServerProbes(config, settings)).results()
     where = config.relative(config.config_file)
     if isinstance(ours, str) or isinstance(theirs, str):
         problem = ours if isinstance(ours, str) else theirs
@@ -253,32 +331,6 @@ def _first_difference(ours: Any, theirs: Any, where: str = "") -> str | None:
     if ours != theirs:
         return f"{where.split('/', 2)[-1] or 'the result'}: {ours!r:.60} vs {theirs!r:.60}"
     return None
-
-
-def _probe(config: Config, settings: dict[str, Any], env: dict[str, str]) -> dict[str, Any] | str:
-    env = with_package_path(dict(env))
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "mcp_codegen._generator.flavors.servers"],
-            input=json.dumps(settings).encode(),
-            capture_output=True,
-            cwd=config.root,
-            env=env,
-            timeout=max(
-                4 * config.import_timeout, 120.0
-            ),  # every tool inferred: slower than a worker
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return f"the probe took longer than {max(4 * config.import_timeout, 120.0):g} s"
-    try:
-        result = json.loads(done.stdout)
-    except ValueError:
-        tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
-        return f"the probe exited with {done.returncode}: {' '.join(tail) or 'no output'}"
-    if result["problems"]:
-        return "; ".join(result["problems"])
-    return result
 
 
 def _warning(path: str, line: int, message: str) -> Diagnostic:
