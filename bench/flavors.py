@@ -1,7 +1,10 @@
 """Generation time per flavor on the published-style corpus (tests/fixtures/published, 62 tools).
 
-Usage:  python -m bench flavors [--repeat 5]
+Usage:  python -m bench flavors [--repeat 5] [NAME=CHECKOUT ...]
+e.g.    python -m bench flavors before=/tmp/main-checkout after=.
 
+With checkouts, each one's framework builds run side by side in every round (after the clean
+build, made with the first checkout), so load on the machine falls on all of them alike.
 Each measurement is a fresh `python -m mcp_codegen generate --no-cache` process (wall time, as a user
 sees it), into an empty output directory. The framework flavors pay for importing the framework in
 the worker and for one in-memory tools/list round trip per module. Sources and the generator are
@@ -27,12 +30,17 @@ from mcp_codegen._shared.reader import read_tree
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
 PUBLISHED = FIXTURES / "published"
-#: framework flavor -> the corpus packages written for it (each also built with "clean")
-RUNS = {"mcp": ["sdk2", "sdk1"], "fastmcp": ["fastmcp_style"]}
+#: (framework flavor, the corpus packages written for it), each also built with "clean"; the
+#: last: one server module alone, as a small project has it
+RUNS = [
+    ("mcp", ["sdk2", "sdk1"]),
+    ("fastmcp", ["fastmcp_style"]),
+    ("fastmcp", ["fastmcp_style/search.py"]),
+]
 
 
-def _generate(root: Path) -> float:
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+def _generate(root: Path, repo: Path = REPO) -> float:
+    env = dict(os.environ, PYTHONPATH=str(repo))
     shutil.rmtree(root / "generated", ignore_errors=True)
     start = time.perf_counter()
     done = subprocess.run(
@@ -64,27 +72,40 @@ def _project(root: Path, flavor: str, packages: list[str]) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
-    repeat = parser.parse_args().repeat
-    compileall.compile_dir(REPO / "mcp_codegen", quiet=1)
+    parser.add_argument("checkouts", nargs="*", metavar="NAME=CHECKOUT")
+    options = parser.parse_args()
+    repos = {
+        name: Path(path).resolve()
+        for name, path in (text.split("=", 1) for text in options.checkouts)
+    } or {"this": REPO}
+    for repo in repos.values():
+        compileall.compile_dir(repo / "mcp_codegen", quiet=1)
     compileall.compile_dir(PUBLISHED, quiet=1)
-    print(
-        f"{'packages':<16} {'tools':>5} {'flavor':<8} {'median s':>9} {'clean s':>8} {'ratio':>6}"
-    )
+    first = next(iter(repos))
+    columns = "".join(f" {name + ' s':>12} {'x clean':>7}" for name in repos)
+    if len(repos) > 1:
+        columns += "".join(f" {name + '/' + first:>12}" for name in list(repos)[1:])
+    print(f"{'packages':<24} {'tools':>5} {'flavor':<8} {'clean s':>8}{columns}")
     with tempfile.TemporaryDirectory(prefix="mcp-codegen-flavors-") as tmp:
-        for flavor, packages in RUNS.items():
-            clean = _project(Path(tmp) / f"clean-{flavor}", "clean", packages)
-            framework = _project(Path(tmp) / flavor, flavor, packages)
-            clean_times, flavor_times = [], []
-            for _ in range(repeat):  # interleaved, so machine noise hits both alike
-                clean_times.append(_generate(clean))
-                flavor_times.append(_generate(framework))
-            tools = _count(framework / "generated")
-            assert tools == _count(clean / "generated")
-            flavored, plain = statistics.median(flavor_times), statistics.median(clean_times)
-            print(
-                f"{'+'.join(packages):<16} {tools:>5} {flavor:<8} {flavored:>9.2f} {plain:>8.2f} "
-                f"{flavored / plain:>5.2f}x"
-            )
+        for flavor, packages in RUNS:
+            run = f"{flavor}-{len(os.listdir(tmp))}"
+            clean = _project(Path(tmp) / f"clean-{run}", "clean", packages)
+            frameworks = {
+                name: _project(Path(tmp) / f"{run}-{name}", flavor, packages) for name in repos
+            }
+            clean_times: list[float] = []
+            flavor_times: dict[str, list[float]] = {name: [] for name in repos}
+            for _ in range(options.repeat):  # interleaved, so machine noise hits all alike
+                clean_times.append(_generate(clean, repos[first]))
+                for name, project in frameworks.items():
+                    flavor_times[name].append(_generate(project, repos[name]))
+            tools = _count(frameworks[first] / "generated")
+            assert all(_count(p / "generated") == tools for p in [clean, *frameworks.values()])
+            plain = statistics.median(clean_times)
+            medians = {name: statistics.median(times) for name, times in flavor_times.items()}
+            row = "".join(f" {m:>12.2f} {m / plain:>6.2f}x" for m in medians.values())
+            row += "".join(f" {m / medians[first]:>11.2f}x" for m in list(medians.values())[1:])
+            print(f"{'+'.join(packages):<24} {tools:>5} {flavor:<8} {plain:>8.2f}{row}")
 
 
 def _count(output: Path) -> int:
