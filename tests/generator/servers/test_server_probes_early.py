@@ -16,7 +16,7 @@ from mcp_codegen._generator.workers import pool, server_records
 from mcp_codegen._generator.workers.server_records import ServerProbes
 from tests.helpers.project import in_process_builds  # noqa: F401 - the fixture, used by name
 
-pytestmark = [pytest.mark.process, pytest.mark.usefixtures("in_process_builds")]
+pytestmark = [pytest.mark.process, pytest.mark.slow, pytest.mark.usefixtures("in_process_builds")]
 
 MODULE = '''
 from mcp.server.mcpserver import MCPServer
