@@ -87,8 +87,8 @@ def main() -> None:
         columns += "".join(f" {name + '/' + first:>12}" for name in list(repos)[1:])
     print(f"{'packages':<24} {'tools':>5} {'flavor':<8} {'clean s':>8}{columns}")
     with tempfile.TemporaryDirectory(prefix="mcp-codegen-flavors-") as tmp:
-        for flavor, packages in RUNS:
-            run = f"{flavor}-{len(os.listdir(tmp))}"
+        for index, (flavor, packages) in enumerate(RUNS):
+            run = f"{flavor}-{index}"
             clean = _project(Path(tmp) / f"clean-{run}", "clean", packages)
             frameworks = {
                 name: _project(Path(tmp) / f"{run}-{name}", flavor, packages) for name in repos

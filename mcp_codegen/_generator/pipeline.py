@@ -248,7 +248,7 @@ class _Build:
         self.inspect_misses(misses, cached)
         if self.inspect_again:
             self.inspect_in_workers(self.inspect_again)
-        scanned = [m for s in self.sources if (m := self.scanned_by.get(s.relative_path))]
+        scanned = self.scanned_in_source_order()
         self.cross_module_checks(scanned)
         if _has_errors(self.diagnostics):
             return self.failed(self.diagnostics)
@@ -407,6 +407,10 @@ class _Build:
         else:  # unreadable after all: inspected again
             self.inspect_again.append(source)
 
+    def scanned_in_source_order(self) -> list[ScannedModule]:
+        """The scans this build has, in the sources' order (the order of the outputs)."""
+        return [m for s in self.sources if (m := self.scanned_by.get(s.relative_path))]
+
     def record_scan(self, module: ScannedModule) -> None:
         self.scanned_by[module.relative_path] = module
         self.diagnostics.extend(module.diagnostics)
@@ -564,20 +568,16 @@ class _Build:
         # Imported here: only the framework flavors record servers (a clean build never does).
         from mcp_codegen._generator.workers.server_records import ServerProbes, probe_settings
 
+        # a module already built (from the cache) as it is; a miss if its scan found tools
         built = [
             m
-            for s in self.sources
-            if (m := self.scanned_by.get(s.relative_path)) is not None
-            and (m.relative_path in self.modules or m.inspectable)
+            for m in self.scanned_in_source_order()
+            if m.relative_path in self.modules or m.inspectable
         ]
         with_tools = [
             m.module
             for m in built
-            if (
-                self.modules[m.relative_path].tool_count
-                if m.relative_path in self.modules
-                else m.tools
-            )
+            if (done := self.modules.get(m.relative_path)) is None or done.tool_count
         ]
         if with_tools:
             self.probes = ServerProbes(self.config, probe_settings(self.config, built, with_tools))
