@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mcp_codegen._generator.constants.bytecode_semantics import compile_as_bytecode
 from mcp_codegen._generator.workers.prestart import with_package_path, worker_environment
 from mcp_codegen._registration.factory_calls import FactoryCallError, parse_factory_call
 from mcp_codegen._registration.served import HANDSHAKE_PROTOCOL_VERSION
@@ -120,6 +121,7 @@ def child_main(target: str) -> int:
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     sys.path.insert(0, os.getcwd())
+    compile_as_bytecode()  # the modules run the code the build's workers ran
     # the child only, after stdout is moved: the SDK is imported where user code runs
     from mcp_codegen._registration.served import UnsupportedServer, framework_of, list_served_tools
 

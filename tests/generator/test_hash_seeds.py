@@ -3,14 +3,18 @@
 The fixtures in tests/fixtures/hashseed build defaults, ``Enum`` and ``Literal`` values by
 iterating sets, the way published servers do. The workers pin ``PYTHONHASHSEED=0`` (and the time
 zone and locale), so the oracle for each value is what a plain ``python`` with that seed computes
-from the fixture; ``--vary-hash-seed`` must warn at the ``file:line:col`` of exactly the values
-that change with the seed.
+from the fixture's bytecode (a ``.pyc``, as a server that ran once or was installed has: the
+workers run that code whether or not one exists, mcp_codegen._generator.constants.bytecode_semantics);
+``--vary-hash-seed`` must warn at the ``file:line:col`` of exactly the values that change with
+the seed.
 """
 
 from __future__ import annotations
 
 import ast
+import compileall
 import json
+import py_compile
 import shutil
 import subprocess
 import sys
@@ -55,11 +59,21 @@ def _tools(root: Path, relative: str) -> dict[str, dict[str, Any]]:
     return {tool["name"]: tool for tool in parse_literal_module(text)["TOOLS"]}
 
 
-def _computed(code: str, **env: str) -> Any:
-    """What a plain interpreter computes from the fixtures (JSON printed by ``code``)."""
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixtures with their bytecode (hash-checked ``.pyc``, never recompiled)."""
+    root = tmp_path_factory.mktemp("compiled") / "hashseed"
+    shutil.copytree(FIXTURES, root, ignore=shutil.ignore_patterns("__pycache__"))
+    mode = py_compile.PycInvalidationMode.UNCHECKED_HASH
+    assert compileall.compile_dir(root, quiet=1, invalidation_mode=mode)
+    return root
+
+
+def _computed(compiled: Path, code: str, **env: str) -> Any:
+    """What a plain interpreter computes from the fixtures' bytecode (JSON printed by ``code``)."""
     done = subprocess.run(
         [sys.executable, "-c", code],
-        env=codegen_env(PYTHONPATH=f"{FIXTURES}:{REPO}", **env),
+        env=codegen_env(PYTHONPATH=f"{compiled}:{REPO}", **env),
         capture_output=True,
         text=True,
         check=True,
@@ -93,6 +107,22 @@ def test_check_no_cache_agrees_with_generate_under_any_caller_seed(
     assert "generated/ is up to date (2 files)" in done.stdout
 
 
+def test_the_answer_does_not_depend_on_the_projects_bytecode(tmp_path: Path) -> None:
+    """A set display of constants iterates in another order read from a ``.pyc`` than compiled
+    from source (hashseed_tools.catalog's ``REGIONS``): a ``generate`` that leaves bytecode
+    behind, a ``check`` with it and one without it give the same tree."""
+    root = _project(tmp_path / "proj", "hashseed_tools")
+    writes_bytecode = codegen_env()
+    writes_bytecode.pop("PYTHONDONTWRITEBYTECODE", None)
+    assert run_codegen(root, "generate", env=writes_bytecode).returncode == 0
+    bytecode = root / "hashseed_tools" / "__pycache__"
+    assert any(bytecode.glob("catalog.*.pyc")), "the workers wrote no bytecode to read back"
+    for _ in ("with the .pyc", "without it"):
+        done = run_codegen(root, "check", "--no-cache", env=writes_bytecode)
+        assert done.returncode == 0, done.stdout + done.stderr
+        shutil.rmtree(bytecode)
+
+
 def test_a_rebuild_without_early_workers_gives_the_same_tools(clean_project: Path) -> None:
     """A stored build that no longer matches: the workers start late (not in mcp_codegen._generator.workers.prestart)."""
     before = _tools(clean_project, "hashseed_tools/catalog.py")
@@ -112,8 +142,11 @@ def test_a_rebuild_without_early_workers_gives_the_same_tools(clean_project: Pat
         assert run_codegen(clean_project, "generate").returncode == 0
 
 
-def test_set_derived_values_are_the_ones_of_hash_seed_0(clean_project: Path) -> None:
+def test_set_derived_values_are_the_ones_of_hash_seed_0(
+    clean_project: Path, compiled: Path
+) -> None:
     expected = _computed(
+        compiled,
         "import json, hashseed_tools.catalog as c; print(json.dumps({"
         "'regions': ','.join(c.REGIONS), 'region': [m.value for m in c.Region], "
         "'fmt': list(c.FORMATS), 'weights': list({n: 1 for n in c.REGIONS}), "
@@ -121,6 +154,7 @@ def test_set_derived_values_are_the_ones_of_hash_seed_0(clean_project: Path) -> 
         PYTHONHASHSEED="0",
     )
     elsewhere = _computed(
+        compiled,
         "import json, hashseed_tools.catalog as c; print(json.dumps(','.join(c.REGIONS)))",
         PYTHONHASHSEED="1",
     )
@@ -139,10 +173,10 @@ def test_set_derived_values_are_the_ones_of_hash_seed_0(clean_project: Path) -> 
     assert properties["sorted_regions"]["default"] == expected["sorted_regions"]
 
 
-def test_time_zone_and_locale_are_pinned(clean_project: Path) -> None:
+def test_time_zone_and_locale_are_pinned(clean_project: Path, compiled: Path) -> None:
     code = "import json, hashseed_tools.catalog as c, inspect; "
     code += "print(json.dumps(inspect.signature(c.zone).parameters['name'].default))"
-    assert _computed(code, TZ="Asia/Tokyo") == "JST"  # what the caller's zone would give
+    assert _computed(compiled, code, TZ="Asia/Tokyo") == "JST"  # what the caller's zone would give
     zone = _tools(clean_project, "hashseed_tools/catalog.py")["zone"]
     assert zone["inputSchema"]["properties"]["name"]["default"] == "UTC"
     env = worker_environment("0")
@@ -178,7 +212,7 @@ def test_vary_hash_seed_warns_at_each_value_that_changes(clean_project: Path) ->
 
 
 @pytest.mark.slow
-def test_fastmcp_flavor_and_verify_under_any_caller_seed(tmp_path: Path) -> None:
+def test_fastmcp_flavor_and_verify_under_any_caller_seed(tmp_path: Path, compiled: Path) -> None:
     root = _project(tmp_path / "proj", "hashseed_fastmcp", flavor="fastmcp")
     assert run_codegen(root, "generate", env=codegen_env(**CALLER)).returncode == 0
     done = run_codegen(root, "check", "--no-cache", env=codegen_env(PYTHONHASHSEED="1"))
@@ -189,6 +223,7 @@ def test_fastmcp_flavor_and_verify_under_any_caller_seed(tmp_path: Path) -> None
     )
     assert done.returncode == 0, done.stdout + done.stderr
     expected = _computed(
+        compiled,
         "import json; from hashseed_fastmcp import server as s; "
         "print(json.dumps(','.join(s.REGIONS)))",
         PYTHONHASHSEED="0",
@@ -310,7 +345,7 @@ def _keyword_positions(path: Path, function: str) -> dict[str, tuple[int, int]]:
 
 
 @pytest.mark.slow
-def test_set_derived_decorator_values_under_any_caller_seed(tmp_path: Path) -> None:
+def test_set_derived_decorator_values_under_any_caller_seed(tmp_path: Path, compiled: Path) -> None:
     """``meta={"tags": [*TAGS]}`` and ``", ".join(REGIONS)`` with sets: the value of seed 0 under
     any caller seed, equal to what the real MCPServer serves, and a warning at each argument."""
     root = _project(tmp_path / "proj", "hashseed_decorators", flavor="mcp")
@@ -320,6 +355,7 @@ def test_set_derived_decorator_values_under_any_caller_seed(tmp_path: Path) -> N
         assert done.returncode == 0, done.stdout + done.stderr
     expected, elsewhere = (
         _computed(
+            compiled,
             "import json; from hashseed_decorators import server as s; "
             "print(json.dumps([[*s.TAGS], 'Regions: ' + ', '.join(s.REGIONS)]))",
             PYTHONHASHSEED=seed,

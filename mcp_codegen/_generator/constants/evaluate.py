@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from mcp_codegen._generator.constants.bytecode_semantics import as_bytecode
 from mcp_codegen._generator.constants.calls import (
     BUILTIN_CONSTRUCTORS,
     CONSTRUCTORS,
@@ -315,8 +316,11 @@ class Evaluator(CallEvaluation):
 
         That order depends on how CPython builds it (a display of three or more literals is a
         folded frozenset constant merged into a new set; other displays add item by item), not
-        only on the hash seed. So the display is compiled again, in the same shape, with the
-        evaluated values bound to names: the interpreter builds it exactly as the import did.
+        only on the hash seed, and the folded constant iterates in another order read from a
+        ``.pyc``. So the display is compiled again, in the same shape, with the evaluated values
+        bound to names, and passed through ``marshal`` as the import's code is
+        (``mcp_codegen._generator.constants.bytecode_semantics``): the interpreter builds it
+        exactly as the import did.
         """
         namespace: dict[str, Any] = {}
         shaped: list[ast.expr] = []
@@ -333,7 +337,7 @@ class Evaluator(CallEvaluation):
                 namespace[name] = self.evaluate(element, enclosing)
                 shaped.append(ast.Name(name, ast.Load()))
         display = ast.fix_missing_locations(ast.Expression(ast.Set(shaped)))
-        code = compile(display, "<set display>", "eval")
+        code = as_bytecode(compile(display, "<set display>", "eval"))
         try:
             # Only literals of the source and names bound to already evaluated constants: no
             # call, attribute or builtin can run.

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mcp_codegen._generator.constants.bytecode_semantics import compile_as_bytecode
 from mcp_codegen._generator.flavors.import_graph import ImportGraph
 from mcp_codegen._generator.inspection.output_guard import guard_output_package
 from mcp_codegen._registration.factory_calls import is_factory_call, parse_factory_call
@@ -237,9 +238,10 @@ def reached_sources(
 def main() -> None:
     """The probe: settings (JSON) on stdin; ``{"servers": [...], "problems": [...], "imported":
     [[module, file], ...]}`` on stdout."""
-    # No bytecode written into the user's tree: a .pyc compiled under this probe's hash seed
-    # would freeze set constants in its order for every later import (the workers' included).
+    # No bytecode written into the user's tree (the probes' own business); the modules run the
+    # code their bytecode holds, .pyc or not, as in the workers.
     sys.dont_write_bytecode = True
+    compile_as_bytecode()
     results = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # whatever user code prints goes to stderr
     settings = json.loads(sys.stdin.read())

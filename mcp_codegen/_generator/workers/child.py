@@ -30,6 +30,7 @@ import os
 import sys
 
 from mcp_codegen._generator.collector import collect_rarely
+from mcp_codegen._generator.constants.bytecode_semantics import compile_as_bytecode
 from mcp_codegen._generator.workers.messages import take_channels
 from mcp_codegen._generator.workers.scanning import scan_main
 
@@ -43,6 +44,7 @@ def main(role: str = "both") -> None:
         scan_main()
         return
     requests, events = take_channels()
+    compile_as_bytecode()  # user modules run their bytecode's code, .pyc or not
     # The libraries first, before the settings arrive: a worker started early
     # (mcp_codegen._generator.workers.prestart) imports them while the generator is still reading
     # its configuration. Installed libraries load before the project's directories go on
