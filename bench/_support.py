@@ -12,11 +12,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -196,3 +198,26 @@ def scratch_dir(prefix: str, *, keep: bool) -> Iterator[Path]:
             print(f"kept {workdir}", file=sys.stderr)
         else:
             shutil.rmtree(workdir, ignore_errors=True)
+
+
+def timed_codegen(
+    cwd: Path, args: Sequence[str], env: dict[str, str], ok: tuple[int, ...] = (0,)
+) -> tuple[float, float]:
+    """Run ``python -m mcp_codegen ARGS`` in ``cwd``: its wall time, and the CPU time of the
+    command with all its worker processes; exits the benchmark if its code is not in ``ok``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "mcp_codegen", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in ok:
+        raise SystemExit(f"mcp-codegen {' '.join(args)} in {cwd} failed:\n{done.stderr}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu

@@ -13,15 +13,12 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
-import resource
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
+from bench._support import timed_codegen
 from bench.synthetic import write_package
 
 HERE = Path(__file__).resolve().parent
@@ -30,22 +27,7 @@ REPO = HERE.parent
 
 def run_codegen(cwd: Path, *args: str) -> tuple[float, float]:
     """Wall time, and CPU time of the command with all its worker processes."""
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "mcp_codegen", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    elapsed = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"mcp-codegen {' '.join(args)} failed:\n{done.stderr}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return elapsed, cpu
+    return timed_codegen(cwd, args, dict(os.environ, PYTHONPATH=str(REPO)), ok=(0, 1))
 
 
 def measure(tools: int, repeat: int) -> list[tuple[str, float, float, float]]:

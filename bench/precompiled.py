@@ -19,15 +19,13 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
-import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+from bench._support import timed_codegen
 from bench.noop import FLAVORS, write_project
 
 REPO = Path(__file__).resolve().parent.parent
@@ -38,22 +36,7 @@ def _cold_build(project: Path, lib: Path) -> tuple[float, float]:
     """One ``generate --no-cache`` of ``project`` with ``mcp_codegen`` from ``lib``: wall, CPU."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(project), str(lib)]))
     env["PYTHONDONTWRITEBYTECODE"] = "1"  # the source side stays uncompiled
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "mcp_codegen", "generate", "-q", "--no-cache"],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise SystemExit(f"generate in {project} failed:\n{done.stderr}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    return timed_codegen(project, ["generate", "-q", "--no-cache"], env)
 
 
 def _libraries(scratch: Path) -> dict[str, Path]:
