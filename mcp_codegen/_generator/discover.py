@@ -7,6 +7,7 @@ Runs in: parent, worker. (The scanner reuses ``load_source`` and ``may_define_to
 
 from __future__ import annotations
 
+import os
 import site
 import sysconfig
 from collections.abc import Sequence
@@ -18,7 +19,23 @@ from mcp_codegen._generator.model import SourceFile
 from mcp_codegen._shared.diagnostics import Diagnostic
 from mcp_codegen._shared.format import source_digest
 
-_SKIPPED_DIRS = {"__pycache__", "node_modules", ".git", ".nox", ".venv", "venv", ".tox"}
+#: Directories a search for sources never enters (environments, caches, VCS), with hidden ones.
+SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", ".git", ".nox", ".venv", "venv", ".tox"})
+
+
+def python_files(root: Path, skipped: frozenset[str] = SKIPPED_DIRS) -> list[Path]:
+    """The ``.py`` files under ``root``, in no set order, without entering a directory named in
+    ``skipped`` or hidden (``.name``) below ``root``, or a symbolic link to a directory.
+
+    Pruned as it walks: a filter after ``Path.rglob`` walked every file of a virtual environment
+    in the project (``.venv``, ``.nox``) on every build that searched it."""
+    found: list[Path] = []
+    for directory, subdirectories, names in os.walk(root):
+        subdirectories[:] = [
+            name for name in subdirectories if name not in skipped and not name.startswith(".")
+        ]
+        found += [Path(directory, name) for name in names if name.endswith(".py")]
+    return found
 
 
 def discover_sources(config: Config) -> tuple[list[Path], list[Diagnostic]]:
@@ -36,10 +53,7 @@ def discover_sources(config: Config) -> tuple[list[Path], list[Diagnostic]]:
                     )
                 )
         elif source.is_dir():
-            for path in source.rglob("*.py"):
-                relative_parts = path.relative_to(source).parts[:-1]
-                if any(p in _SKIPPED_DIRS or p.startswith(".") for p in relative_parts):
-                    continue
+            for path in python_files(source):
                 if config.output == path or config.output in path.parents:
                     continue
                 files.add(path)

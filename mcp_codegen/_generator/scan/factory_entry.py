@@ -12,20 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcp_codegen._generator.discover import SKIPPED_DIRS, python_files
 from mcp_codegen._registration.factory_calls import FactoryCallError, parse_factory_call
 
-#: Directories never searched for call sites (as ``discover``: environments, caches, VCS).
-_SKIPPED = {
-    "__pycache__",
-    "node_modules",
-    ".git",
-    ".nox",
-    ".venv",
-    "venv",
-    ".tox",
-    "site-packages",
-    "dist-packages",
-}
+#: Directories never searched for call sites: those ``discover`` never enters, and installed
+#: packages.
+_SKIPPED = SKIPPED_DIRS | {"site-packages", "dist-packages"}
 #: Files larger than this are not searched for call sites (generated data, vendored bundles).
 _MAX_BYTES = 1_000_000
 
@@ -227,14 +219,7 @@ def call_sites(
 def project_files(root: Path, skipped: frozenset[str] = frozenset()) -> list[Path]:
     """The ``.py`` files under ``root`` in path order, outside environments, caches, hidden
     directories and the directories named in ``skipped``."""
-    leave_out = _SKIPPED | skipped
-    files = [
-        file
-        for file in root.rglob("*.py")
-        if not any(
-            part in leave_out or part.startswith(".") for part in file.relative_to(root).parts[:-1]
-        )
-    ]
+    files = python_files(root, _SKIPPED | skipped)
     return sorted(files, key=lambda file: file.relative_to(root).as_posix())
 
 
