@@ -19,7 +19,7 @@ from mcp_codegen._generator.model import SourceFile
 from mcp_codegen._shared.diagnostics import Diagnostic
 from mcp_codegen._shared.format import source_digest
 
-#: Directories a search for sources never enters (environments, caches, VCS), with hidden ones.
+#: Directories a search for sources never enters (environments, caches, VCS); nor hidden ones.
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", ".git", ".nox", ".venv", "venv", ".tox"})
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from mcp_codegen._generator.discover import SKIPPED_DIRS, python_files
 from mcp_codegen._generator.scan.factory_entry import project_files
 
-#: Directory names: plain ones, skipped ones, a hidden one.
+#: Directory names: plain ones, skipped ones and a hidden one.
 NAMES = st.sampled_from(
     ["pkg", "sub", "lib", ".venv", "venv", "__pycache__", ".hidden", "node_modules"]
 )
@@ -88,6 +88,6 @@ def test_it_never_enters_an_environment_a_cache_or_a_hidden_directory(
     ]
     assert sorted(entered) == [".", "pkg", "pkg/site-packages"]
     entered.clear()
-    # Call sites of a factory are searched outside installed packages too.
+    # The search for a factory's call sites also leaves installed packages out.
     assert [p.relative_to(tmp_path).as_posix() for p in project_files(tmp_path)] == ["pkg/tools.py"]
     assert sorted(entered) == [".", "pkg"]
