@@ -8,6 +8,7 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from mcp_codegen._generator.compiled_methods import Table
     from mcp_codegen._generator.workers.prestart import WarmWorkers
 
 __all__ = ["main"]
@@ -49,11 +50,13 @@ def after_warm_up(args: list[str], warm: "WarmWorkers | None", *, own_process: b
 
     index = command_index(args)
     build = own_process and index is not None and args[index] in BUILD_COMMANDS
+    methods = None
     if build:  # this process is the build's: its heap lives until ``_leave``
         # Imported here: only a build's process never collects.
         from mcp_codegen._generator.collector import collect_never
 
         collect_never()
+        methods = _compiled_methods(args)
     # Imported after the warm-up: the workers' start-up overlaps the commands' imports.
     from mcp_codegen._cli.commands import main as commands
 
@@ -63,8 +66,25 @@ def after_warm_up(args: list[str], warm: "WarmWorkers | None", *, own_process: b
         if warm is not None:
             warm.stop()  # workers that no build took (a cache hit, an error)
     if build:
+        if methods is not None:
+            methods.save()
         _leave(code)
     return code
+
+
+def _compiled_methods(args: list[str]) -> "Table | None":
+    """The project's compiled dataclass methods, installed before the commands' imports make
+    their classes (``mcp_codegen._generator.compiled_methods``; a build's process only: the
+    table is the process's)."""
+    # Imported here: ``run`` and the commands that do not build never load them.
+    from mcp_codegen._generator.compiled_methods import install
+    from mcp_codegen._generator.project import CACHE_DIR, NO_CACHE
+    from mcp_codegen._generator.workers.prestart import project_root
+
+    root = project_root(args)
+    if root is None or NO_CACHE in args:
+        return None
+    return install(os.path.join(root, CACHE_DIR))
 
 
 def _leave(code: int) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_codegen import __version__
 from mcp_codegen._generator.progress import Progress
+from mcp_codegen._generator.project import NO_CACHE
 from mcp_codegen._generator.workers.prestart import command_index
 from mcp_codegen._profiles import PROFILES
 from mcp_codegen._shared import project_config
@@ -339,7 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: The on/off options of ``generate`` and ``check``.
 _BUILD_FLAGS = (
-    (("--no-cache",), "ignore and do not update the build cache (.mcp-codegen-cache/)"),
+    ((NO_CACHE,), "ignore and do not update the build cache (.mcp-codegen-cache/)"),
     (("-q", "--quiet"), "no progress line on a terminal, no line per written file"),
     (
         ("-v", "--verbose"),

@@ -155,7 +155,7 @@ class BuildSession:
         """Have ``count`` fresh workers waiting for the next build (``watch``, the daemon): a
         worker that imported user code ends with its build, so each build needs new ones."""
         if self.warm is None:
-            self.warm = WarmWorkers(self.config.root)
+            self.warm = WarmWorkers(self.config.root, cached=self.use_cache)
         self.warm.keep(count)
 
     def close(self) -> None:
@@ -367,6 +367,7 @@ class _Build:
             on_done=self.record_done,
             workers=len(sources) if capped else None,
             warm=self.warm,
+            cached=self.use_cache,
         )
 
     def take_cached(self, entry: _CachedModule) -> None:

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 CACHE_DIR = ".mcp-codegen-cache"
+#: The option of a build that neither reads nor writes ``CACHE_DIR`` (its workers get it too).
+NO_CACHE = "--no-cache"
 
 
 def nearest_config(start: Path) -> Path | None:

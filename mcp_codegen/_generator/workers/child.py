@@ -30,9 +30,8 @@ import os
 import sys
 
 from mcp_codegen._generator.collector import collect_rarely
-from mcp_codegen._generator.constants.bytecode_semantics import compile_as_bytecode
-from mcp_codegen._generator.workers.messages import take_channels
-from mcp_codegen._generator.workers.scanning import scan_main
+from mcp_codegen._generator.compiled_methods import install
+from mcp_codegen._generator.project import CACHE_DIR, NO_CACHE
 
 
 def main(role: str = "both") -> None:
@@ -40,8 +39,15 @@ def main(role: str = "both") -> None:
     code: ``scan_main``); ``inspect`` is sent each source with its scan made by a ``scan``
     worker, and never imports libcst (``mcp_codegen._generator.workers.pool``, split sessions)."""
     collect_rarely()  # before the libraries' imports: a scan worker's libcst too
+    # Before any import that makes a dataclass: the generator's, the libraries', the user's.
+    methods = None if NO_CACHE in sys.argv else install(os.path.join(os.getcwd(), CACHE_DIR))
+    # Imported once the compiled methods are installed: their modules make dataclasses.
+    from mcp_codegen._generator.constants.bytecode_semantics import compile_as_bytecode
+    from mcp_codegen._generator.workers.messages import take_channels
+    from mcp_codegen._generator.workers.scanning import scan_main
+
     if role == "scan":
-        scan_main()
+        scan_main(methods)
         return
     requests, events = take_channels()
     compile_as_bytecode()  # user modules run their bytecode's code, .pyc or not
@@ -60,7 +66,11 @@ def main(role: str = "both") -> None:
     import mcp_codegen._generator.schema.defaults  # noqa: F401  # pydantic_core
     from mcp_codegen._generator.workers.inspecting import serve
 
+    if methods is not None:
+        methods.save()  # the libraries' methods, before the first source
     serve(requests, events, role)
+    if methods is not None:
+        methods.save()  # the user's, and those of modules imported while inspecting
     sys.stdout.flush()
     sys.stderr.flush()
     # Skip interpreter teardown: user modules' atexit hooks and threads must not delay or alter us.

@@ -48,6 +48,7 @@ class _Worker:
         started: tuple[WorkerProcess, IO[bytes]] | None = None,
         hash_seed: str = WORKER_HASH_SEED,
         role: str = "both",
+        cached: bool = True,
     ) -> None:
         self.assigned: dict[str, SourceFile] = {}  # relative path -> source, until done
         self.current: str | None = None
@@ -56,7 +57,9 @@ class _Worker:
         self.closed_input = False
         self.registrations: list[Any] = []  # what real servers registered (see child.py)
         self.buffer = b""
-        self.process, self.stderr = started or spawn_worker(config.root, hash_seed, role)
+        self.process, self.stderr = started or spawn_worker(
+            config.root, hash_seed, role, cached=cached
+        )
         assert self.process.stdout is not None
         os.set_blocking(self.process.stdout.fileno(), False)
         self.outbox: queue.Queue[object] = queue.Queue()
@@ -145,10 +148,13 @@ class InspectSession:
         ] = lambda source, module, imported: None,
         workers: int | None = None,
         warm: WarmWorkers | None = None,
+        cached: bool = True,
     ) -> None:
         """Start the workers now: their interpreter and imports overlap whatever comes next;
-        those ``warm`` holds for this root (started earlier) are taken instead."""
+        those ``warm`` holds for this root (started earlier) are taken instead. ``cached``: the
+        build uses the cache directory (``prestart.spawn_worker``)."""
         self.config = config
+        self.cached = cached
         self.on_scanned = on_scanned
         self.on_result = on_result
         self.on_done = on_done
@@ -159,7 +165,7 @@ class InspectSession:
         self.scanned: dict[str, ScannedModule] = {}
         self.selector = selectors.DefaultSelector()
         # Started before the build (mcp_codegen._generator.workers.prestart), with the default seed.
-        adopt = warm is not None and hash_seed == WORKER_HASH_SEED
+        adopt = warm is not None and hash_seed == WORKER_HASH_SEED and warm.cached == cached
         early = warm.take(config.root) if adopt else []  # type: ignore[union-attr]
         scanner = warm.take_scanner(config.root) if adopt else None  # type: ignore[union-attr]
         self.role = "inspect" if scanner is not None else "both"
@@ -205,14 +211,14 @@ class InspectSession:
         dispatch: bool = True,
         started: tuple[WorkerProcess, IO[bytes]] | None = None,
     ) -> None:
-        worker = _Worker(self.config, started, self.hash_seed, self.role)
+        worker = _Worker(self.config, started, self.hash_seed, self.role, self.cached)
         self.workers.append(worker)
         self.selector.register(worker.process.stdout, selectors.EVENT_READ, worker)  # type: ignore[arg-type]
         if dispatch:
             self._dispatch(worker)
 
     def _start_scanner(self, started: tuple[WorkerProcess, IO[bytes]] | None) -> None:
-        self.scanner = _Worker(self.config, started, self.hash_seed, role="scan")
+        self.scanner = _Worker(self.config, started, self.hash_seed, "scan", self.cached)
         self.selector.register(self.scanner.process.stdout, selectors.EVENT_READ, self.scanner)  # type: ignore[arg-type]
 
     def _dispatch(self, worker: _Worker) -> None:

@@ -17,7 +17,7 @@ import os
 import site
 import sys
 
-from mcp_codegen._generator.project import CACHE_DIR
+from mcp_codegen._generator.project import CACHE_DIR, NO_CACHE
 from mcp_codegen._generator.project import config_file as config_named
 from mcp_codegen._generator.workers.process import WorkerProcess, scratch_file
 
@@ -91,15 +91,17 @@ def with_package_path(env: dict[str, str], *first: str) -> dict[str, str]:
 
 
 def spawn_worker(
-    cwd: str | Path, hash_seed: str = WORKER_HASH_SEED, role: str = "both"
+    cwd: str | Path, hash_seed: str = WORKER_HASH_SEED, role: str = "both", *, cached: bool = True
 ) -> tuple[WorkerProcess, IO[bytes]]:
     """A worker (``WORKER_COMMAND`` ``--role ROLE``) with pipes on stdin/stdout and
-    stderr kept in a file (roles: ``mcp_codegen._generator.workers.child.main``)."""
+    stderr kept in a file (roles: ``mcp_codegen._generator.workers.child.main``). ``cached``:
+    the build uses the cache directory, so the worker may use its compiled dataclass methods
+    (``mcp_codegen._generator.compiled_methods``)."""
     stderr = scratch_file()
     env = with_package_path(worker_environment(hash_seed))
-    command = [sys.executable, "-P", "-c", WORKER_COMMAND]
+    command = [sys.executable, "-P", "-c", WORKER_COMMAND, "--role", role, "--cwd", str(cwd)]
     try:
-        process = WorkerProcess([*command, "--role", role, "--cwd", str(cwd)], env, stderr)
+        process = WorkerProcess([*command, *([] if cached else [NO_CACHE])], env, stderr)
     except BaseException:
         stderr.close()
         raise
@@ -129,7 +131,7 @@ def config_file(argv: list[str]) -> str | None:
     return config_named(_option(argv, "--config"))
 
 
-def _project_root(argv: list[str]) -> str | None:
+def project_root(argv: list[str]) -> str | None:
     found = config_file(argv)
     return os.path.dirname(found) if found is not None else None
 
@@ -153,8 +155,9 @@ class WarmWorkers:
     interpreter start-up, or after a build of ``watch`` or the daemon. Each is handed out once;
     ``stop`` stops those that were not (its owner calls it when done)."""
 
-    def __init__(self, root: str | Path) -> None:
+    def __init__(self, root: str | Path, *, cached: bool = True) -> None:
         self.root = _key(root)
+        self.cached = cached  # their build uses the cache directory (``spawn_worker``)
         self.workers: list[tuple[WorkerProcess, IO[bytes]]] = []
         #: a ``scan`` worker started beside ``inspect`` ones (``start_split``)
         self.scanner: tuple[WorkerProcess, IO[bytes]] | None = None
@@ -179,7 +182,7 @@ class WarmWorkers:
         they import libcst and pydantic while nothing is being built."""
         self.workers[:] = [(p, e) for p, e in self.workers if p.poll() is None]
         while len(self.workers) < count:
-            self.workers.append(spawn_worker(self.root))
+            self.workers.append(spawn_worker(self.root, cached=self.cached))
 
     def stop(self) -> None:
         """Stop the workers that no build took."""
@@ -201,15 +204,16 @@ def start_early(argv: list[str]) -> WarmWorkers | None:
     command = command_index(argv)
     if command is None or argv[command] not in BUILD_COMMANDS or "--help" in argv or "-h" in argv:
         return None
-    root = _project_root(argv)
+    root = project_root(argv)
     if root is None:
         return None
     # With a build cache, most builds redo a module or two (one worker) or nothing (the worker
     # is stopped unused); without one, every module is inspected.
-    cached = "--no-cache" not in argv and os.path.isdir(os.path.join(root, CACHE_DIR, "entries"))
+    uses_cache = NO_CACHE not in argv
+    cached = uses_cache and os.path.isdir(os.path.join(root, CACHE_DIR, "entries"))
     if cached and worker_count() > 1:
         return start_split(root)
-    warm = WarmWorkers(root)
+    warm = WarmWorkers(root, cached=uses_cache)
     try:
         warm.keep(1 if cached else worker_count())
     except OSError:

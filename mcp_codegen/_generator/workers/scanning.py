@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from mcp_codegen._generator.compiled_methods import Table
 from mcp_codegen._generator.model import ScannedModule, SourceFile
 from mcp_codegen._generator.scan.factory_reach import FactoryReach, factories_of
 from mcp_codegen._generator.workers.messages import read_message, take_channels, write_message
@@ -65,11 +66,16 @@ def factory_keys(calls: list[str]) -> dict[str, dict[str, str]]:
     return found
 
 
-def scan_main() -> None:
+def scan_main(methods: Table | None = None) -> None:
     """A ``scan`` worker: ``("ready",)``, then per source ``("start", path)`` and
-    ``("scanned", path, module)``; then ``("finished",)``."""
+    ``("scanned", path, module)``; then ``("finished",)``. ``methods``: the compiled dataclass
+    methods this process uses (``mcp_codegen._generator.compiled_methods``), saved when they
+    grew."""
     requests, events = take_channels()
     import mcp_codegen._generator.scan.files  # noqa: F401
+
+    if methods is not None:
+        methods.save()  # libcst's, before the first source
 
     settings = read_message(requests)
     factories = factory_keys(settings.get("factories", []))
@@ -84,4 +90,6 @@ def scan_main() -> None:
         write_message(events, ("scanned", source.relative_path, module))
     write_message(events, ("finished",))
     events.close()
+    if methods is not None:
+        methods.save()
     os._exit(0)

@@ -1,0 +1,145 @@
+"""Dataclass methods compiled once, kept in the build cache directory for later processes.
+
+Runs in: parent, worker.
+
+``dataclasses`` writes each class's ``__init__``, ``__repr__``, ``__eq__`` and the rest as
+source text and compiles it with ``exec`` when the class is made. A build's processes make
+hundreds of classes as they import: libcst's node classes, pydantic's, the generator's own and
+the user's. Compiling those texts was more than half of libcst's import in a scan worker
+(bench/results/2026-12-06-compiled-dataclass-methods.md). A method's text depends only on the
+class's shape, and the same text compiles to the same code in every process of one Python, so
+``install`` gives the ``dataclasses`` module an ``exec`` of its own (a module's global comes
+before the builtin) that runs the code of a text it has seen, from a table read from the cache
+directory, and compiles only the texts it has not. ``Table.save`` writes the table back when
+it grew.
+
+Nothing a process computes changes: a text is compiled as ``exec`` compiles a string for a
+module without ``__future__`` imports (``dont_inherit``), and marshal keeps code exactly (the
+code objects are compared in tests/generator/test_compiled_methods.py). The file is checked as
+a cache entry is, by a magic line and the SHA-256 of its bytes: a truncated or corrupted table
+is ignored, never run. It is trusted as the cache's pickled entries are: whoever can write the
+project's cache directory can already run code in its builds.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import dataclasses
+import hashlib
+import marshal
+import os
+import sys
+from typing import Any
+
+#: The table's directory in the project's cache directory, one file per Python.
+DIRECTORY = "dataclass-methods"
+_MAGIC = b"mcp-codegen dataclass methods 1\n"
+#: A table beyond this many bytes is written with only the texts its last process used.
+LIMIT_BYTES = 16 * 1024 * 1024
+#: A temporary file this old was left by a writer that was killed.
+_STALE_S = 3600
+
+
+def table_path(cache_directory: str) -> str | None:
+    """Where this Python's table lives in ``cache_directory``; ``None`` for a Python whose code
+    has no cache tag (its compiled code is not kept)."""
+    tag = sys.implementation.cache_tag
+    if tag is None:
+        return None
+    return os.path.join(cache_directory, DIRECTORY, f"{tag}-{sys.hexversion:08x}")
+
+
+def _read(path: str) -> dict[str, bytes]:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return {}
+    head = len(_MAGIC)
+    payload = memoryview(data)[head + 32 :]
+    if data[:head] != _MAGIC or hashlib.sha256(payload).digest() != data[head : head + 32]:
+        return {}
+    try:
+        table = marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return {}
+    return table if isinstance(table, dict) else {}
+
+
+def _write(path: str, payload: bytes) -> None:
+    """``payload`` sealed and written atomically, and the temporary files of killed writers
+    removed; a table that cannot be written is simply not kept."""
+    # Imported here: a process whose table did not grow (nearly every one) never writes.
+    import tempfile
+    import time
+
+    directory = os.path.dirname(path)
+    with contextlib.suppress(OSError):
+        os.makedirs(directory, exist_ok=True)
+        for name in os.listdir(directory):
+            left = os.path.join(directory, name)
+            if name.startswith(".tmp.") and os.stat(left).st_mtime < time.time() - _STALE_S:
+                os.unlink(left)
+        fd, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp.")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(_MAGIC)
+                handle.write(hashlib.sha256(payload).digest())
+                handle.write(payload)
+            os.replace(temporary, path)
+        except OSError:
+            os.unlink(temporary)
+            raise
+
+
+class Table:
+    """Compiled dataclass methods by their source text (each a marshalled code object), and
+    the ``exec`` that ``dataclasses`` calls."""
+
+    def __init__(self, path: str, codes: dict[str, bytes]) -> None:
+        self.path = path
+        self.codes = codes
+        self.used: set[str] = set()
+        self.added = 0
+
+    def exec(self, source: Any, globals: Any = None, locals: Any = None, /, **options: Any) -> None:
+        """``exec``, with a source text's code taken from the table or compiled into it."""
+        # As the builtin: none given, the caller's (``dataclasses`` always passes its own).
+        if globals is None:
+            frame = sys._getframe(1)
+            globals, locals = frame.f_globals, frame.f_locals if locals is None else locals
+        if isinstance(source, str):
+            text = source
+            self.used.add(text)
+            if (blob := self.codes.get(text)) is not None:
+                source = marshal.loads(blob)
+            else:
+                source = compile(text, "<string>", "exec", dont_inherit=True)
+                self.codes[text] = marshal.dumps(source)
+                self.added += 1
+        builtins.exec(source, globals, locals, **options)
+
+    def save(self) -> None:
+        """Write the table back when this process compiled texts it did not have, merged with
+        what other processes wrote since."""
+        if not self.added:
+            return
+        codes = {**_read(self.path), **self.codes}
+        payload = marshal.dumps(codes)
+        if len(payload) > LIMIT_BYTES:
+            payload = marshal.dumps({text: codes[text] for text in self.used})
+        _write(self.path, payload)
+        self.added = 0
+
+
+def install(cache_directory: str) -> Table | None:
+    """Read this Python's table from ``cache_directory`` (a project's ``.mcp-codegen-cache``)
+    and have ``dataclasses`` use it; nothing when that directory does not exist (no build with
+    the cache ran there) or this Python keeps no compiled code."""
+    path = table_path(cache_directory)
+    if path is None or not os.path.isdir(cache_directory):
+        return None
+    table = Table(path, _read(path))
+    dataclasses.exec = table.exec  # type: ignore[attr-defined]
+    return table
