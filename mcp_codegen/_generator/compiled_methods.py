@@ -26,19 +26,23 @@ from __future__ import annotations
 import builtins
 import contextlib
 import dataclasses
-import hashlib
 import marshal
 import os
 import sys
 from typing import Any
+
+from mcp_codegen._generator.sealed_file import (
+    STALE_TEMPORARY_S,
+    TEMPORARY_PREFIX,
+    unsealed,
+    write_sealed,
+)
 
 #: The table's directory in the project's cache directory, one file per Python.
 DIRECTORY = "dataclass-methods"
 _MAGIC = b"mcp-codegen dataclass methods 1\n"
 #: A table beyond this many bytes is written with only the texts its last process used.
 LIMIT_BYTES = 16 * 1024 * 1024
-#: A temporary file this old was left by a writer that was killed.
-_STALE_S = 3600
 
 
 def table_path(cache_directory: str) -> str | None:
@@ -53,12 +57,10 @@ def table_path(cache_directory: str) -> str | None:
 def _read(path: str) -> dict[str, bytes]:
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
+            payload = unsealed(handle.read(), _MAGIC)
     except OSError:
         return {}
-    head = len(_MAGIC)
-    payload = memoryview(data)[head + 32 :]
-    if data[:head] != _MAGIC or hashlib.sha256(payload).digest() != data[head : head + 32]:
+    if payload is None:
         return {}
     try:
         table = marshal.loads(payload)
@@ -71,7 +73,6 @@ def _write(path: str, payload: bytes) -> None:
     """``payload`` sealed and written atomically, and the temporary files of killed writers
     removed; a table that cannot be written is simply not kept."""
     # Imported here: a process whose table did not grow (nearly every one) never writes.
-    import tempfile
     import time
 
     directory = os.path.dirname(path)
@@ -79,18 +80,10 @@ def _write(path: str, payload: bytes) -> None:
         os.makedirs(directory, exist_ok=True)
         for name in os.listdir(directory):
             left = os.path.join(directory, name)
-            if name.startswith(".tmp.") and os.stat(left).st_mtime < time.time() - _STALE_S:
+            stale = os.stat(left).st_mtime < time.time() - STALE_TEMPORARY_S
+            if name.startswith(TEMPORARY_PREFIX) and stale:
                 os.unlink(left)
-        fd, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp.")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(_MAGIC)
-                handle.write(hashlib.sha256(payload).digest())
-                handle.write(payload)
-            os.replace(temporary, path)
-        except OSError:
-            os.unlink(temporary)
-            raise
+        write_sealed(path, _MAGIC, payload)
 
 
 class Table:

@@ -26,16 +26,21 @@ copied dicts).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import pickle
 import shutil
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from mcp_codegen._generator.sealed_file import (
+    STALE_TEMPORARY_S,
+    TEMPORARY_PREFIX,
+    unsealed,
+    write_sealed,
+)
 
 _MAGIC = b"mcp-codegen-cache 1\n"
 #: Default size bound; ``MCP_CODEGEN_CACHE_MB`` overrides it.
@@ -159,9 +164,8 @@ class EntryStore:
             data = path.read_bytes()
         except OSError:
             return None
-        head = len(_MAGIC)
-        payload = memoryview(data)[head + 32 :]  # not copied: a whole build's entry is MBs
-        if data[:head] != _MAGIC or hashlib.sha256(payload).digest() != data[head : head + 32]:
+        payload = unsealed(data, _MAGIC)
+        if payload is None:
             self._corrupt(path, "it is truncated or corrupted")
             return None
         try:
@@ -199,15 +203,9 @@ class EntryStore:
             ignore = self.directory / ".gitignore"
             if not ignore.exists():
                 ignore.write_text(_IGNORE)
-            fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp.")
-            with os.fdopen(fd, "wb") as handle:  # three writes: the payload is not copied
-                handle.write(_MAGIC)
-                handle.write(hashlib.sha256(payload).digest())
-                handle.write(payload)
-            os.replace(temporary, path)
+            self.unaccounted += write_sealed(path, _MAGIC, payload)
         except OSError:
             return False
-        self.unaccounted += len(_MAGIC) + 32 + len(payload)
         return True
 
     def entries(self) -> list[tuple[Path, os.stat_result]]:
@@ -231,9 +229,9 @@ class EntryStore:
         found = self.entries()
         total = sum(stat.st_size for _, stat in found)
         removed = 0
-        stale_temporaries = time.time() - 3600
+        stale_temporaries = time.time() - STALE_TEMPORARY_S
         for path, stat in sorted(found, key=lambda item: item[1].st_mtime):
-            if path.name.startswith(".tmp.") and stat.st_mtime < stale_temporaries:
+            if path.name.startswith(TEMPORARY_PREFIX) and stat.st_mtime < stale_temporaries:
                 pass  # a writer that died: always removed
             elif total <= limit:
                 continue
