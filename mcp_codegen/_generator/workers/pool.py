@@ -27,6 +27,7 @@ from mcp_codegen._generator.workers.prestart import (
     WORKER_HASH_SEED,
     WarmWorkers,
     spawn_worker,
+    stop_workers,
     worker_count,
     worker_settings,
 )
@@ -173,7 +174,10 @@ class InspectSession:
         self.scans: dict[str, ScannedModule | None] = {}  # split sessions: each source's scan
         if scanner is not None:
             self._start_scanner(scanner)
-        count = max(min(worker_count(), workers or worker_count()), len(early), 1)
+        count = max(min(worker_count(), workers or worker_count()), 1)
+        # Early workers beyond what the sources need (a cold build of a small project) stop
+        # now: left to run, each spent ~1.5 s of CPU importing for nothing beside the others.
+        stop_workers(early[count:])
         for index in range(count):
             self._start_worker(dispatch=False, started=early[index] if index < len(early) else None)
 

@@ -186,12 +186,17 @@ class WarmWorkers:
 
     def stop(self) -> None:
         """Stop the workers that no build took."""
-        for process, stderr in [*self.workers, *([self.scanner] if self.scanner else [])]:
-            if process.poll() is None:
-                process.kill()
-            process.wait()
-            stderr.close()
+        stop_workers([*self.workers, *([self.scanner] if self.scanner else [])])
         self.workers, self.scanner = [], None
+
+
+def stop_workers(started: list[tuple[WorkerProcess, IO[bytes]]]) -> None:
+    """Stop workers that were started and never given a source."""
+    for process, stderr in started:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        stderr.close()
 
 
 def start_early(argv: list[str]) -> WarmWorkers | None:

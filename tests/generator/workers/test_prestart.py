@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from mcp_codegen._generator.config import load_config
 from mcp_codegen._generator.workers import prestart
+from mcp_codegen._generator.workers.pool import InspectSession
 from tests.helpers.project import Project, codegen_env
 
 pytestmark = pytest.mark.process  # starts real processes (builds, servers or clients)
@@ -95,6 +97,28 @@ def test_unused_early_workers_are_stopped_by_their_owner(
     warm.stop()
     assert all(p.returncode is not None for p in processes)
     assert warm.take(fresh) == []
+
+
+def test_early_workers_beyond_what_a_build_needs_stop_as_its_session_starts(
+    fresh: Path, started: list[prestart.WarmWorkers]
+) -> None:
+    """A cold build of one module keeps one of the early workers; the others are stopped at
+    once, not left to import libcst and pydantic for nothing beside it."""
+    (fresh / "pkg").mkdir()
+    warm = prestart.WarmWorkers(fresh, cached=False)
+    started.append(warm)
+    warm.keep(2)
+    kept, surplus = (process for process, _ in warm.workers)
+    session = InspectSession(
+        load_config(fresh / "pyproject.toml"), workers=1, warm=warm, cached=False
+    )
+    try:
+        assert [worker.process for worker in session.workers] == [kept]
+        assert surplus.returncode is not None  # stopped and reaped
+        assert kept.poll() is None
+    finally:
+        session.close()
+    assert warm.workers == []
 
 
 def test_generate_adopts_the_early_workers_and_leaves_none(project: Project) -> None:
