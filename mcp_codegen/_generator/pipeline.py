@@ -229,8 +229,8 @@ class _Build:
         self.inspect_again: list[SourceFile] = []  # stored entries unreadable after all
         self.complete = True  # every module's dependencies are known: the build may be stored
         self.cache_warnings: list[Diagnostic] = []
-        #: framework flavors: the server probes, started while the workers inspect, once the
-        #: cached modules are taken and every miss is scanned (``None``: not until then)
+        #: framework flavors: the server probes, started with the workers and told what to
+        #: import once the cached modules are taken and every miss is scanned
         self.probes: ServerProbes | None = None
         self.awaiting_scans: set[str] | None = None
 
@@ -327,6 +327,12 @@ class _Build:
         long at the end."""
         misses.sort(key=lambda source: -len(source.data))
         workers = self.start_workers(misses) if misses else None
+        if misses and self.config.flavor != "clean":
+            # Imported here: only the framework flavors record servers (a clean build never does).
+            from mcp_codegen._generator.workers.server_records import ServerProbes
+
+            # started now, they import the SDK while the workers scan (~1 s each)
+            self.probes = ServerProbes(self.config)
         try:
             if workers is not None:
                 workers.start(misses)
@@ -560,11 +566,13 @@ class _Build:
         return [render_servers(servers, self.config)] if servers is not None else []
 
     def start_server_probes(self) -> None:
-        """Framework flavors: start the server probes while the workers inspect, told the
-        modules the scans predict will be built with tools (``record_servers`` probes again
-        when the assembled modules differ). A probe takes about as long as a worker: each
-        imports the framework and the tool modules."""
-        if self.config.flavor == "clean" or self.awaiting_scans or self.probes is not None:
+        """Framework flavors: tell the server probes (started with the workers) the modules the
+        scans predict will be built with tools, so they import them while the workers inspect
+        (``record_servers`` probes again when the assembled modules differ). A probe takes about
+        as long as a worker: each imports the framework and the tool modules."""
+        if self.config.flavor == "clean" or self.awaiting_scans:
+            return
+        if self.probes is not None and self.probes.settings is not None:
             return
         # Imported here: only the framework flavors record servers (a clean build never does).
         from mcp_codegen._generator.workers.server_records import ServerProbes, probe_settings
@@ -581,7 +589,9 @@ class _Build:
             if (done := self.modules.get(m.relative_path)) is None or done.tool_count
         ]
         if with_tools:
-            self.probes = ServerProbes(self.config, probe_settings(self.config, built, with_tools))
+            if self.probes is None:
+                self.probes = ServerProbes(self.config)
+            self.probes.send(probe_settings(self.config, built, with_tools))
 
     def manifest(self, modules: list[RenderedFile]) -> RenderedFile | BuildResult:
         """The manifest, or the failed build when it is not literal-only.

@@ -2,9 +2,9 @@
 ``initialize`` and lists at ``tools/list``, kept only where two imports agree (parent side).
 
 The probe (``mcp_codegen._generator.flavors.servers``) runs twice at once (``ServerProbes``, started
-by the build once the scans are in, beside the inspecting workers): once with the workers' settings
-(hash seed 0, the caller's environment, time zone and locale pinned) and once with another hash
-seed and a reduced environment (``PATH``, ``HOME``, ``PYTHONPATH``, ``VIRTUAL_ENV`` and the pinned
+with the build's workers and told what to import once the scans are in): once with the workers'
+environment (hash seed 0, the caller's environment, time zone and locale pinned) and once with
+another hash seed and a reduced environment (``PATH``, ``HOME``, ``PYTHONPATH``, ``VIRTUAL_ENV`` and the pinned
 values only), so a name, version, instructions or capability read from the environment, the hash
 seed or the clock differs between them. Such a server keeps its record without ``initialize``
 (``mcp-codegen run`` then serves it without the fast path) and ``generate`` warns once at the
@@ -20,9 +20,8 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -74,62 +73,72 @@ def probe_settings(
 
 
 class ServerProbes:
-    """The two probes of one framework-flavor build, running from construction (two threads,
-    one process each). A build starts them as soon as its scans predict the settings, so they
-    overlap the workers; ``record_servers`` takes them only if the settings it derives from the
-    assembled modules are the same, and otherwise cancels them and probes again."""
+    """The two probes of one framework-flavor build, one process each, started with the build's
+    workers: while the scans run they import the MCP SDK, and ``send`` gives them their settings
+    once the scans predict them (two threads then wait for the answers). ``record_servers``
+    takes them only if the settings it derives from the assembled modules are the ones sent,
+    and otherwise cancels them and probes again."""
 
-    def __init__(self, config: Config, settings: dict[str, Any]) -> None:
-        self.settings = settings
-        self._processes: list[subprocess.Popen[bytes]] = []
-        self._lock = threading.Lock()
-        self._cancelled = False
+    def __init__(self, config: Config, settings: dict[str, Any] | None = None) -> None:
+        self.limit = max(
+            4 * config.import_timeout, 120.0
+        )  # every tool inferred: slower than a worker
+        self.settings: dict[str, Any] | None = None
         reduced = {k: v for k, v in os.environ.items() if k in _KEPT_ENVIRONMENT}
         pinned = worker_environment(PROBE_HASH_SEED)
         reduced.update(
             {k: pinned[k] for k in ("TZ", "LC_ALL", "LANG", "PYTHONUTF8", "PYTHONHASHSEED")}
         )
+        self._processes: list[subprocess.Popen[bytes]] = []
+        for env in (worker_environment(WORKER_HASH_SEED), reduced):
+            self._processes.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "mcp_codegen._generator.flavors.servers"],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd=config.root,
+                    env=with_package_path(dict(env)),
+                )
+            )
+        self._pool: ThreadPoolExecutor | None = None
+        self._runs: list[Future[dict[str, Any] | str]] = []
+        if settings is not None:
+            self.send(settings)
+
+    def send(self, settings: dict[str, Any]) -> None:
+        """Give both probes their settings (once); their answers come with ``results``."""
+        assert self.settings is None, "a probe is sent its settings once"
+        self.settings = settings
+        data = json.dumps(settings).encode()
         self._pool = ThreadPoolExecutor(2)
-        self._runs = [
-            self._pool.submit(self._probe, config, worker_environment(WORKER_HASH_SEED)),
-            self._pool.submit(self._probe, config, reduced),
-        ]
+        self._runs = [self._pool.submit(self._answer, p, data) for p in self._processes]
 
     def results(self) -> tuple[dict[str, Any] | str, dict[str, Any] | str]:
         """Both probes' answers (or why one has none), once both have ended."""
+        assert self._pool is not None, "the settings were never sent"
         ours, theirs = (run.result() for run in self._runs)
         self._pool.shutdown()
         return ours, theirs
 
     def cancel(self) -> None:
-        """Stop both probes and wait for their threads (nothing is left running)."""
-        with self._lock:
-            self._cancelled = True
-            for process in self._processes:
-                with contextlib.suppress(OSError):
-                    process.kill()
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        """Stop both probes and wait for them and their threads (nothing is left running)."""
+        for process in self._processes:
+            with contextlib.suppress(OSError):
+                process.kill()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+        for process in self._processes:
+            if process.returncode is None:  # never sent its settings: no thread reaps it
+                process.communicate()
 
-    def _probe(self, config: Config, env: dict[str, str]) -> dict[str, Any] | str:
-        limit = max(4 * config.import_timeout, 120.0)  # every tool inferred: slower than a worker
-        with self._lock:
-            if self._cancelled:
-                return "cancelled"
-            process = subprocess.Popen(
-                [sys.executable, "-m", "mcp_codegen._generator.flavors.servers"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=config.root,
-                env=with_package_path(dict(env)),
-            )
-            self._processes.append(process)
+    def _answer(self, process: subprocess.Popen[bytes], data: bytes) -> dict[str, Any] | str:
         try:
-            stdout, stderr = process.communicate(json.dumps(self.settings).encode(), limit)
+            stdout, stderr = process.communicate(data, self.limit)
         except subprocess.TimeoutExpired:
             process.kill()
             process.communicate()
-            return f"the probe took longer than {limit:g} s"
+            return f"the probe took longer than {self.limit:g} s"
         try:
             result = json.loads(stdout)
         except ValueError:

@@ -1,9 +1,12 @@
-"""A framework-flavor build starts its two server probes once the scans are in, while the workers
+"""A framework-flavor build starts its two server probes with its workers (they import the SDK
+while the scans run) and tells them what to import once the scans are in, while the workers
 inspect: the probes are taken when the assembled modules are the ones the scans predicted,
-probed again when they are not, and stopped when the build fails."""
+probed again when they are not, and stopped when the build fails or has no tools to probe."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -14,7 +17,7 @@ from mcp_codegen._generator.config import load_config
 from mcp_codegen._generator.pipeline import BuildResult, _Build, build
 from mcp_codegen._generator.workers import pool, server_records
 from mcp_codegen._generator.workers.server_records import ServerProbes
-from tests.helpers.project import in_process_builds  # noqa: F401 - the fixture, used by name
+from tests.helpers.project import codegen_env, in_process_builds  # noqa: F401 - the fixture, used by name
 
 pytestmark = [pytest.mark.process, pytest.mark.slow, pytest.mark.usefixtures("in_process_builds")]
 
@@ -50,14 +53,20 @@ class _Spy:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.made: list[tuple[float, ServerProbes]] = []
+        self.sent: list[tuple[float, ServerProbes]] = []
         self.cancelled: list[ServerProbes] = []
         self.inspected_at: list[float] = []
         spy = self
-        made_by, cancel, wait = ServerProbes.__init__, ServerProbes.cancel, pool.InspectSession.wait
+        made_by, send, cancel = ServerProbes.__init__, ServerProbes.send, ServerProbes.cancel
+        wait = pool.InspectSession.wait
 
         def made(probes: ServerProbes, *args: Any) -> None:
             made_by(probes, *args)
             spy.made.append((time.monotonic(), probes))
+
+        def sent(probes: ServerProbes, settings: dict[str, Any]) -> None:
+            send(probes, settings)
+            spy.sent.append((time.monotonic(), probes))
 
         def cancelled(probes: ServerProbes) -> None:
             spy.cancelled.append(probes)
@@ -68,6 +77,7 @@ class _Spy:
             spy.inspected_at.append(time.monotonic())
 
         monkeypatch.setattr(ServerProbes, "__init__", made)
+        monkeypatch.setattr(ServerProbes, "send", sent)
         monkeypatch.setattr(ServerProbes, "cancel", cancelled)
         monkeypatch.setattr(pool.InspectSession, "wait", waited)
 
@@ -93,8 +103,9 @@ def test_the_probes_start_before_the_workers_end_and_are_taken(
     files = _files(build(load_config(config_file), use_cache=False))
     assert files == expected
     assert len(spy.made) == 1 and not spy.cancelled
-    (started, probes), [inspected] = spy.made[0], spy.inspected_at
-    assert started < inspected
+    (started, probes), [(sent, told)], [inspected] = spy.made[0], spy.sent, spy.inspected_at
+    assert told is probes and started <= sent < inspected
+    assert probes.settings is not None
     assert probes.settings["modules"] == ["pkg.alpha", "pkg.beta"]
 
 
@@ -105,17 +116,16 @@ def test_probes_started_on_a_wrong_prediction_are_cancelled_and_taken_again(
     expected = _without_early_probes(config_file, monkeypatch)
 
     def mispredicted(self: _Build) -> None:  # as if the scans had missed pkg.beta's tool
-        if self.awaiting_scans or self.probes is not None:
+        if self.awaiting_scans or self.probes is None or self.probes.settings is not None:
             return
         built = [m for m in self.scanned_by.values() if m.module == "pkg.alpha"]
-        settings = server_records.probe_settings(self.config, built, ["pkg.alpha"])
-        self.probes = ServerProbes(self.config, settings)
+        self.probes.send(server_records.probe_settings(self.config, built, ["pkg.alpha"]))
 
     monkeypatch.setattr(_Build, "start_server_probes", mispredicted)
     spy = _Spy(monkeypatch)
     files = _files(build(load_config(config_file), use_cache=False))
     assert files == expected
-    assert [probes.settings["modules"] for _, probes in spy.made] == [
+    assert [probes.settings["modules"] for _, probes in spy.made] == [  # type: ignore[index]
         ["pkg.alpha"],
         ["pkg.alpha", "pkg.beta"],
     ]
@@ -134,3 +144,44 @@ def test_a_failed_build_stops_the_probes_it_started(
     [(_, probes)] = spy.made
     assert spy.cancelled == [probes]
     assert probes._processes and all(p.returncode is not None for p in probes._processes)
+
+
+def test_probes_cancelled_before_their_settings_are_stopped_and_reaped(tmp_path: Path) -> None:
+    """A build that ends before its scans are in cancels probes that were never told what to
+    import: no thread waits on them, so ``cancel`` itself stops them."""
+    probes = ServerProbes(load_config(_project(tmp_path)))
+    assert probes.settings is None and len(probes._processes) == 2
+    probes.cancel()
+    assert all(p.returncode is not None for p in probes._processes)
+    assert all(p.stdin is not None and p.stdin.closed for p in probes._processes)
+
+
+_SDK_FIRST = """
+import sys
+from mcp_codegen._generator.flavors.servers import import_the_sdk
+import_the_sdk()
+print("mcp" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(
+    ("own", "imported"), [(None, "True"), ("mcp.py", "False"), ("mcp", "False")]
+)
+def test_the_probe_imports_the_sdk_first_unless_the_project_has_its_own_mcp(
+    tmp_path: Path, own: str | None, imported: str
+) -> None:
+    """A project's own ``mcp`` module or package in the probe's working directory is user
+    code: never imported before the probe's settings arrive."""
+    if own == "mcp.py":
+        (tmp_path / own).write_text("raise SystemExit('imported too early')\n")
+    elif own == "mcp":
+        (tmp_path / own).mkdir()
+        (tmp_path / own / "__init__.py").write_text("raise SystemExit('imported too early')\n")
+    shown = subprocess.run(
+        [sys.executable, "-c", _SDK_FIRST],
+        cwd=tmp_path,
+        env=codegen_env(),
+        capture_output=True,
+        text=True,
+    )
+    assert (shown.returncode, shown.stdout.strip()) == (0, imported), shown.stderr
