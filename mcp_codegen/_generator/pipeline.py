@@ -47,7 +47,7 @@ from mcp_codegen._generator.model import (
     WriteReport,
 )
 from mcp_codegen._generator.progress import Progress
-from mcp_codegen._generator.workers.prestart import WORKER_HASH_SEED, WarmWorkers
+from mcp_codegen._generator.workers.prestart import WORKER_HASH_SEED, WarmWorkers, worker_count
 from mcp_codegen._generator.write.output import apply, compare, target_problems, unsafe
 from mcp_codegen._shared.diagnostics import Diagnostic
 
@@ -229,8 +229,8 @@ class _Build:
         self.inspect_again: list[SourceFile] = []  # stored entries unreadable after all
         self.complete = True  # every module's dependencies are known: the build may be stored
         self.cache_warnings: list[Diagnostic] = []
-        #: framework flavors: the server probes, started with the workers and told what to
-        #: import once the cached modules are taken and every miss is scanned
+        #: framework flavors: the server probes, started with the workers (fewer misses than
+        #: cores) or else once the scans are in, and told what to import then
         self.probes: ServerProbes | None = None
         self.awaiting_scans: set[str] | None = None
 
@@ -327,11 +327,13 @@ class _Build:
         long at the end."""
         misses.sort(key=lambda source: -len(source.data))
         workers = self.start_workers(misses) if misses else None
-        if misses and self.config.flavor != "clean":
+        if misses and self.config.flavor != "clean" and len(misses) < worker_count():
             # Imported here: only the framework flavors record servers (a clean build never does).
             from mcp_codegen._generator.workers.server_records import ServerProbes
 
-            # started now, they import the SDK while the workers scan (~1 s each)
+            # On a core the workers leave idle, they import the SDK while the scans run (~1 s
+            # each). Beside as many workers as cores they only slowed them: 1.05-1.11x
+            # (bench/results/2026-12-07-cold-small-builds.md); those start after the scans.
             self.probes = ServerProbes(self.config)
         try:
             if workers is not None:
@@ -566,10 +568,11 @@ class _Build:
         return [render_servers(servers, self.config)] if servers is not None else []
 
     def start_server_probes(self) -> None:
-        """Framework flavors: tell the server probes (started with the workers) the modules the
-        scans predict will be built with tools, so they import them while the workers inspect
-        (``record_servers`` probes again when the assembled modules differ). A probe takes about
-        as long as a worker: each imports the framework and the tool modules."""
+        """Framework flavors: tell the server probes (started now, or with the workers) the
+        modules the scans predict will be built with tools, so they import them while the
+        workers inspect (``record_servers`` probes again when the assembled modules differ). A
+        probe takes about as long as a worker: each imports the framework and the tool
+        modules."""
         if self.config.flavor == "clean" or self.awaiting_scans:
             return
         if self.probes is not None and self.probes.settings is not None:

@@ -2,7 +2,8 @@
 ``initialize`` and lists at ``tools/list``, kept only where two imports agree (parent side).
 
 The probe (``mcp_codegen._generator.flavors.servers``) runs twice at once (``ServerProbes``, started
-with the build's workers and told what to import once the scans are in): once with the workers'
+with the build's workers when they leave a core idle, else once the scans are in, and told what
+to import then): once with the workers'
 environment (hash seed 0, the caller's environment, time zone and locale pinned) and once with
 another hash seed and a reduced environment (``PATH``, ``HOME``, ``PYTHONPATH``, ``VIRTUAL_ENV`` and the pinned
 values only), so a name, version, instructions or capability read from the environment, the hash
@@ -73,9 +74,9 @@ def probe_settings(
 
 
 class ServerProbes:
-    """The two probes of one framework-flavor build, one process each, started with the build's
-    workers: while the scans run they import the MCP SDK, and ``send`` gives them their settings
-    once the scans predict them (two threads then wait for the answers). ``record_servers``
+    """The two probes of one framework-flavor build, one process each: started before their
+    settings are known, they import the MCP SDK meanwhile, and ``send`` gives them their
+    settings once the scans predict them (two threads then wait for the answers). ``record_servers``
     takes them only if the settings it derives from the assembled modules are the ones sent,
     and otherwise cancels them and probes again."""
 

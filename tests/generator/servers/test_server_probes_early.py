@@ -1,7 +1,7 @@
-"""A framework-flavor build starts its two server probes with its workers (they import the SDK
-while the scans run) and tells them what to import once the scans are in, while the workers
-inspect: the probes are taken when the assembled modules are the ones the scans predicted,
-probed again when they are not, and stopped when the build fails or has no tools to probe."""
+"""A framework-flavor build starts its two server probes with its workers when they leave a core
+idle (the probes import the SDK while the scans run), else once the scans are in, and tells them
+what to import then, while the workers inspect: the probes are taken when the assembled modules are the ones the scans predicted,
+probed again when they are not, and stopped when the build fails."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from mcp_codegen._generator import pipeline
 from mcp_codegen._generator.config import load_config
 from mcp_codegen._generator.pipeline import BuildResult, _Build, build
 from mcp_codegen._generator.workers import pool, server_records
@@ -116,10 +117,11 @@ def test_probes_started_on_a_wrong_prediction_are_cancelled_and_taken_again(
     expected = _without_early_probes(config_file, monkeypatch)
 
     def mispredicted(self: _Build) -> None:  # as if the scans had missed pkg.beta's tool
-        if self.awaiting_scans or self.probes is None or self.probes.settings is not None:
+        if self.awaiting_scans or self.probes is not None:
             return
         built = [m for m in self.scanned_by.values() if m.module == "pkg.alpha"]
-        self.probes.send(server_records.probe_settings(self.config, built, ["pkg.alpha"]))
+        settings = server_records.probe_settings(self.config, built, ["pkg.alpha"])
+        self.probes = ServerProbes(self.config, settings)
 
     monkeypatch.setattr(_Build, "start_server_probes", mispredicted)
     spy = _Spy(monkeypatch)
@@ -144,6 +146,33 @@ def test_a_failed_build_stops_the_probes_it_started(
     [(_, probes)] = spy.made
     assert spy.cancelled == [probes]
     assert probes._processes and all(p.returncode is not None for p in probes._processes)
+
+
+def test_a_build_of_fewer_modules_than_cores_starts_them_before_the_scans(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One module to build on two cores: the probes start with the worker (importing the SDK
+    on the idle core) and are told what to import when its scan arrives; the files are the
+    same. With a module per core they start once the scans are in (the test above)."""
+    config_file = tmp_path / "pyproject.toml"
+    config_file.write_text('[tool.mcp-codegen]\nsources = ["alpha.py"]\nflavor = "mcp"\n')
+    (tmp_path / "alpha.py").write_text(MODULE.format(server="alpha", tool="count_alpha"))
+    expected = _without_early_probes(config_file, monkeypatch)
+    monkeypatch.setattr(pipeline, "worker_count", lambda: 2)
+    scanned_at: list[float] = []
+    record_scan = _Build.record_scan
+
+    def recorded(self: _Build, module: Any) -> None:
+        scanned_at.append(time.monotonic())
+        record_scan(self, module)
+
+    monkeypatch.setattr(_Build, "record_scan", recorded)
+    spy = _Spy(monkeypatch)
+    assert _files(build(load_config(config_file), use_cache=False)) == expected
+    [(made, probes)], [(sent, _)] = spy.made, spy.sent
+    assert made < scanned_at[0] <= sent < spy.inspected_at[0]
+    assert probes.settings is not None and probes.settings["modules"] == ["alpha"]
+    assert not spy.cancelled
 
 
 def test_probes_cancelled_before_their_settings_are_stopped_and_reaped(tmp_path: Path) -> None:
