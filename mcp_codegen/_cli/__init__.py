@@ -56,7 +56,7 @@ def after_warm_up(args: list[str], warm: "WarmWorkers | None", *, own_process: b
         from mcp_codegen._generator.collector import collect_never
 
         collect_never()
-        methods = _compiled_methods(args)
+        methods = _compiled_methods(args, warm)
     # Imported after the warm-up: the workers' start-up overlaps the commands' imports.
     from mcp_codegen._cli.commands import main as commands
 
@@ -72,16 +72,16 @@ def after_warm_up(args: list[str], warm: "WarmWorkers | None", *, own_process: b
     return code
 
 
-def _compiled_methods(args: list[str]) -> "Table | None":
+def _compiled_methods(args: list[str], warm: "WarmWorkers | None") -> "Table | None":
     """The project's compiled dataclass methods, installed before the commands' imports make
     their classes (``mcp_codegen._generator.compiled_methods``; a build's process only: the
-    table is the process's)."""
+    table is the process's). The project's root is the warm-up's, found once."""
     # Imported here: ``run`` and the commands that do not build never load them.
     from mcp_codegen._generator.compiled_methods import install
     from mcp_codegen._generator.project import CACHE_DIR, NO_CACHE
     from mcp_codegen._generator.workers.prestart import project_root
 
-    root = project_root(args)
+    root = warm.root if warm is not None else project_root(args)
     if root is None or NO_CACHE in args:
         return None
     return install(os.path.join(root, CACHE_DIR))
