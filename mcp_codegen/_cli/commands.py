@@ -283,6 +283,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 def cmd_cache(args: argparse.Namespace) -> int:
     # not for --help: ~45 ms
     from mcp_codegen._generator.cache.stored_entries import EntryStore, limit_bytes
+    from mcp_codegen._generator.compiled_methods import LIMIT_BYTES, stored_tables
     from mcp_codegen._generator.project import CACHE_DIR
 
     config = _load(args)
@@ -298,9 +299,13 @@ def cmd_cache(args: argparse.Namespace) -> int:
         return ExitCode.OK
     entries = store.entries()
     size = sum(stat.st_size for _, stat in entries)
+    tables, table_bytes = stored_tables(str(store.directory))
+    mb = 1024 * 1024  # as MCP_CODEGEN_CACHE_MB counts them
     print(
-        f"mcp-codegen: {where}/ holds {len(entries)} entries, {size / 1e6:.1f} MB "
-        f"(bound {limit_bytes() / 1e6:.0f} MB, set by MCP_CODEGEN_CACHE_MB)"
+        f"mcp-codegen: {where}/ holds {len(entries)} entries, {size / mb:.1f} MB "
+        f"(bound {limit_bytes() / mb:.0f} MB, set by MCP_CODEGEN_CACHE_MB), and compiled "
+        f"dataclass methods: {tables} table{'' if tables == 1 else 's'}, "
+        f"{table_bytes / mb:.1f} MB (one per Python, at most {LIMIT_BYTES / mb:.0f} MB each)"
     )
     return ExitCode.OK
 

@@ -86,6 +86,18 @@ def _write(path: str, payload: bytes) -> None:
         write_sealed(path, _MAGIC, payload)
 
 
+def stored_tables(cache_directory: str) -> tuple[int, int]:
+    """How many tables ``cache_directory`` holds (one per Python that built there) and their
+    bytes, for ``mcp-codegen cache info``."""
+    directory = os.path.join(cache_directory, DIRECTORY)
+    count = size = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(directory):
+            if entry.is_file() and not entry.name.startswith(TEMPORARY_PREFIX):
+                count, size = count + 1, size + entry.stat().st_size
+    return count, size
+
+
 class Table:
     """Compiled dataclass methods by their source text (each a marshalled code object), and
     the ``exec`` that ``dataclasses`` calls."""

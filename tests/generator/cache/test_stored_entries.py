@@ -99,6 +99,15 @@ def test_cache_clean_removes_the_cache_and_the_next_build_is_whole(project: Proj
     _two_modules(project)
     info = project.run("cache", "info")
     assert info.returncode == 0 and "6 entries" in info.stdout
+    assert "(bound 256 MB, set by MCP_CODEGEN_CACHE_MB)" in info.stdout
+    # the first build's processes started before the cache directory existed: no table yet
+    assert "compiled dataclass methods: 0 tables, 0.0 MB" in info.stdout
+    assert project.run("check").returncode == 0  # its processes compile into the table
+    info = project.run("cache", "info")
+    [table] = (project.root / ".mcp-codegen-cache" / "dataclass-methods").iterdir()
+    size = table.stat().st_size / 1024 / 1024
+    shown = f"1 table, {size:.1f} MB (one per Python, at most 16 MB each)"
+    assert f"compiled dataclass methods: {shown}" in info.stdout, info.stdout
     done = project.run("cache", "clean")
     assert done.returncode == 0, done.stderr
     assert not (project.root / ".mcp-codegen-cache").exists()
