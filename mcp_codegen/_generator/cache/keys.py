@@ -32,6 +32,7 @@ import sysconfig
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from mcp_codegen import __version__
 from mcp_codegen._generator.config import Config
@@ -189,13 +190,51 @@ def config_key(config: Config) -> str:
 
 
 @cache
-def _distributions() -> dict[str, list[str]]:
-    """Slow (it reads every installed distribution's file list): only for a module whose
-    distribution is not named like it."""
+def _distributions() -> dict[str, list[Any]]:
+    """Top-level module name -> the installed distributions that install it, as
+    ``importlib.metadata.packages_distributions`` maps them (Python 3.12's inference: a file
+    list's top directories and its top-level modules, extension modules included). Only for a
+    module whose distribution is not named like it.
+
+    Not that function itself: it made a ``PackagePath`` of each of the ~28,000 files listed and
+    parsed every distribution's metadata for its name, 0.4-0.7 s of each framework build's
+    generator (bench/results/2026-12-07-cold-small-builds.md). Here each ``RECORD`` is read as
+    CSV text, and a distribution's name is parsed only when one of its modules is asked for
+    (``_distributions_of``)."""
     # Imported here: importlib.metadata is slow to load; few modules need it.
     from importlib import metadata
 
-    return metadata.packages_distributions()
+    found: dict[str, list[Any]] = {}
+    for distribution in metadata.distributions():
+        for top in _top_level(distribution):
+            found.setdefault(top, []).append(distribution)
+    return found
+
+
+def _top_level(distribution: Any) -> set[str]:
+    """The top-level module names ``distribution`` installs: its ``top_level.txt``, or else
+    those of its listed files (an importable name: no dot)."""
+    declared = (distribution.read_text("top_level.txt") or "").split()
+    if declared:
+        return set(declared)
+    # Imported here: only a build that classifies such a module reads the file lists.
+    import csv
+    from importlib.machinery import all_suffixes
+
+    record = distribution.read_text("RECORD")
+    if record is not None:
+        paths = [row[0] for row in csv.reader(record.splitlines()) if row]
+    else:  # an egg-info's installed-files.txt or SOURCES.txt
+        paths = [str(path) for path in distribution.files or ()]
+    suffixes = sorted(all_suffixes(), key=len, reverse=True)
+    names = set()
+    for path in paths:
+        first, nested, _ = path.partition("/")
+        if not nested:  # a top-level file: its module name (``inspect.getmodulename``)
+            first = next((path[: -len(s)] for s in suffixes if path.endswith(s)), path)
+        if "." not in first:
+            names.add(first)
+    return names
 
 
 class FileHashes:
@@ -268,7 +307,7 @@ def _distributions_of(top: str) -> list[str]:
     claims it)."""
     if installed_version(top) is not None:
         return [top]
-    return list(_distributions().get(top, ()))
+    return [distribution.metadata["Name"] for distribution in _distributions().get(top, ())]
 
 
 def _under(path: str, roots: Iterable[str]) -> bool:

@@ -11,9 +11,13 @@ directory, as the wheel does, from the checkout.
 
 from __future__ import annotations
 
+import csv
+import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mcp_codegen._generator.cache import keys
 from mcp_codegen._generator.config import load_config
@@ -102,3 +106,78 @@ def test_the_templates_are_named_alike_in_a_wheel_and_in_a_checkout() -> None:
     templates = [n for n in named if n.endswith(".jinja")]
     assert templates and all(n.startswith("templates/") for n in templates), templates
     assert all(n.startswith("mcp_codegen/") for n in named if n.endswith(".py"))
+
+
+def _stdlib_map() -> dict[str, list[str]]:
+    from importlib import metadata
+
+    return metadata.packages_distributions()
+
+
+def _our_map() -> dict[str, list[str]]:
+    keys._distributions.cache_clear()
+    try:
+        return {
+            top: [distribution.metadata["Name"] for distribution in distributions]
+            for top, distributions in keys._distributions().items()
+        }
+    finally:
+        keys._distributions.cache_clear()
+
+
+def test_the_installed_distributions_map_as_the_standard_library_maps_them() -> None:
+    """Every top-level name ``importlib.metadata.packages_distributions`` knows in this
+    environment maps to the same distributions, in the same order; Python 3.12 infers names
+    from every listed file as ``keys`` does, 3.11 only from ``.py`` files."""
+    ours, theirs = _our_map(), _stdlib_map()
+    assert theirs and {top: ours.get(top) for top in theirs} == theirs
+    if sys.version_info >= (3, 12):
+        assert ours == theirs
+
+
+_NAME = st.text("abcxyz_", min_size=1, max_size=6)
+_PY_PATH = st.lists(st.one_of(_NAME, st.just("a,b")), max_size=3).flatmap(
+    lambda dirs: _NAME.map(lambda name: "/".join([*dirs, name + ".py"]))
+)
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(listed=st.lists(st.lists(_PY_PATH, min_size=1, max_size=5), min_size=1, max_size=4))
+def test_file_lists_map_as_the_standard_library_maps_them(
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    listed: list[list[str]],
+) -> None:
+    """Distributions whose ``RECORD`` lists ``.py`` files (nested or at the top, with commas
+    that CSV quotes): the same names as the standard library's. (Where Python 3.11 and 3.12
+    differ, in files other than ``.py`` and in dotted directories, ``keys`` infers as 3.12
+    does: the test below.)"""
+    site = tmp_path_factory.mktemp("site")
+    for index, paths in enumerate(listed):
+        info = site / f"dist{index}-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: dist{index}\nVersion: 1.0\n")
+        with (info / "RECORD").open("w", newline="") as handle:
+            csv.writer(handle).writerows([[path, "", ""] for path in paths])
+    with monkeypatch.context() as patch:
+        patch.setattr(sys, "path", [str(site)])
+        ours, theirs = _our_map(), _stdlib_map()
+    assert ours == theirs
+
+
+def test_every_listed_file_names_an_importable_top(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As Python 3.12 infers: an extension module at the top and a directory of data files
+    are the distribution's; a script outside, the metadata and a dotted directory are not."""
+    info = tmp_path / "fast-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fast\nVersion: 1.0\n")
+    (info / "RECORD").write_text(
+        "fast_core.cpython-311-x86_64-linux-gnu.so,,\n../../bin/fast,,\nfast-1.0.dist-info/RECORD,,\n"
+        "fast_data/table.json,,\nfast.libs/libz.so,,\n"
+    )
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    assert _our_map() == {"fast_core": ["fast"], "fast_data": ["fast"]}
+    if sys.version_info >= (3, 12):  # the standard library's own inference since 3.12
+        assert _stdlib_map() == _our_map()
