@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
@@ -173,8 +174,9 @@ def test_every_listed_file_names_an_importable_top(
     info = tmp_path / "fast-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fast\nVersion: 1.0\n")
+    extension = f"fast_core{EXTENSION_SUFFIXES[0]}"  # this interpreter's, e.g. .cpython-311-...so
     (info / "RECORD").write_text(
-        "fast_core.cpython-311-x86_64-linux-gnu.so,,\n../../bin/fast,,\nfast-1.0.dist-info/RECORD,,\n"
+        f"{extension},,\n../../bin/fast,,\nfast-1.0.dist-info/RECORD,,\n"
         "fast_data/table.json,,\nfast.libs/libz.so,,\n"
     )
     monkeypatch.setattr(sys, "path", [str(tmp_path)])
