@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mcp_codegen._generator.sealed_file import TEMPORARY_PREFIX, unsealed, write_sealed
@@ -14,6 +14,11 @@ from mcp_codegen._generator.sealed_file import TEMPORARY_PREFIX, unsealed, write
 MAGIC = b"test seal 1\n"
 
 
+#: each example writes a file and reads it back: a shared box may be slow at that
+_FILES = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@_FILES
 @given(payload=st.binary(max_size=512))
 def test_what_is_written_is_read_back(
     tmp_path_factory: pytest.TempPathFactory, payload: bytes
@@ -26,6 +31,7 @@ def test_what_is_written_is_read_back(
     assert [p.name for p in path.parent.iterdir()] == ["file"]
 
 
+@_FILES
 @given(payload=st.binary(max_size=256), where=st.integers(min_value=0), bit=st.integers(0, 7))
 def test_any_flipped_bit_reads_as_nothing(
     tmp_path_factory: pytest.TempPathFactory, payload: bytes, where: int, bit: int
@@ -37,6 +43,7 @@ def test_any_flipped_bit_reads_as_nothing(
     assert unsealed(bytes(data), MAGIC) is None
 
 
+@_FILES
 @given(payload=st.binary(min_size=1, max_size=256), keep=st.integers(min_value=0))
 def test_a_truncated_file_reads_as_nothing(
     tmp_path_factory: pytest.TempPathFactory, payload: bytes, keep: int
