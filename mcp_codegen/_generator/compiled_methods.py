@@ -78,10 +78,11 @@ def _write(path: str, payload: bytes) -> None:
     directory = os.path.dirname(path)
     with contextlib.suppress(OSError):
         os.makedirs(directory, exist_ok=True)
+        stale_before = time.time() - STALE_TEMPORARY_S
         for name in os.listdir(directory):
             left = os.path.join(directory, name)
-            stale = os.stat(left).st_mtime < time.time() - STALE_TEMPORARY_S
-            if name.startswith(TEMPORARY_PREFIX) and stale:
+            # only temporary files are stat'ed (``and`` stops before the stat)
+            if name.startswith(TEMPORARY_PREFIX) and os.stat(left).st_mtime < stale_before:
                 os.unlink(left)
         write_sealed(path, _MAGIC, payload)
 

@@ -203,30 +203,31 @@ def _distributions() -> dict[str, list[Any]]:
     (``_distributions_of``)."""
     # Imported here: importlib.metadata is slow to load; few modules need it.
     from importlib import metadata
+    from importlib.machinery import all_suffixes
 
+    suffixes = sorted(all_suffixes(), key=len, reverse=True)  # as inspect.getmodulename
     found: dict[str, list[Any]] = {}
     for distribution in metadata.distributions():
-        for top in _top_level(distribution):
+        for top in _top_level(distribution, suffixes):
             found.setdefault(top, []).append(distribution)
     return found
 
 
-def _top_level(distribution: Any) -> set[str]:
+def _top_level(distribution: Any, suffixes: list[str]) -> set[str]:
     """The top-level module names ``distribution`` installs: its ``top_level.txt``, or else
-    those of its listed files (an importable name: no dot)."""
+    those of its listed files (an importable name: no dot); ``suffixes``: module file suffixes,
+    longest first."""
     declared = (distribution.read_text("top_level.txt") or "").split()
     if declared:
         return set(declared)
     # Imported here: only a build that classifies such a module reads the file lists.
     import csv
-    from importlib.machinery import all_suffixes
 
     record = distribution.read_text("RECORD")
     if record is not None:
         paths = [row[0] for row in csv.reader(record.splitlines()) if row]
     else:  # an egg-info's installed-files.txt or SOURCES.txt
         paths = [str(path) for path in distribution.files or ()]
-    suffixes = sorted(all_suffixes(), key=len, reverse=True)
     names = set()
     for path in paths:
         first, nested, _ = path.partition("/")
