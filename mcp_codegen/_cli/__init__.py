@@ -73,18 +73,18 @@ def after_warm_up(args: list[str], warm: "WarmWorkers | None", *, own_process: b
 
 
 def _compiled_methods(args: list[str], warm: "WarmWorkers | None") -> "Table | None":
-    """The project's compiled dataclass methods, installed before the commands' imports make
-    their classes (``mcp_codegen._generator.compiled_methods``; a build's process only: the
-    table is the process's). The project's root is the warm-up's, found once."""
+    """The user's compiled dataclass methods, installed before the commands' imports make
+    their classes (``mcp_codegen._generator.compiled_methods``; a build's process only, in a
+    project: the table is the process's). The project's root is the warm-up's, found once."""
     # Imported here: ``run`` and the commands that do not build never load them.
     from mcp_codegen._generator.compiled_methods import install
-    from mcp_codegen._generator.project import CACHE_DIR, NO_CACHE
+    from mcp_codegen._generator.project import NO_CACHE
     from mcp_codegen._generator.workers.prestart import project_root
 
     root = warm.root if warm is not None else project_root(args)
     if root is None or NO_CACHE in args:
         return None
-    return install(os.path.join(root, CACHE_DIR))
+    return install()
 
 
 def _leave(code: int) -> None:

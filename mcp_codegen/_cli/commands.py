@@ -283,8 +283,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
 def cmd_cache(args: argparse.Namespace) -> int:
     # not for --help: ~45 ms
     from mcp_codegen._generator.cache.stored_entries import EntryStore, limit_bytes
-    from mcp_codegen._generator.compiled_methods import LIMIT_BYTES, stored_tables
+    from mcp_codegen._generator.compiled_methods import DIRECTORY, LIMIT_BYTES, stored_tables
     from mcp_codegen._generator.project import CACHE_DIR
+    from mcp_codegen._shared.user_cache import user_cache_directory
 
     config = _load(args)
     store = EntryStore(config.root / CACHE_DIR)
@@ -299,14 +300,19 @@ def cmd_cache(args: argparse.Namespace) -> int:
         return ExitCode.OK
     entries = store.entries()
     size = sum(stat.st_size for _, stat in entries)
-    tables, table_bytes = stored_tables(str(store.directory))
     mb = 1024 * 1024  # as MCP_CODEGEN_CACHE_MB counts them
     print(
         f"mcp-codegen: {where}/ holds {len(entries)} entries, {size / mb:.1f} MB "
-        f"(bound {limit_bytes() / mb:.0f} MB, set by MCP_CODEGEN_CACHE_MB), and compiled "
-        f"dataclass methods: {tables} table{'' if tables == 1 else 's'}, "
-        f"{table_bytes / mb:.1f} MB (one per Python, at most {LIMIT_BYTES / mb:.0f} MB each)"
+        f"(bound {limit_bytes() / mb:.0f} MB, set by MCP_CODEGEN_CACHE_MB)"
     )
+    user = user_cache_directory()
+    if user is not None:  # shared by every project: ``cache clean`` leaves it
+        tables, table_bytes = stored_tables(user)
+        print(
+            f"mcp-codegen: {Path(user, DIRECTORY)}/ holds compiled dataclass methods "
+            f"for every project: {tables} table{'' if tables == 1 else 's'}, "
+            f"{table_bytes / mb:.1f} MB (one per Python, at most {LIMIT_BYTES / mb:.0f} MB each)"
+        )
     return ExitCode.OK
 
 
@@ -452,8 +458,8 @@ def _add_checking_commands(commands: argparse._SubParsersAction) -> None:  # typ
     cache.add_argument(
         "action",
         choices=("info", "prune", "clean"),
-        help="info: entries and size; prune: drop the least recently used beyond the size "
-        "bound; clean: remove the cache",
+        help="info: entries and size (and the user's compiled dataclass methods); prune: drop "
+        "the least recently used beyond the size bound; clean: remove the project's cache",
     )
     cache.set_defaults(handler=cmd_cache)
 

@@ -1,4 +1,4 @@
-"""Dataclass methods compiled once, kept in the build cache directory for later processes.
+"""Dataclass methods compiled once, kept in the user's cache directory for later processes.
 
 Runs in: parent, worker.
 
@@ -9,16 +9,17 @@ the user's. Compiling those texts was more than half of libcst's import in a sca
 (bench/results/2026-12-06-compiled-dataclass-methods.md). A method's text depends only on the
 class's shape, and the same text compiles to the same code in every process of one Python, so
 ``install`` gives the ``dataclasses`` module an ``exec`` of its own (a module's global comes
-before the builtin) that runs the code of a text it has seen, from a table read from the cache
-directory, and compiles only the texts it has not. ``Table.save`` writes the table back when
-it grew.
+before the builtin) that runs the code of a text it has seen, from a table read from the user's
+cache directory (``$XDG_CACHE_HOME/mcp-codegen`` or ``~/.cache/mcp-codegen``, one table per
+Python, shared by every project: a new project's first build starts with it), and compiles only
+the texts it has not. ``Table.save`` writes the table back when it grew.
 
 Nothing a process computes changes: a text is compiled as ``exec`` compiles a string for a
 module without ``__future__`` imports (``dont_inherit``), and marshal keeps code exactly (the
 code objects are compared in tests/generator/test_compiled_methods.py). The file is checked as
 a cache entry is, by a magic line and the SHA-256 of its bytes: a truncated or corrupted table
-is ignored, never run. It is trusted as the cache's pickled entries are: whoever can write the
-project's cache directory can already run code in its builds.
+is ignored, never run. It is trusted as the user's own files are: whoever can write the user's
+cache directory can already run code as that user (through ``~/.bashrc``, the user's site).
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ from mcp_codegen._generator.sealed_file import (
     unsealed,
     write_sealed,
 )
+from mcp_codegen._shared.user_cache import user_cache_directory
 
-#: The table's directory in the project's cache directory, one file per Python.
+#: The table's directory in the user's cache directory, one file per Python.
 DIRECTORY = "dataclass-methods"
 _MAGIC = b"mcp-codegen dataclass methods 1\n"
 #: A table beyond this many bytes is written with only the texts its last process used.
@@ -139,12 +141,14 @@ class Table:
         self.added = 0
 
 
-def install(cache_directory: str) -> Table | None:
-    """Read this Python's table from ``cache_directory`` (a project's ``.mcp-codegen-cache``)
-    and have ``dataclasses`` use it; nothing when that directory does not exist (no build with
-    the cache ran there) or this Python keeps no compiled code."""
-    path = table_path(cache_directory)
-    if path is None or not os.path.isdir(cache_directory):
+def install(cache_directory: str | None = None) -> Table | None:
+    """Read this Python's table from ``cache_directory`` (default: the user's cache directory)
+    and have ``dataclasses`` use it; nothing when there is no such directory (no home) or this
+    Python keeps no compiled code. The table is written there once a process grew it."""
+    if cache_directory is None:
+        cache_directory = user_cache_directory()
+    path = None if cache_directory is None else table_path(cache_directory)
+    if path is None:
         return None
     table = Table(path, _read(path))
     dataclasses.exec = table.exec  # type: ignore[attr-defined]

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from mcp_codegen._generator import compiled_methods
 from mcp_codegen._generator.compiled_methods import Table, install, table_path
 from mcp_codegen._generator.project import CACHE_DIR
-from tests.helpers.project import Project
+from mcp_codegen._shared.user_cache import user_cache_directory
+from tests.helpers.project import Project, codegen_env
 
 
 @pytest.fixture
@@ -166,8 +167,17 @@ def test_a_damaged_table_is_ignored_and_written_again(
     assert Path(path).read_bytes() == intact  # the same texts, compiled again: the same bytes
 
 
-def test_nothing_is_installed_without_a_cache_directory(tmp_path: Path) -> None:
-    assert install(str(tmp_path / "missing")) is None
+def test_the_table_is_the_users_and_nothing_is_installed_without_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert user_cache_directory() == str(tmp_path / "mcp-codegen")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert user_cache_directory() == str(tmp_path / "home" / ".cache" / "mcp-codegen")
+    monkeypatch.setenv("XDG_CACHE_HOME", "cache")  # relative: to each build's cwd, so unused
+    assert user_cache_directory() is None
+    assert install() is None
     assert "exec" not in vars(dataclasses)
 
 
@@ -234,37 +244,42 @@ def count(items: list[str]) -> int:
 """
 
 
-def _texts(project: Project) -> dict[str, bytes]:
-    path = table_path(str(project.root / CACHE_DIR))
-    assert path is not None
-    return compiled_methods._read(path)
-
-
 @pytest.mark.process
 @pytest.mark.slow
-def test_a_build_s_processes_keep_their_methods_in_the_project_s_table(project: Project) -> None:
-    """The generator, the scan worker and the inspect worker each read and extend one table, and
+def test_a_build_s_processes_keep_their_methods_in_the_users_table(
+    project: Project, tmp_path: Path
+) -> None:
+    """The generator, the scan worker and the inspect worker each read and extend one table in
+    the user's cache directory, a new project's first build finds there every text it needs, and
     a build that uses no cache leaves it alone."""
+    env = codegen_env(XDG_CACHE_HOME=str(tmp_path / "user-cache"))
+    path = Path(table_path(str(tmp_path / "user-cache" / "mcp-codegen")) or "")
     tools = project.write("pkg/tools.py", _TOOLS)
-    assert project.run("generate").returncode == 0  # made the cache directory
+    assert project.run("generate", env=env).returncode == 0  # a cold build: "both" workers
     tools.write_text(_TOOLS + "# edited\n")
-    assert project.run("generate").returncode == 0  # one module redone: a split session
-    texts = _texts(project)
+    assert project.run("generate", env=env).returncode == 0  # one module redone: split session
+    texts = compiled_methods._read(str(path))
     assert any("a_field_only_this_project_has" in text for text in texts)  # the inspect worker
     assert any("whitespace_before_colon" in text for text in texts)  # libcst: the scan worker
     assert any("tool_count" in text and "rebuilt" in text for text in texts)  # BuildResult
-    path = Path(table_path(str(project.root / CACHE_DIR)) or "")
+    assert not (project.root / CACHE_DIR / compiled_methods.DIRECTORY).exists()
     written = path.stat().st_mtime_ns
     tools.write_text(_TOOLS + "# edited again\n")
-    assert project.run("generate").returncode == 0
+    assert project.run("generate", env=env).returncode == 0
     assert path.stat().st_mtime_ns == written  # every process found every text it needed
+    other = Project(tmp_path / "other")
+    other.write("pkg/__init__.py", "")
+    other.write("pkg/tools.py", _TOOLS)
+    other.configure()
+    assert other.run("generate", env=env).returncode == 0  # its first build, cold
+    assert path.stat().st_mtime_ns == written  # compiled nothing the first project had not
 
     path.unlink()
     tools.write_text(_TOOLS + "# edited once more\n")
-    assert project.run("generate", "--no-cache").returncode == 0
+    assert project.run("generate", "--no-cache", env=env).returncode == 0
     assert not path.exists()  # neither read nor written by a build without the cache
-    assert project.run("generate").returncode == 0  # the generator's own classes are kept again
-    assert any("tool_count" in text and "rebuilt" in text for text in _texts(project))
+    assert project.run("generate", env=env).returncode == 0  # the generator's classes again
+    assert any("tool_count" in t and "rebuilt" in t for t in compiled_methods._read(str(path)))
 
 
 def test_a_save_removes_what_killed_writers_left_an_hour_ago(tmp_path: Path) -> None:

@@ -38,6 +38,7 @@ from mcp_codegen import __version__
 from mcp_codegen._generator.config import Config
 from mcp_codegen._generator.render.templates import PACKAGE, template_dir
 from mcp_codegen._generator.workers.prestart import worker_settings
+from mcp_codegen._shared.user_cache import user_cache_directory
 
 #: Bumped whenever what an entry holds changes shape or meaning (2: dependencies classified by
 #: where their file is; no more "module:" entries).
@@ -93,12 +94,22 @@ def _generator_files() -> list[tuple[str, str]]:
     return sorted(found, key=lambda item: item[1])
 
 
+def generator_digest_memo() -> Path | None:
+    """Where this installed copy of mcp-codegen remembers its generator's digest: the user's
+    cache directory, one file per copy (by its path), so every project's first build finds it;
+    ``None`` without a user's cache directory."""
+    user = user_cache_directory()
+    if user is None:
+        return None
+    return Path(user, "generator-digest", f"{digest(str(_PACKAGE))[:32]}.json")
+
+
 @cache
 def _generator_digest(memo: Path | None = None) -> str:
     """The content of the generator's code and templates, by path relative to the package.
 
-    ``memo`` (a file in the local cache directory) remembers the digest beside the files' sizes
-    and mtimes, so an unchanged generator is not read again; the digest itself is content only.
+    ``memo`` (``generator_digest_memo``) remembers the digest beside the files' paths, sizes and
+    mtimes, so an unchanged generator is not read again; the digest itself is content only.
     """
     files = _generator_files()
     stats = []
@@ -120,8 +131,11 @@ def _generator_digest(memo: Path | None = None) -> str:
     digest = found.hexdigest()
     if memo is not None:
         with contextlib.suppress(OSError):
+            # Written whole and then renamed: builds of other projects read it meanwhile.
             memo.parent.mkdir(parents=True, exist_ok=True)
-            memo.write_text(json.dumps({"stats": stats, "digest": digest}))
+            written = memo.with_name(f"{memo.name}.{os.getpid()}.tmp")
+            written.write_text(json.dumps({"stats": stats, "digest": digest}))
+            os.replace(written, memo)
     return digest
 
 

@@ -45,6 +45,7 @@ from mcp_codegen._generator.cache.keys import (
     config_key,
     digest,
     environment_key,
+    generator_digest_memo,
     installed_version,
     relative,
     settings_key,
@@ -107,7 +108,7 @@ class BuildCache:
             name = relative(path, config.root)
             self.hashes.remember(name, data)
             sources.append((name, self.hashes.of(name)))
-        environment = environment_key(self.store.directory / "generator-digest.json")
+        environment = environment_key(generator_digest_memo())
         self._module_base = (environment, settings_key(config))
         self._reach = FactoryReach()
         self._config_key = config_key(config)

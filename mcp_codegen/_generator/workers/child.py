@@ -31,7 +31,7 @@ import sys
 
 from mcp_codegen._generator.collector import collect_rarely
 from mcp_codegen._generator.compiled_methods import install
-from mcp_codegen._generator.project import CACHE_DIR, NO_CACHE
+from mcp_codegen._generator.project import NO_CACHE
 
 
 def main(role: str = "both") -> None:
@@ -40,7 +40,7 @@ def main(role: str = "both") -> None:
     worker, and never imports libcst (``mcp_codegen._generator.workers.pool``, split sessions)."""
     collect_rarely()  # before the libraries' imports: a scan worker's libcst too
     # Before any import that makes a dataclass: the generator's, the libraries', the user's.
-    methods = None if NO_CACHE in sys.argv else install(os.path.join(os.getcwd(), CACHE_DIR))
+    methods = None if NO_CACHE in sys.argv else install()
     # Imported once the compiled methods are installed: their modules make dataclasses.
     from mcp_codegen._generator.constants.bytecode_semantics import compile_as_bytecode
     from mcp_codegen._generator.workers.messages import take_channels

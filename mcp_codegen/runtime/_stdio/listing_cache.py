@@ -26,6 +26,8 @@ from __future__ import annotations
 import os
 import sys
 
+from mcp_codegen._shared.user_cache import user_cache_directory
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -87,8 +89,8 @@ def cache_directory(directory: str) -> str | None:
         if parent == current:
             break
         current = parent
-    user = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(user, "mcp-codegen", LISTINGS) if os.path.isabs(user) else None
+    user = user_cache_directory()
+    return None if user is None else os.path.join(user, LISTINGS)
 
 
 def entry_path(directory: str, target: str, modules: Iterable[str], servers_file: str) -> str:

@@ -71,3 +71,27 @@ def test_the_memo_saves_reading_an_unchanged_tree_and_notices_a_change(
     changed = _digest(monkeypatch, root, memo)
     assert changed != first
     assert changed == _digest(monkeypatch, root)  # the memo holds what reading gives
+
+
+def test_each_installed_copy_remembers_its_digest_in_the_users_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Every project's first build finds the memo; two copies (a checkout, a venv's wheel)
+    never overwrite each other's, and a memo is replaced whole (no temporary file left)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user"))
+    one, two = _tree(tmp_path / "one"), _tree(tmp_path / "two")
+    memos = {}
+    for root in (one, two):
+        monkeypatch.setattr(keys, "_PACKAGE", root / "mcp_codegen")
+        memos[root] = keys.generator_digest_memo()
+    assert memos[one] != memos[two]
+    assert {memo.parent for memo in memos.values() if memo} == {
+        tmp_path / "user" / "mcp-codegen" / "generator-digest"
+    }
+    for root, memo in memos.items():
+        _digest(monkeypatch, root, memo)
+    assert sorted(p.name for p in (tmp_path / "user/mcp-codegen/generator-digest").iterdir()) == (
+        sorted(memo.name for memo in memos.values() if memo)
+    )
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")
+    assert keys.generator_digest_memo() is None

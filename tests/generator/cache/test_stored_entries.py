@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mcp_codegen._generator.cache.stored_entries import EntryStore
-from tests.helpers.project import Project
+from tests.helpers.project import Project, codegen_env
 
 TOOLS = """
 from mcp_codegen.decorators import tool
@@ -26,10 +26,10 @@ def _entries(project: Project) -> list[Path]:
     return sorted((project.root / ".mcp-codegen-cache" / "entries").glob("*/*"))
 
 
-def _two_modules(project: Project) -> None:
+def _two_modules(project: Project, env: dict[str, str] | None = None) -> None:
     project.write("pkg/alpha.py", TOOLS.format(name="alpha"))
     project.write("pkg/beta.py", TOOLS.format(name="beta"))
-    done = project.run("generate")
+    done = project.run("generate", env=env)
     assert done.returncode == 0, done.stderr
 
 
@@ -95,23 +95,29 @@ def test_prune_keeps_the_most_recently_used_within_the_bound(tmp_path: Path) -> 
 
 
 @pytest.mark.process
-def test_cache_clean_removes_the_cache_and_the_next_build_is_whole(project: Project) -> None:
-    _two_modules(project)
-    info = project.run("cache", "info")
+def test_cache_clean_removes_the_cache_and_the_next_build_is_whole(
+    project: Project, tmp_path: Path
+) -> None:
+    env = codegen_env(XDG_CACHE_HOME=str(tmp_path / "user-cache"))
+    user_tables = tmp_path / "user-cache" / "mcp-codegen" / "dataclass-methods"
+    info = project.run("cache", "info", env=env)
+    assert "mcp-codegen/dataclass-methods/ holds" in info.stdout  # before any build
+    assert "every project: 0 tables, 0.0 MB" in info.stdout, info.stdout
+    _two_modules(project, env=env)
+    info = project.run("cache", "info", env=env)
     assert info.returncode == 0 and "6 entries" in info.stdout
     assert "(bound 256 MB, set by MCP_CODEGEN_CACHE_MB)" in info.stdout
-    # the first build's processes started before the cache directory existed: no table yet
-    assert "compiled dataclass methods: 0 tables, 0.0 MB" in info.stdout
-    assert project.run("check").returncode == 0  # its processes compile into the table
-    info = project.run("cache", "info")
-    [table] = (project.root / ".mcp-codegen-cache" / "dataclass-methods").iterdir()
+    [table] = user_tables.iterdir()  # the first build's processes compiled into the user's table
     size = table.stat().st_size / 1024 / 1024
     shown = f"1 table, {size:.1f} MB (one per Python, at most 16 MB each)"
-    assert f"compiled dataclass methods: {shown}" in info.stdout, info.stdout
-    done = project.run("cache", "clean")
+    assert f"{user_tables}/ holds compiled dataclass methods for every project: {shown}" in (
+        info.stdout
+    ), info.stdout
+    done = project.run("cache", "clean", env=env)
     assert done.returncode == 0, done.stderr
     assert not (project.root / ".mcp-codegen-cache").exists()
-    assert project.run("check").returncode == 0
+    assert [table] == list(user_tables.iterdir())  # the user's, not the project's: kept
+    assert project.run("check", env=env).returncode == 0
     assert len(_entries(project)) == 6
 
 
