@@ -37,6 +37,7 @@ from typing import Any
 from mcp_codegen import __version__
 from mcp_codegen._generator.config import Config
 from mcp_codegen._generator.render.templates import PACKAGE, template_dir
+from mcp_codegen._generator.sealed_file import unsealed, write_sealed
 from mcp_codegen._generator.workers.prestart import worker_settings
 from mcp_codegen._shared.user_cache import user_cache_directory
 
@@ -94,6 +95,9 @@ def _generator_files() -> list[tuple[str, str]]:
     return sorted(found, key=lambda item: item[1])
 
 
+_MEMO_MAGIC = b"mcp-codegen generator digest 1\n"
+
+
 def generator_digest_memo() -> Path | None:
     """Where this installed copy of mcp-codegen remembers its generator's digest: the user's
     cache directory, one file per copy (by its path), so every project's first build finds it;
@@ -118,7 +122,7 @@ def _generator_digest(memo: Path | None = None) -> str:
         stats.append([path, stat.st_size, stat.st_mtime_ns])
     if memo is not None:
         try:
-            remembered = json.loads(memo.read_text())
+            remembered = json.loads(bytes(unsealed(memo.read_bytes(), _MEMO_MAGIC) or b"null"))
             if remembered["stats"] == stats:
                 return str(remembered["digest"])
         except (OSError, ValueError, KeyError, TypeError):
@@ -130,12 +134,9 @@ def _generator_digest(memo: Path | None = None) -> str:
             found.update(hashlib.sha256(handle.read()).digest())
     digest = found.hexdigest()
     if memo is not None:
-        with contextlib.suppress(OSError):
-            # Written whole and then renamed: builds of other projects read it meanwhile.
+        with contextlib.suppress(OSError):  # sealed: builds of other projects read it meanwhile
             memo.parent.mkdir(parents=True, exist_ok=True)
-            written = memo.with_name(f"{memo.name}.{os.getpid()}.tmp")
-            written.write_text(json.dumps({"stats": stats, "digest": digest}))
-            os.replace(written, memo)
+            write_sealed(memo, _MEMO_MAGIC, json.dumps({"stats": stats, "digest": digest}).encode())
     return digest
 
 
