@@ -11,6 +11,7 @@ import copy
 import itertools
 import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,8 @@ BOOKSHOP_INJECTED = ("examples.bookshop.deps.Settings", "examples.bookshop.deps.
 
 #: The flavored-runtime tests' own tool modules (package ``flavor_extras``).
 FLAVOR_EXTRAS = REPO / "tests" / "runtime" / "flavors" / "fixtures"
+#: The ``python_path`` of a corpus build: the repository and the roots of the corpus packages.
+CORPUS_PATH = (REPO, FIXTURES, FLAVOR_EXTRAS)
 
 # The corpus package is ``published`` and the extras' is ``flavor_extras``: the frameworks' server
 # objects are imported in this process, as their own tests would.
@@ -43,7 +46,7 @@ def write_config(
     flavor: str,
     sources: list[Path],
     extra: str = "",
-    python_path: tuple[Path, ...] = (REPO, FIXTURES),
+    python_path: tuple[Path, ...] = CORPUS_PATH,
 ) -> Path:
     """A ``pyproject.toml`` for a throw-away project whose sources live in this repository."""
     root.mkdir(parents=True, exist_ok=True)
@@ -65,7 +68,7 @@ def build_flavor(
     flavor: str,
     sources: list[Path],
     extra: str = "",
-    python_path: tuple[Path, ...] = (REPO, FIXTURES),
+    python_path: tuple[Path, ...] = CORPUS_PATH,
 ) -> tuple[dict[str, Any], Path]:
     """Generate ``sources`` with ``flavor`` into ``root/generated``: the tools by name, as served
     (``wire``) and as generated (``generated``, with ``x-codegen``). ``extra`` is more config."""
@@ -82,10 +85,10 @@ def build_flavor(
 
 
 class SharedBuilds:
-    """``build_flavor`` made once per distinct input, for the tests of one module that assert on
-    the same build: each (flavor, sources, extra config, python path) is generated into a
-    directory of its own under ``root`` the first time a test asks (whichever runs first, in any
-    order). Tests get a copy of the tools and must only read the generated tree."""
+    """``build_flavor`` made once per distinct input, for the tests that assert on the same build:
+    each (flavor, sources, extra config, python path) is generated into a directory of its own
+    under ``root`` the first time a test asks (whichever runs first, in any order). Tests get a
+    copy of the tools and must only read the generated tree."""
 
     def __init__(self, root: Path) -> None:
         self._root = root
@@ -97,7 +100,7 @@ class SharedBuilds:
         flavor: str,
         sources: list[Path],
         extra: str = "",
-        python_path: tuple[Path, ...] = (REPO, FIXTURES),
+        python_path: tuple[Path, ...] = CORPUS_PATH,
     ) -> tuple[dict[str, Any], Path]:
         key = (flavor, tuple(sources), extra, python_path)
         if key not in self._built:
@@ -105,6 +108,14 @@ class SharedBuilds:
             self._built[key] = build_flavor(root, flavor, sources, extra, python_path)
         built, output = self._built[key]
         return copy.deepcopy(built), output
+
+
+_PROCESS_BUILDS_ROOT = tempfile.TemporaryDirectory(prefix="corpus-builds-")  # removed at exit
+#: The builds of the whole test process. The corpus packages, the flavor extras and the bookshop
+#: are built in the same flavors by the drop-in, flavored-runtime, hook and profile tests: a
+#: framework build starts a worker pool and imports the framework in its probes (seconds each),
+#: and one build per input serves them all.
+PROCESS_BUILDS = SharedBuilds(Path(_PROCESS_BUILDS_ROOT.name))
 
 
 def sdk_client_tools(server: Any) -> dict[str, dict[str, Any]]:

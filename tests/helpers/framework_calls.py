@@ -21,7 +21,7 @@ from typing import Any
 import anyio
 import jsonschema
 
-from tests.helpers.corpus import FIXTURES, FLAVOR_EXTRAS, REPO, write_config
+from tests.helpers.corpus import FIXTURES, FLAVOR_EXTRAS, PROCESS_BUILDS, REPO
 from tests.helpers.json_text import exact_json
 from tests.helpers.sample_values import full_sample, resolve_earlier_results
 from tests.helpers.servers import server_env
@@ -48,16 +48,10 @@ PACKAGES: dict[str, tuple[str, list[Path], str]] = {
 # --- building ------------------------------------------------------------------------------------
 
 
-def build(root: Path, flavor: str, sources: list[Path]) -> Path:
-    """Generate ``sources`` in ``flavor`` into ``root/generated``; the output directory."""
-    from mcp_codegen._generator.config import load_config
-    from mcp_codegen._generator.pipeline import generate
-
-    config_path = write_config(root, flavor, sources, python_path=(REPO, PUBLISHED_ROOT, EXTRAS))
-    config = load_config(config_path)
-    result, report = generate(config, use_cache=False)
-    assert report is not None and not result.errors, "\n".join(map(str, result.diagnostics))
-    return config.output
+def build(flavor: str, sources: list[Path]) -> Path:
+    """``sources`` generated in ``flavor``, once per test process (``PROCESS_BUILDS``); the output
+    directory, which callers only read."""
+    return PROCESS_BUILDS.get(flavor, sources)[1]
 
 
 def server_object(target: str) -> Any:

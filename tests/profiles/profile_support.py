@@ -3,7 +3,6 @@ plus hand-written schemas that exercise each transform."""
 
 from __future__ import annotations
 
-import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -162,19 +161,14 @@ HAND_WRITTEN = [
 ]
 
 
-_BUILDS = tempfile.TemporaryDirectory(prefix="profile-corpus-")  # removed at exit
-
-
 def published_corpus() -> list[dict[str, Any]]:
     """The published-style corpus (tests/fixtures/published), generated in its frameworks'
     flavors: schemas as MCPServer and fastmcp serve them ($defs, titles, ...)."""
-    from tests.helpers.corpus import PACKAGES, PUBLISHED, build_flavor
+    from tests.helpers.corpus import PACKAGES, PROCESS_BUILDS, PUBLISHED
 
     tools: list[dict[str, Any]] = []
     for package, flavor in PACKAGES.items():
-        root = Path(_BUILDS.name) / package
-        root.mkdir(exist_ok=True)
-        built, _ = build_flavor(root, flavor, [PUBLISHED / package])
+        built, _ = PROCESS_BUILDS.get(flavor, [PUBLISHED / package])
         tools += [{**tool, "name": f"{package}.{name}"} for name, tool in built["wire"].items()]
     return tools
 

@@ -1,17 +1,17 @@
-"""Generated outputs shared by the drop-in tests: one build per corpus package, made once."""
+"""Generated outputs shared by the drop-in tests: one build per corpus package, made once per
+test process (``PROCESS_BUILDS``, which the flavored-runtime, hook and profile tests share)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers.corpus import PACKAGES, PUBLISHED, build_flavor
+from tests.helpers.corpus import PACKAGES, PROCESS_BUILDS, PUBLISHED
 
 
 @pytest.fixture(scope="session")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+def corpus() -> dict[str, dict[str, Any]]:
     """``package -> {"wire", "generated", "root", "output"}``, generated in its flavor."""
     # Both frameworks are test dependencies: a missing one must fail, never skip.
     import fastmcp  # noqa: F401
@@ -19,7 +19,6 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]
 
     built = {}
     for package, flavor in PACKAGES.items():
-        root: Path = tmp_path_factory.mktemp(package)
-        tools, output = build_flavor(root, flavor, [PUBLISHED / package])
-        built[package] = {**tools, "root": root, "output": output}
+        tools, output = PROCESS_BUILDS.get(flavor, [PUBLISHED / package])
+        built[package] = {**tools, "root": output.parent, "output": output}
     return built

@@ -9,11 +9,10 @@ tools must equal what the installed SDK serves for the same source.
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
 
 import pytest
 
-from tests.helpers.corpus import PUBLISHED, build_flavor, sdk_client_tools, tool_differences
+from tests.helpers.corpus import PROCESS_BUILDS, PUBLISHED, sdk_client_tools, tool_differences
 from tests.helpers.json_text import unordered_json
 from tests.helpers.project import run_codegen
 
@@ -21,8 +20,8 @@ pytestmark = pytest.mark.process
 
 
 @pytest.mark.slow
-def test_sdk1_style_sources_equal_the_installed_sdk(tmp_path: Path) -> None:
-    built, _ = build_flavor(tmp_path, "mcp", [PUBLISHED / "sdk1"])
+def test_sdk1_style_sources_equal_the_installed_sdk() -> None:
+    built, output = PROCESS_BUILDS.get("mcp", [PUBLISHED / "sdk1"])
     server = importlib.import_module("published.sdk1.server").mcp
     theirs = sdk_client_tools(server)
     assert sorted(built["wire"]) == sorted(theirs)
@@ -40,5 +39,5 @@ def test_sdk1_style_sources_equal_the_installed_sdk(tmp_path: Path) -> None:
         {"title": "Sunrise", "read_only_hint": True, "idempotent_hint": True},
     )
 
-    done = run_codegen(tmp_path, "verify", "--against", "published.sdk1.server:mcp")
+    done = run_codegen(output.parent, "verify", "--against", "published.sdk1.server:mcp")
     assert done.returncode == 0, done.stdout + done.stderr

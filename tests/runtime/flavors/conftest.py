@@ -10,16 +10,13 @@ from tests.helpers.framework_calls import PACKAGES, Answers, build
 
 
 @pytest.fixture(scope="session")
-def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def outputs() -> dict[str, Path]:
     """``package -> generated output directory``, each package in its framework's flavor."""
     # Both frameworks are test dependencies: a missing one must fail, never skip.
     import fastmcp  # noqa: F401
     import mcp.server.mcpserver  # noqa: F401
 
-    return {
-        package: build(tmp_path_factory.mktemp(package), flavor, sources)
-        for package, (flavor, sources, _) in PACKAGES.items()
-    }
+    return {package: build(flavor, sources) for package, (flavor, sources, _) in PACKAGES.items()}
 
 
 @pytest.fixture(scope="session")

@@ -138,9 +138,9 @@ def _expected(answer: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]
 
 @pytest.mark.parametrize("flavor", ["mcp", "fastmcp"])
 def test_every_bookshop_tool_answers_as_the_framework_does(
-    flavor: str, tmp_path_factory: pytest.TempPathFactory
+    flavor: str,
 ) -> None:
-    output = build(tmp_path_factory.mktemp(f"bookshop_{flavor}"), flavor, [BOOKSHOP])
+    output = build(flavor, [BOOKSHOP])
     calls = planned_calls(output, TABLE)
     assert len({name for name, _ in calls}) == 21
     server, options = _oracle(flavor, calls)

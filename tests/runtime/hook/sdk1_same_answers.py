@@ -45,7 +45,7 @@ def test_same_answers_on_the_real_sdk1(tmp_path: Path) -> None:
     from mcp_codegen.runtime import load_tools
 
     flavor, sources, target = PACKAGES["sdk1"]
-    output = build(tmp_path, flavor, sources)
+    output = build(flavor, sources)
     tools = load_tools(output).list_tools()
     calls = [(t["name"], arguments) for t in tools for arguments in CALLS.get(t["name"], [])]
     calls += invalid_calls(tools)

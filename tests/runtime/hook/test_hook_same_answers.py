@@ -34,13 +34,10 @@ pytestmark = pytest.mark.process
 
 
 @pytest.fixture(scope="module")
-def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def outputs() -> dict[str, Path]:
     import fastmcp  # noqa: F401 - a test dependency: missing must fail, never skip
 
-    return {
-        package: build(tmp_path_factory.mktemp(f"hook-{package}"), flavor, sources)
-        for package, (flavor, sources, _) in PACKAGES.items()
-    }
+    return {package: build(flavor, sources) for package, (flavor, sources, _) in PACKAGES.items()}
 
 
 @pytest.mark.slow

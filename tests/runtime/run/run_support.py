@@ -1,17 +1,21 @@
-"""Drive ``mcp-codegen run`` over raw stdio: pipelined JSON-RPC lines in, answers out by id."""
+"""Drive ``mcp-codegen run`` over raw stdio: pipelined JSON-RPC lines in, answers out by id; and
+the generated projects the run tests drive."""
 
 from __future__ import annotations
 
 import json
 import os
 import selectors
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.helpers.project import codegen_env
+from tests.helpers.project import Project, codegen_env
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -98,10 +102,9 @@ def exchange(
     return answers, notifications, stderr
 
 
-def build_published_project(root: Path, package: str, flavor: str) -> str:
-    """Generate corpus package ``package`` in ``flavor`` with its server as the run target."""
+def _generate_published(root: Path, package: str, flavor: str) -> None:
     target = f"published.{package}.server:mcp"
-    root.mkdir(parents=True, exist_ok=True)
+    root.mkdir(parents=True)
     (root / "pyproject.toml").write_text(
         "[tool.mcp-codegen]\n"
         f"sources = {json.dumps([str(FIXTURES / 'published' / package)])}\n"
@@ -123,7 +126,102 @@ def build_published_project(root: Path, package: str, flavor: str) -> str:
     assert done.returncode == 0, done.stderr
     servers = (root / "generated" / "__servers__.py").read_text()
     assert f'"object": "{target}"' in servers
-    return target
+
+
+def build_published_project(root: Path, package: str, flavor: str) -> str:
+    """Corpus package ``package`` generated in ``flavor`` with its server as the run target, as
+    a project at ``root``; the target."""
+    _copy_of(
+        f"published-{package}-{flavor}", lambda at: _generate_published(at, package, flavor), root
+    )
+    return f"published.{package}.server:mcp"
+
+
+#: The demo server of the fast-path project tests, one per flavor: two tools, a slow or failing
+#: import on request (``DEMO_SLOW``, ``DEMO_FAIL``).
+SERVERS = {
+    "mcp": '''
+        import os
+        import time
+
+        from mcp.server.mcpserver import MCPServer
+
+        if os.environ.get("DEMO_FAIL"):
+            raise RuntimeError("slow dependency missing")
+        time.sleep(float(os.environ.get("DEMO_SLOW", "0")))
+
+        mcp = MCPServer("demo", instructions="A demo server.")
+
+
+        @mcp.tool()
+        def add(a: int, b: int) -> int:
+            """Add two numbers."""
+            return a + b
+
+
+        @mcp.tool()
+        def echo(text: str) -> str:
+            """Say it back."""
+            return text
+        ''',
+    "fastmcp": '''
+        import os
+        import time
+
+        from fastmcp import FastMCP
+
+        if os.environ.get("DEMO_FAIL"):
+            raise RuntimeError("slow dependency missing")
+        time.sleep(float(os.environ.get("DEMO_SLOW", "0")))
+
+        mcp = FastMCP("demo", instructions="A demo server.")
+
+
+        @mcp.tool
+        def add(a: int, b: int) -> int:
+            """Add two numbers."""
+            return a + b
+
+
+        @mcp.tool
+        def echo(text: str) -> str:
+            """Say it back."""
+            return text
+        ''',
+}
+
+
+def _generate_demo(root: Path, flavor: str) -> None:
+    project = Project(root)
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/server.py", SERVERS[flavor])
+    project.configure(f'sources = ["pkg"]\nflavor = "{flavor}"\n')
+    done = project.run("generate")
+    assert done.returncode == 0, done.stderr
+    assert (root / "generated" / "__servers__.py").is_file()
+
+
+def demo_project(root: Path, flavor: str) -> Path:
+    """The demo server in ``flavor``, generated (``pkg/server.py``, target ``pkg.server:mcp``), as
+    a project at ``root``."""
+    _copy_of(f"demo-{flavor}", lambda at: _generate_demo(at, flavor), root)
+    return root
+
+
+_GENERATED_ROOT = tempfile.TemporaryDirectory(prefix="run-projects-")  # removed at exit
+
+
+def _copy_of(name: str, generate: Callable[[Path], None], destination: Path) -> None:
+    """Copy into ``destination`` the project ``generate`` makes, generated once per test process
+    (``mcp-codegen generate`` imports the framework in three processes: seconds) and never run
+    in, so each copy is the freshly generated project."""
+    pristine = Path(_GENERATED_ROOT.name) / name
+    if not pristine.is_dir():
+        partial = pristine.with_name(f"{name}.partial")
+        shutil.rmtree(partial, ignore_errors=True)
+        generate(partial)
+        partial.rename(pristine)  # a failed generation is retried by the next test, not reused
+    shutil.copytree(pristine, destination, dirs_exist_ok=True)
 
 
 def run_command(generated: str, target: str, *options: str) -> list[str]:

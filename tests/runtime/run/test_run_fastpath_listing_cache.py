@@ -25,13 +25,13 @@ from tests.runtime.run.run_support import (
     INITIALIZED,
     REPO,
     build_published_project,
+    demo_project,
     exchange,
     initialize,
     line,
     request,
     run_command,
 )
-from tests.runtime.run.test_run_fastpath_projects import generated_project
 
 pytestmark = pytest.mark.process
 
@@ -125,7 +125,7 @@ def test_stored_listing_is_the_shaped_one_everything(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module", params=["mcp", "fastmcp"])
 def project(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return generated_project(tmp_path_factory.mktemp(request.param), request.param).root
+    return demo_project(tmp_path_factory.mktemp(request.param), request.param)
 
 
 def _fresh(project: Path, tmp: Path, name: str = "p") -> Path:

@@ -9,76 +9,21 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.project import Project, codegen_env
-from tests.runtime.run.run_support import INITIALIZED, exchange, initialize, request, run_command
+from tests.runtime.run.run_support import (
+    INITIALIZED,
+    demo_project,
+    exchange,
+    initialize,
+    request,
+    run_command,
+)
 
 pytestmark = pytest.mark.process
-
-SERVERS = {
-    "mcp": '''
-        import os
-        import time
-
-        from mcp.server.mcpserver import MCPServer
-
-        if os.environ.get("DEMO_FAIL"):
-            raise RuntimeError("slow dependency missing")
-        time.sleep(float(os.environ.get("DEMO_SLOW", "0")))
-
-        mcp = MCPServer("demo", instructions="A demo server.")
-
-
-        @mcp.tool()
-        def add(a: int, b: int) -> int:
-            """Add two numbers."""
-            return a + b
-
-
-        @mcp.tool()
-        def echo(text: str) -> str:
-            """Say it back."""
-            return text
-        ''',
-    "fastmcp": '''
-        import os
-        import time
-
-        from fastmcp import FastMCP
-
-        if os.environ.get("DEMO_FAIL"):
-            raise RuntimeError("slow dependency missing")
-        time.sleep(float(os.environ.get("DEMO_SLOW", "0")))
-
-        mcp = FastMCP("demo", instructions="A demo server.")
-
-
-        @mcp.tool
-        def add(a: int, b: int) -> int:
-            """Add two numbers."""
-            return a + b
-
-
-        @mcp.tool
-        def echo(text: str) -> str:
-            """Say it back."""
-            return text
-        ''',
-}
-
-
-def generated_project(tmp: Path, flavor: str) -> Project:
-    project = Project(tmp)
-    project.write("pkg/__init__.py", "")
-    project.write("pkg/server.py", SERVERS[flavor])
-    project.configure(f'sources = ["pkg"]\nflavor = "{flavor}"\n')
-    done = project.run("generate")
-    assert done.returncode == 0, done.stderr
-    assert (tmp / "generated" / "__servers__.py").is_file()
-    return project
 
 
 @pytest.fixture(scope="module", params=["mcp", "fastmcp"])
 def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return generated_project(tmp_path_factory.mktemp(request.param), request.param).root
+    return demo_project(tmp_path_factory.mktemp(request.param), request.param)
 
 
 def _copy(built: Path, tmp: Path) -> Path:
