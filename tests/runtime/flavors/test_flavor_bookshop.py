@@ -137,9 +137,7 @@ def _expected(answer: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]
 
 
 @pytest.mark.parametrize("flavor", ["mcp", "fastmcp"])
-def test_every_bookshop_tool_answers_as_the_framework_does(
-    flavor: str,
-) -> None:
+def test_every_bookshop_tool_answers_as_the_framework_does(flavor: str) -> None:
     output = build(flavor, [BOOKSHOP])
     calls = planned_calls(output, TABLE)
     assert len({name for name, _ in calls}) == 21

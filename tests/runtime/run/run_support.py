@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.helpers.project import Project, codegen_env
+from tests.helpers.project import Project, codegen_env, run_codegen
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -102,8 +102,7 @@ def exchange(
     return answers, notifications, stderr
 
 
-def _generate_published(root: Path, package: str, flavor: str) -> None:
-    target = f"published.{package}.server:mcp"
+def _generate_published(root: Path, package: str, flavor: str, target: str) -> None:
     root.mkdir(parents=True)
     (root / "pyproject.toml").write_text(
         "[tool.mcp-codegen]\n"
@@ -115,14 +114,7 @@ def _generate_published(root: Path, package: str, flavor: str) -> None:
         encoding="utf-8",
     )
     env = codegen_env(PYTHONPATH=f"{REPO}:{FIXTURES}")
-    done = subprocess.run(
-        [sys.executable, "-m", "mcp_codegen", "generate"],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    done = run_codegen(root, "generate", env=env, timeout=600)
     assert done.returncode == 0, done.stderr
     servers = (root / "generated" / "__servers__.py").read_text()
     assert f'"object": "{target}"' in servers
@@ -131,10 +123,13 @@ def _generate_published(root: Path, package: str, flavor: str) -> None:
 def build_published_project(root: Path, package: str, flavor: str) -> str:
     """Corpus package ``package`` generated in ``flavor`` with its server as the run target, as
     a project at ``root``; the target."""
+    target = f"published.{package}.server:mcp"
     _copy_of(
-        f"published-{package}-{flavor}", lambda at: _generate_published(at, package, flavor), root
+        f"published-{package}-{flavor}",
+        lambda at: _generate_published(at, package, flavor, target),
+        root,
     )
-    return f"published.{package}.server:mcp"
+    return target
 
 
 #: The demo server of the fast-path project tests, one per flavor: two tools, a slow or failing
