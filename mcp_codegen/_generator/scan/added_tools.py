@@ -48,14 +48,18 @@ class NotStatic(Exception):
 
 def added_call(statement: cst.BaseSmallStatement) -> cst.Call | None:
     """The ``<x>.add_tool(...)`` or ``<x>.<decorator>(...)(fn)`` call this statement consists
-    of, if it is one (the second only counts when the decorator patterns match it)."""
-    if not isinstance(statement, cst.Expr) or not isinstance(statement.value, cst.Call):
+    of, or assigns (``wrapped = mcp.tool(...)(wrapped)``), if it is one (the second only counts
+    when the decorator patterns match it)."""
+    if not isinstance(statement, (cst.Expr, cst.Assign, cst.AnnAssign)):
         return None
-    func = statement.value.func
+    value = statement.value
+    if not isinstance(value, cst.Call):
+        return None
+    func = value.func
     if isinstance(func, cst.Attribute) and func.attr.value == METHOD:
-        return statement.value
-    if _call_form(statement.value):
-        return statement.value
+        return value
+    if _call_form(value):
+        return value
     return None
 
 
@@ -81,12 +85,13 @@ def _located_call_form(node: ast.Call) -> bool:
 
 
 def located_calls(tree: ast.Module) -> list[ast.Call]:
-    """Every statement-level ``<x>.add_tool(...)`` / ``<x>.<attr>(...)(fn)`` call, in source
+    """Every statement-level ``<x>.add_tool(...)`` / ``<x>.<attr>(...)(fn)`` call (alone or
+    assigned), in source
     order (the order in which the scanner's statement walk meets the libcst ones)."""
     found = [
         node.value
         for node in ast.walk(tree)
-        if isinstance(node, ast.Expr)
+        if isinstance(node, (ast.Expr, ast.Assign, ast.AnnAssign))
         and isinstance(node.value, ast.Call)
         and (
             (isinstance(node.value.func, ast.Attribute) and node.value.func.attr == METHOD)

@@ -179,6 +179,7 @@ def test_a_name_from_the_environment_is_an_error_naming_the_variable(tmp_path: P
 #: form (e): (module, flavor); a registry decorator collects functions, and the factory
 #: ``create_server(False)`` (also called at the bottom of the module for its ``mcp``) registers
 #: each with ``mcp.tool(name=..., description=..., **kwargs)(errors_as_text(logged(fn)))``
+#: (fastmcp: ``wrapped = mcp.tool(...)(wrapped)``, the wrappers applied the line before)
 #: the SDK 1.x variant needs the real 1.x ``FastMCP`` (``nox -s dropin_sdk1``), the 2.x one 2.x
 SDK1 = pytest.mark.skipif(
     importlib.util.find_spec("mcp.server.mcpserver") is not None, reason="needs mcp<2"
@@ -192,6 +193,18 @@ REGISTRY = [
     pytest.param("e_registry_sdk1", "mcp", marks=SDK1),
 ]
 REGISTRY_ENTRY = f'factories = ["{PACKAGE}.{{module}}:create_server(False)"]'
+#: the loop's registration per flavor, and the columns of its three computed options: the SDK
+#: fixtures call it as a statement; the fastmcp one assigns its result, as mcpforunityserver does
+REGISTRY_CALLS = {
+    "mcp": (
+        "        mcp.tool(name=name, description=description, **kwargs)(errors_as_text(logged(fn)))",
+        (23, 41, 54),
+    ),
+    "fastmcp": (
+        "        wrapped = mcp.tool(name=name, description=description, **kwargs)(wrapped)",
+        (33, 51, 64),
+    ),
+}
 
 
 def printed_entry(errors: list[str]) -> str:
@@ -215,14 +228,10 @@ def test_a_registry_loop_of_wrapped_functions_prints_an_entry_that_works(
     framework received it, exactly as the framework lists them."""
     path = SOURCE / f"{module}.py"
     errors = errors_of(tmp_path / "before", module, flavor)
-    line = 1 + path.read_text().splitlines().index(
-        "        mcp.tool(name=name, description=description, **kwargs)(errors_as_text(logged(fn)))"
-    )
-    assert [error.split(": ")[0] for error in errors] == [
-        f"{path}:{line}:23",  # name=name
-        f"{path}:{line}:41",  # description=description
-        f"{path}:{line}:54",  # **kwargs
-    ]
+    statement, columns = REGISTRY_CALLS[flavor]
+    line = 1 + path.read_text().splitlines().index(statement)
+    # name=name, description=description, **kwargs
+    assert [error.split(": ")[0] for error in errors] == [f"{path}:{line}:{c}" for c in columns]
     entry = printed_entry(errors)
     assert entry == REGISTRY_ENTRY.format(module=module)
     built, _ = builds.get(flavor, [path], entry + "\n")

@@ -89,3 +89,50 @@ def test_tools_in_every_block_are_found_in_source_order(tmp_path: Path) -> None:
         ]
     ]
     assert found == expected
+
+
+CALL_FORMS = """
+from fastmcp import FastMCP
+from fastmcp.tools import Tool
+
+mcp = FastMCP("forms")
+
+
+def lookup(key: str) -> str:
+    return key
+
+
+def count(text: str) -> int:
+    return len(text)
+
+
+def shout(text: str) -> str:
+    return text.upper()
+
+
+{0}mcp.tool(name="find")(lookup)
+{1}mcp.add_tool(count)
+{2}mcp.add_tool(Tool.from_function(shout, name="loud"))
+"""
+
+
+def test_a_registration_call_reads_the_same_when_its_result_is_assigned(tmp_path: Path) -> None:
+    """``wrapped = mcp.tool(...)(fn)`` (mcpforunityserver) and ``x: T = mcp.add_tool(fn)``
+    register what the bare statements do: the same tools, at the same lines (they were not read
+    at all, and a tool registered only that way was dropped)."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mcp-codegen]\nsources = ["bare.py", "assigned.py"]\nflavor = "fastmcp"\n'
+    )
+    config = load_config(tmp_path / "pyproject.toml")
+    found = {}
+    for name, targets in [
+        ("bare", ("", "", "")),
+        ("assigned", ("found = ", "added: object = ", "a = b = ")),
+    ]:
+        source = tmp_path / f"{name}.py"
+        source.write_text(CALL_FORMS.format(*targets).lstrip("\n"))
+        module = scan_file(source, config)
+        assert module is not None and module.diagnostics == ()
+        found[name] = [(t.name, t.qualname, t.position.line) for t in module.tools]
+    assert [name for name, _, _ in found["bare"]] == ["find", "count", "loud"]
+    assert found["assigned"] == found["bare"]
