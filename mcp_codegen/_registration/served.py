@@ -17,6 +17,8 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
+from mcp_codegen._shared.distributions import installed_version
+
 #: The newest revision reachable through the ``initialize`` handshake in SDK 2.x; the 1.x SDK
 #: answers with its own latest when it does not know this one.
 HANDSHAKE_PROTOCOL_VERSION = "2025-11-25"
@@ -242,15 +244,20 @@ def list_served_tools(server: Any) -> list[dict[str, Any]]:
 @functools.cache
 def mcp_types() -> Any:
     """The module of MCP's protocol types: ``mcp_types`` (SDK 2.x, fastmcp 4.x) or ``mcp.types``
-    (SDK 1.x)."""
-    try:
-        import mcp_types  # the SDK's types (2.x), only where a server is built
+    (SDK 1.x). An installed SDK 1.x decides, even beside an ``mcp-types`` distribution: pip
+    leaves that one installed when ``mcp`` is downgraded, and 2.x types make 1.x servers refuse
+    every tool with annotations."""
+    version = installed_version("mcp")
+    if version is None or not version.startswith("1."):
+        try:
+            import mcp_types  # the SDK's types (2.x), only where a server is built
 
-        return mcp_types
-    except ImportError:
-        import mcp.types  # SDK 1.x
+            return mcp_types
+        except ImportError:
+            pass
+    import mcp.types  # SDK 1.x
 
-        return mcp.types
+    return mcp.types
 
 
 class _Envelope:

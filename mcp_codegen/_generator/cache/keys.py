@@ -25,7 +25,6 @@ import hashlib
 import json
 import os
 import pickle
-import re
 import site
 import sys
 import sysconfig
@@ -39,6 +38,7 @@ from mcp_codegen._generator.config import Config
 from mcp_codegen._generator.render.templates import PACKAGE, template_dir
 from mcp_codegen._generator.sealed_file import unsealed, write_sealed
 from mcp_codegen._generator.workers.prestart import worker_settings
+from mcp_codegen._shared.distributions import installed_version
 from mcp_codegen._shared.user_cache import user_cache_directory
 
 #: Bumped whenever what an entry holds changes shape or meaning (2: dependencies classified by
@@ -138,27 +138,6 @@ def _generator_digest(memo: Path | None = None) -> str:
             memo.parent.mkdir(parents=True, exist_ok=True)
             write_sealed(memo, _MEMO_MAGIC, json.dumps({"stats": stats, "digest": digest}).encode())
     return digest
-
-
-@cache
-def _listing(directory: str) -> tuple[str, ...]:
-    try:
-        return tuple(os.listdir(directory))
-    except OSError:
-        return ()
-
-
-@cache
-def installed_version(distribution: str) -> str | None:
-    """The installed version, read from the ``*.dist-info`` / ``*.egg-info`` directory name on
-    ``sys.path`` as ``importlib.metadata`` finds it (importing that costs 0.1-0.2 s)."""
-    wanted = re.sub(r"[-_.]+", "_", distribution).lower() + "-"
-    for directory in sys.path:
-        for entry in _listing(directory or "."):
-            for suffix in (".dist-info", ".egg-info"):
-                if entry.endswith(suffix) and entry.lower().startswith(wanted):
-                    return entry[len(wanted) : -len(suffix)].split("-py")[0]
-    return None
 
 
 @cache
