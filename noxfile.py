@@ -111,6 +111,9 @@ def docs(session: nox.Session) -> None:
 def dropin_sdk1(session: nox.Session) -> None:
     """Flavor "mcp" against the real MCP SDK 1.x ``FastMCP`` (1.x and 2.x cannot share a venv)."""
     session.install("-e", ".", "mcp>=1.10,<2", "pytest>=8")
+    # What pip leaves when a user downgrades mcp 2.x to 1.x: SDK 2.x's types package beside 1.x.
+    # The recorder must still drive 1.x servers with 1.x types (office-powerpoint-mcp-server).
+    session.install("--no-deps", "mcp-types==2.3.0")
     precompile(session)
     session.run(
         "pytest",
