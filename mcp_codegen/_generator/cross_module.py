@@ -9,9 +9,12 @@ omission check.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from mcp_codegen._generator.config import Config
+from mcp_codegen._generator.discover import module_name_for
 from mcp_codegen._generator.model import ModuleDefinition, ScannedModule, SourceFile, ToolDefinition
 from mcp_codegen._shared.diagnostics import Diagnostic
 from mcp_codegen._shared.format import SERVER_KEY
@@ -49,20 +52,41 @@ def named_modules(config: Config) -> frozenset[str]:
     )
 
 
-def unused_factories(config: Config, scanned: list[ScannedModule]) -> list[Diagnostic]:
-    """A ``factories`` entry that defines none of the scanned tools is a mistake in the config."""
+def unused_factories(
+    config: Config, scanned: list[ScannedModule], source_paths: Iterable[Path]
+) -> list[Diagnostic]:
+    """A ``factories`` entry that defines none of the scanned tools is a mistake in the config.
+    ``source_paths``: every file of ``sources``, with tools or not."""
     used = {tool.factory for module in scanned for tool in module.tools}
+    unused = [call for call in config.factories if call.strip() not in used]
+    if not unused:
+        return []
+    modules = {module_name_for(path, config.python_path)[0] for path in source_paths}
     return [
         Diagnostic(
             config.relative(config.config_file),
             0,
             0,
-            f"factories: {call} defines no tool found in `sources` (no tool decorator inside "
-            "that function); add the factory's file to `sources`, or remove the entry",
+            f"factories: {call} {_unused_factory_reason(call, modules)}",
         )
-        for call in config.factories
-        if call.strip() not in used
+        for call in unused
     ]
+
+
+def _unused_factory_reason(call: str, source_modules: set[str]) -> str:
+    module, _, rest = call.strip().partition(":")
+    if module not in source_modules:
+        return (
+            "defines no tool found in `sources` (no tool decorator inside that function); add "
+            "the factory's file to `sources`, or remove the entry"
+        )
+    function = rest.partition("(")[0].strip()
+    return (
+        f"registers no tool itself: {module} is in `sources`, but {function}() holds no tool "
+        "decorator or registration call (the functions it calls in other modules are read "
+        f"where they are defined, without this entry); remove the entry, or register the "
+        f"tools inside {function}()"
+    )
 
 
 def name_clashes(definitions: list[ModuleDefinition], *, per_server: bool) -> list[Diagnostic]:

@@ -528,7 +528,7 @@ class _Build:
                 named_modules(config),
             )
         )
-        diagnostics.extend(unused_factories(config, scanned))
+        diagnostics.extend(unused_factories(config, scanned, self.contents))
         if not scanned and not _has_errors(diagnostics):
             diagnostics.append(
                 Diagnostic(

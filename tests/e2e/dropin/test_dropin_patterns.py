@@ -376,6 +376,52 @@ def test_a_factory_that_defines_no_scanned_tool_is_an_error(project: Project) ->
     )
 
 
+def test_a_factory_in_sources_that_registers_nothing_itself_says_so(project: Project) -> None:
+    """The factory's module is in ``sources``; the tools come from a registration function of
+    another module, which is read without the entry: "add the factory's file" would be wrong,
+    and removing the entry, as the message says, generates the tool."""
+    project.configure(
+        'sources = ["pkg"]\nflavor = "mcp"\nfactories = ["pkg.server:create_server()"]\n'
+    )
+    project.write(
+        "pkg/server.py",
+        """
+        from mcp.server.mcpserver import MCPServer
+
+        from pkg.tools import register
+
+
+        def create_server() -> MCPServer:
+            mcp = MCPServer("x")
+            register(mcp)
+            return mcp
+        """,
+    )
+    project.write(
+        "pkg/tools.py",
+        """
+        def register(mcp):
+            @mcp.tool()
+            def ping() -> str:
+                return "pong"
+        """,
+    )
+    done = project.run("generate")
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == (
+        "pyproject.toml: factories: pkg.server:create_server() registers no tool itself: "
+        "pkg.server is in `sources`, but create_server() holds no tool decorator or "
+        "registration call (the functions it calls in other modules are read where they are "
+        "defined, without this entry); remove the entry, or register the tools inside "
+        "create_server()"
+    )
+    project.configure('sources = ["pkg"]\nflavor = "mcp"\n')
+    done = project.run("generate")
+    assert done.returncode == 0, done.stderr
+    done = project.run("verify", "--against", "pkg.server:create_server()")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_registration_functions_work_in_the_clean_flavor_too(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
