@@ -109,7 +109,19 @@ def _target_server(
         server = value
     except UnsupportedServer:
         module = sys.modules[module_name]
-        candidates = {id(v): v for v in vars(module).values() if _is_server(v)}
+        # bound by an assignment there: a server the module only imports (to mount it, say)
+        # is another module's
+        path = getattr(module, "__file__", None)
+        own = (
+            top_level_assignments(Path(path))
+            if isinstance(path, str) and path.endswith(".py")
+            else None
+        )
+        candidates = {
+            id(v): v
+            for name, v in vars(module).items()
+            if (own is None or name in own) and _is_server(v)
+        }
         if len(candidates) != 1:
             raise ValueError(
                 f"{module_name} binds {len(candidates)} server objects at top level; name one as "

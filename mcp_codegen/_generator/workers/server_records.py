@@ -192,7 +192,7 @@ def record_servers(
     for server in ours["servers"]:
         record, problems = _record(config, server, other.get(server["object"]), generated)
         if record["tools"] is not None:
-            problems.extend(_unimported(record, server, origins, configured))
+            problems.extend(_unimported(record, origins, configured))
         records.append(record)
         diagnostics.extend(problems)
     imported = [(name, path) for name, path in ours.get("imported", ())]
@@ -239,6 +239,10 @@ def _record(
             )
         ]
     record["initialize"] = server["initialize"]
+    if server.get("function"):
+        # a ``module:function`` target: its function may register or mount more when it runs,
+        # so only the framework knows what it lists then
+        return record, []
     tools, twin_tools = server.get("tools"), twin.get("tools")
     if tools is None or tools != twin_tools:
         return record, []
@@ -279,14 +283,13 @@ def _configured_targets(config: Config) -> frozenset[str]:
 
 def _unimported(
     record: dict[str, Any],
-    server: dict[str, Any],
     origins: dict[str, list[tuple[str, tuple[str, int, int]]]],
     configured: frozenset[str],
 ) -> list[Diagnostic]:
     """Listed tools whose module the target's own import never reaches: ``mcp-codegen run``
     would not register them. They leave the record (its listing is what the target serves);
     for a configured run target each is an error at the tool (a ``module:function`` target
-    may import more when it runs: only left out)."""
+    keeps no listing: ``_record``)."""
     target = record["object"]
     reached = {module for module, _ in record["imports"]}
     module_name = target.partition(":")[0]
@@ -296,8 +299,7 @@ def _unimported(
         if not places or any(module in reached for module, _ in places):
             kept.append(name)
             continue
-        record_only = target not in configured or server.get("function")
-        if record_only:
+        if target not in configured:
             continue
         module, (path, line, column) = places[0]
         problems.append(

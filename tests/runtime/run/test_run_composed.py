@@ -51,3 +51,62 @@ def test_run_strict_answers_as_the_plain_server(root: Path, target: str) -> None
     assert fast == plain
     if target == "pkg.wiki:wiki":  # its `search` (text), not jira's (query, limit)
         assert b'"text"' in fast[2] and b'"limit"' not in fast[2]
+
+
+MOUNTED_WHEN_RUN = {
+    "pkg/__init__.py": "",
+    "pkg/sub.py": '''
+        from fastmcp import FastMCP
+
+        sub = FastMCP("sub")
+
+
+        @sub.tool()
+        def ping(host: str) -> str:
+            """Ping a host."""
+            return host
+        ''',
+    "pkg/app.py": """
+        from fastmcp import FastMCP
+
+        from pkg.sub import sub
+
+        app = FastMCP("app")
+
+
+        def main() -> None:
+            app.mount(sub)
+            app.run()
+        """,
+}
+
+
+@pytest.mark.slow
+def test_a_function_target_that_mounts_when_it_runs_lists_what_it_serves(
+    tmp_path: Path,
+) -> None:
+    """``run_targets = ["pkg.app:main"]``, as ``run``'s own note says to write it: the module's
+    server is ``app`` (``sub`` is only imported), so the target is recorded; ``main()`` mounts
+    ``sub`` when it runs, so its tools/list is the framework's, never the import's empty one."""
+    project = make(tmp_path, "fastmcp", MOUNTED_WHEN_RUN)
+    project.configure('sources = ["pkg"]\nflavor = "fastmcp"\nrun_targets = ["pkg.app:main"]\n')
+    done = project.run("generate")
+    assert done.returncode == 0, done.stderr
+    assert "warning" not in done.stderr, done.stderr
+    assert "pkg.app:main" in (tmp_path / "generated" / "__servers__.py").read_text()
+
+    def run(*options: str) -> dict[object, bytes]:
+        answers, _, err = exchange(
+            run_command("generated", "pkg.app:main", *options),
+            [initialize(), INITIALIZED, request(2, "tools/list")],
+            {1, 2},
+            cwd=tmp_path,
+            env=codegen_env(PYTHONPATH=str(tmp_path)),
+            timeout=90,
+        )
+        assert set(answers) == {1, 2}, err
+        return answers
+
+    fast, plain = run(), run("--no-fast-path")
+    assert b'"ping"' in plain[2]
+    assert fast == plain
