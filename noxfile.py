@@ -135,6 +135,16 @@ def dropin_sdk1(session: nox.Session) -> None:
 
 
 @nox.session
+def dropin_fastmcp27(session: nox.Session) -> None:
+    """Flavor "fastmcp" against fastmcp 2.7 (mcp-server-qdrant pins it), from before fastmcp's
+    servers entered their own lifespan (2.10). It imports with pydantic 2.11, not 2.14, and
+    cannot share a venv with fastmcp 4.x."""
+    session.install("-e", ".", "fastmcp==2.7.0", "pydantic==2.11.10", "pytest>=8")
+    precompile(session)
+    session.run("pytest", "tests/e2e/dropin/test_dropin_old_fastmcp.py", *session.posargs)
+
+
+@nox.session
 def diff(session: nox.Session) -> None:
     """Classify schema changes against the default branch; exit 1 on breaking or unknown ones.
 

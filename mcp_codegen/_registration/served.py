@@ -58,8 +58,9 @@ def _lowlevel(server: Any, framework: str) -> Any:
 @contextlib.asynccontextmanager
 async def _lifespan(server: Any, framework: str) -> AsyncIterator[None]:
     # fastmcp's in-memory transport enters the server's lifespan around the low-level run;
-    # the SDK's servers enter theirs inside ``run``.
-    if framework == "fastmcp":
+    # the SDK's servers, and fastmcp before 2.10 (no ``_lifespan_manager``: its low-level
+    # server holds the lifespan), enter theirs inside ``run``.
+    if framework == "fastmcp" and hasattr(server, "_lifespan_manager"):
         async with server._lifespan_manager():
             yield
     else:
