@@ -16,6 +16,7 @@ from typing import Any
 from mcp_codegen._generator.config import Config
 from mcp_codegen._generator.discover import module_name_for
 from mcp_codegen._generator.model import ModuleDefinition, ScannedModule, SourceFile, ToolDefinition
+from mcp_codegen._registration.factory_calls import parse_factory_call
 from mcp_codegen._shared.diagnostics import Diagnostic
 from mcp_codegen._shared.format import SERVER_KEY
 
@@ -74,13 +75,13 @@ def unused_factories(
 
 
 def _unused_factory_reason(call: str, source_modules: set[str]) -> str:
-    module, _, rest = call.strip().partition(":")
+    factory = parse_factory_call(call)  # the configuration checked it when it was loaded
+    module, function = factory.module, factory.qualname
     if module not in source_modules:
         return (
             "defines no tool found in `sources` (no tool decorator inside that function); add "
             "the factory's file to `sources`, or remove the entry"
         )
-    function = rest.partition("(")[0].strip()
     return (
         f"registers no tool itself: {module} is in `sources`, but {function}() holds no tool "
         "decorator or registration call (the functions it calls in other modules are read "
