@@ -1,8 +1,9 @@
 """Tools registered by call, not by decorator (scanner helper, no user code runs).
 
 Published servers write ``mcp.add_tool(fn)``, ``mcp.add_tool(fn, name=..., description=...)``
-(MCP SDK 1.x/2.x) or ``mcp.add_tool(Tool.from_function(fn, name=...))`` (fastmcp). Each is the
-decorator ``@mcp.tool(name=..., ...)`` applied to ``fn`` by hand, so the scanner rewrites the call
+(MCP SDK 1.x/2.x), ``mcp.add_tool(Tool.from_function(fn, name=...))`` or ``mcp.tool(fn,
+name=...)`` (fastmcp). Each is the decorator ``@mcp.tool(name=..., ...)`` applied to ``fn`` by
+hand, so the scanner rewrites the call
 into that decorator and records ``fn``'s ``def`` with it: the tool then goes through exactly the
 path a decorated tool takes (constant evaluation, flavors, runtime bindings).
 
@@ -36,6 +37,9 @@ class AddedTool:
     call: ast.Call  # the ``add_tool(...)`` call itself
     #: the function is wrapped at the call: the tool is the registration's, never the ``def``
     wrapped: bool = False
+    #: ``<server>.tool(fn, ...)``: the first argument may also be the tool's name held in a
+    #: constant (``register = mcp.tool(NAME)``), which registers nothing here
+    direct: bool = False
 
 
 class NotStatic(Exception):
@@ -47,9 +51,9 @@ class NotStatic(Exception):
 
 
 def added_call(statement: cst.BaseSmallStatement) -> cst.Call | None:
-    """The ``<x>.add_tool(...)`` or ``<x>.<decorator>(...)(fn)`` call this statement consists
-    of, or assigns (``wrapped = mcp.tool(...)(wrapped)``), if it is one (the second only counts
-    when the decorator patterns match it)."""
+    """The ``<x>.add_tool(...)``, ``<x>.<decorator>(...)(fn)`` or ``<x>.<decorator>(fn, ...)``
+    call this statement consists of, or assigns (``wrapped = mcp.tool(...)(wrapped)``), if it
+    is one (the last two only count when the decorator patterns match them)."""
     if not isinstance(statement, (cst.Expr, cst.Assign, cst.AnnAssign)):
         return None
     value = statement.value
@@ -58,7 +62,7 @@ def added_call(statement: cst.BaseSmallStatement) -> cst.Call | None:
     func = value.func
     if isinstance(func, cst.Attribute) and func.attr.value == METHOD:
         return value
-    if _call_form(value):
+    if _call_form(value) or _direct_form(value):
         return value
     return None
 
@@ -72,6 +76,46 @@ def _call_form(call: cst.Call) -> bool:
         and call.args[0].keyword is None
         and not call.args[0].star
     )
+
+
+def _direct_form(call: cst.Call) -> bool:
+    """``<x>.<attr>(fn, name=...)``: the decorator called with the function itself (fastmcp's
+    ``mcp.tool(fn)``), its one positional argument a function reached by name (or wrappers
+    around one), never a literal such as the tool's name."""
+    positional = [arg for arg in call.args if arg.keyword is None]
+    return (
+        isinstance(call.func, cst.Attribute)
+        and len(positional) == 1
+        and call.args[0] is positional[0]
+        and not positional[0].star
+        and not any(arg.star for arg in call.args)
+        and _innermost(positional[0].value) is not None
+    )
+
+
+def _located_direct_form(node: ast.Call) -> bool:
+    return (
+        isinstance(node.func, ast.Attribute)
+        and len(node.args) == 1
+        and not isinstance(node.args[0], ast.Starred)
+        and all(keyword.arg is not None for keyword in node.keywords)
+        and _located_innermost(node.args[0])
+    )
+
+
+def _located_innermost(node: ast.expr) -> bool:
+    """``_innermost`` on the ``ast`` side: a name, or wrapper calls around one."""
+    while isinstance(node, ast.Call) and _located_dotted(node.func) and node.args:
+        if isinstance(node.args[0], ast.Starred):
+            return False
+        node = node.args[0]
+    return _located_dotted(node)
+
+
+def _located_dotted(node: ast.expr) -> bool:
+    if isinstance(node, ast.Name):
+        return True
+    return isinstance(node, ast.Attribute) and _located_dotted(node.value)
 
 
 def _located_call_form(node: ast.Call) -> bool:
@@ -96,6 +140,7 @@ def located_calls(tree: ast.Module) -> list[ast.Call]:
         and (
             (isinstance(node.value.func, ast.Attribute) and node.value.func.attr == METHOD)
             or _located_call_form(node.value)
+            or _located_direct_form(node.value)
         )
     ]
     return sorted(found, key=lambda call: (call.lineno, call.col_offset))
@@ -103,11 +148,13 @@ def located_calls(tree: ast.Module) -> list[ast.Call]:
 
 def server_decorator(call: cst.Call) -> cst.Decorator:
     """``@<server>.tool`` for ``<server>.add_tool(...)``, ``@<server>.<attr>`` for the call
-    form: what the decorator patterns match."""
+    and direct forms: what the decorator patterns match."""
     if _call_form(call):
         assert isinstance(call.func, cst.Call)
         return cst.Decorator(decorator=call.func.func)
     assert isinstance(call.func, cst.Attribute)
+    if call.func.attr.value != METHOD:
+        return cst.Decorator(decorator=call.func)
     return cst.Decorator(decorator=cst.Attribute(value=call.func.value, attr=cst.Name("tool")))
 
 
@@ -115,6 +162,9 @@ def as_decorator(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
     """The decorator ``call`` amounts to; ``NotStatic`` when its function is not a plain name."""
     if _call_form(call):
         return _as_call_form(call, located, server)
+    assert isinstance(call.func, cst.Attribute)
+    if call.func.attr.value != METHOD:
+        return _as_direct_form(call, located, server)
     options: Sequence[cst.Arg] = call.args[1:]
     located_options = _in_order(located)[1:]
     first = call.args[0] if call.args else None
@@ -190,6 +240,25 @@ def _as_call_form(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
         located.func,
         located,
         wrapped=isinstance(target, cst.Call),
+    )
+
+
+def _as_direct_form(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
+    """``<server>.tool(fn, name=...)``: the decorator ``@<server>.tool(name=...)`` applied to
+    ``fn`` (a wrapped ``fn`` as in the call form)."""
+    assert isinstance(located.func, ast.Attribute)
+    target, located_target = call.args[0].value, located.args[0]
+    options = [arg.with_changes(comma=cst.MaybeSentinel.DEFAULT) for arg in call.args[1:]]
+    located_decorator = ast.Call(func=copy.copy(located.func), args=[], keywords=located.keywords)
+    ast.copy_location(located_decorator, located)
+    return AddedTool(
+        _innermost(target) or "",
+        located_target,
+        cst.Decorator(decorator=call.with_changes(args=options)),
+        located_decorator,
+        located,
+        wrapped=isinstance(target, cst.Call),
+        direct=True,
     )
 
 

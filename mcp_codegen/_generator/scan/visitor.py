@@ -130,6 +130,9 @@ class ToolVisitor:
                 found = None
             if found is None:  # imported, ``module.fn``, a bound method: as the server has it
                 saved, self.functions = self.functions, list(functions)
+                if added.direct and self._is_text(added.function_node):
+                    self.functions = saved  # ``mcp.tool(NAME)``: a decorator, not a tool
+                    continue
                 self._record_registered(added, scope)
                 self.functions = saved
                 continue
@@ -210,6 +213,13 @@ class ToolVisitor:
             self._evaluator = Evaluator(scope, self.relative, partial(relative_to_root, root=root))
         enclosing = tuple(self._enclosing(function) for function in self.functions)
         return self._evaluator.evaluate(node, enclosing)
+
+    def _is_text(self, node: ast.expr) -> bool:
+        """``node`` is a string known from source (a tool's name, not its function)."""
+        try:
+            return isinstance(self._evaluate(node), str)
+        except Unresolved:
+            return False
 
     def _enclosing(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> Enclosing:
         found = self._enclosing_cache.get(id(function))

@@ -59,6 +59,8 @@ SERVERS = [
     ("f_handler_class_fastmcp", "mcp", "fastmcp", ["add_note", "delete_note", "get_note"]),
     ("f_handler_class_sdk2", "mcp", "mcp", ["add_note", "delete_note", "get_note"]),
     ("h_types_fastmcp", "mcp", "fastmcp", TYPES),
+    # form (k): ``mcp.tool(fn, name=...)``, also wrapped and on ``self`` in a subclass's method
+    ("k_direct_fastmcp", "mcp", "fastmcp", ["count", "search-find", "search-store"]),
     ("h_types_sdk2", "mcp", "mcp", TYPES),
 ]
 #: form (i): a top-level package named ``src``, tool modules imported by a ``pkgutil`` loop and

@@ -136,3 +136,66 @@ def test_a_registration_call_reads_the_same_when_its_result_is_assigned(tmp_path
         found[name] = [(t.name, t.qualname, t.position.line) for t in module.tools]
     assert [name for name, _, _ in found["bare"]] == ["find", "count", "loud"]
     assert found["assigned"] == found["bare"]
+
+
+DIRECT_FORMS = """
+from fastmcp import FastMCP
+
+mcp = FastMCP("forms")
+NAME = "by-name"
+
+
+def logged(fn):
+    return fn
+
+
+{0}
+def lookup(key: str) -> str:
+    return key
+
+
+{1}
+def count(text: str) -> int:
+    return len(text)
+
+
+{2}
+"""
+
+DECORATED = ('@mcp.tool(name="find", description="Find a key.")', "@mcp.tool", "")
+CALLED = (
+    "",
+    "",
+    'mcp.tool(lookup, name="find", description="Find a key.")\nmcp.tool(count)\n'
+    "mcp.tool(logged(count))\nregister = mcp.tool(NAME)\nmcp.tool('literal-name')",
+)
+
+
+def test_the_decorator_called_with_the_function_reads_as_the_decorator(tmp_path: Path) -> None:
+    """fastmcp's ``mcp.tool(fn, name=...)`` registers what ``@mcp.tool(name=...)`` on ``fn``
+    does: the same tools with the same options (it was not read: mcp-server-qdrant). A wrapped
+    function is taken from the registration at the call; a name in the first place
+    (``mcp.tool(NAME)``, ``mcp.tool('literal-name')``) makes a decorator, not a tool."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mcp-codegen]\nsources = ["decorated.py", "called.py"]\nflavor = "fastmcp"\n'
+    )
+    config = load_config(tmp_path / "pyproject.toml")
+    found = {}
+    for name, parts in [("decorated", DECORATED), ("called", CALLED)]:
+        source = tmp_path / f"{name}.py"
+        source.write_text(DIRECT_FORMS.format(*parts).lstrip("\n"))
+        module = scan_file(source, config)
+        assert module is not None and module.diagnostics == ()
+        found[name] = module.tools
+    decorated = [(t.name, t.qualname, t.options) for t in found["decorated"]]
+    called = [(t.name, t.qualname, t.options) for t in found["called"]]
+    find = {"name": "find", "description": "Find a key."}
+    assert decorated == [("find", "lookup", find), ("count", "count", {})]
+    assert called[:2] == decorated
+    wrapped = found["called"][2]
+    assert (wrapped.name, wrapped.qualname, wrapped.registered_at is not None) == (
+        "count",
+        "count",
+        True,
+    )
+    assert len(called) == 3
