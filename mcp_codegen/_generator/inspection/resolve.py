@@ -297,13 +297,14 @@ def _use_site(module: ScannedModule, exc: BaseException) -> tuple[str, int, int]
     return site
 
 
-def _factory_hint(module: ScannedModule, qualname: str) -> str:
-    """The ``factories`` entry for the function around ``qualname`` (``factory_entry``)."""
+def _factory_hint(module: ScannedModule, tool: ScannedTool) -> str:
+    """The ``factories`` entry for the function around ``tool`` (``factory_entry``)."""
     # only an error's hint: at the top, ~0.8 ms on every worker's start
     from mcp_codegen._generator.scan.factory_entry import factory_hint
 
     root = project_root(module.path, module.relative_path)
-    return factory_hint(module.module, module.path, qualname, root)
+    server = tool.decorator.rpartition(".")[0]
+    return factory_hint(module.module, module.path, tool.qualname, root, server=server)
 
 
 def find_function(loaded: types.ModuleType, module: ScannedModule, tool: ScannedTool) -> Any:
@@ -334,7 +335,7 @@ def find_received(loaded: types.ModuleType, module: ScannedModule, tool: Scanned
             f"tool {tool.name!r} is defined inside a function ({tool.qualname}) that no server "
             "registered it from while the module was imported, so it cannot be reached; create "
             "the server (or the object holding it) at module level, list the call that builds "
-            f"it in `factories`{_factory_hint(module, tool.qualname)}, or move the tool into a "
+            f"it in `factories`{_factory_hint(module, tool)}, or move the tool into a "
             "module-level registration function "
             "that takes the server object (def register(app): @app.tool() ...)",
         )
@@ -401,7 +402,7 @@ def _registered_at(loaded: types.ModuleType, module: ScannedModule, tool: Scanne
             "registered nothing here while the module was imported (the call runs later: inside "
             "a function nobody calls at import, or on a server built at run time); make the "
             "call at module level or in code that runs at import, list the call that builds "
-            f"the server in `factories`{_factory_hint(module, tool.qualname)}, or decorate the "
+            f"the server in `factories`{_factory_hint(module, tool)}, or decorate the "
             "function with @<server>.tool(...) "
             "where it is defined"
         )

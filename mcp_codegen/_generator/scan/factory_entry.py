@@ -8,6 +8,7 @@ init``. Read with ``ast`` only; nothing runs.
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,13 +109,24 @@ def returns_a_value(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     )
 
 
-def factory_hint(module: str, path: str, qualname: str, root: Path | None) -> str:
-    """`` (factories = [...])`` naming the call of the module-level function that encloses
-    ``qualname`` when that function returns a value (it may build the server); else ``""``."""
+def factory_hint(
+    module: str, path: str, qualname: str, root: Path | None, *, server: str = "self"
+) -> str:
+    """`` (factories = [...])`` naming the call that builds the server of a tool defined inside
+    a function (``qualname``): the module-level function that encloses it when that function
+    returns a value (it may build the server), or the class whose ``__init__`` calls the method
+    that encloses it (``server``, the registration's server expression in that method: ``self``
+    for the class itself, ``self.mcp`` for a server it holds); else ``""``."""
     outer, nested, _ = qualname.partition(".<locals>.")
-    if not nested or "." in outer:
+    if not nested:
         return ""
-    return _hint_for(module, path, root, lambda node: node.name == outer)
+    if "." not in outer:
+        return _hint_for(module, path, root, lambda node: node.name == outer)
+    owner, _, method = outer.partition(".")
+    held = server.partition(".")
+    if "." in method or held[0] != "self":
+        return ""
+    return _constructor_hint(module, path, root, owner, method, held[1] + held[2])
 
 
 def factory_hint_at(module: str, path: str, line: int, root: Path | None) -> str:
@@ -147,6 +159,43 @@ def _hint_for(
         return ""
     entry = suggest_factory_entry(module, function, root, tree=tree, path=Path(path))
     return f" ({entry.hint(',')})"
+
+
+def _constructor_hint(
+    module: str, path: str, root: Path | None, owner: str, method: str, attribute: str
+) -> str:
+    """`` (factories = ["module:Owner(...)<attribute>"])`` when the module-level class ``owner``
+    calls ``self.<method>(...)`` in its ``__init__`` (building one registers the tools)."""
+    try:
+        tree = ast.parse(Path(path).read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return ""
+    found = next(
+        (node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == owner),
+        None,
+    )
+    init = next(
+        (
+            node
+            for node in (found.body if found is not None else ())
+            if isinstance(node, ast.FunctionDef) and node.name == "__init__"
+        ),
+        None,
+    )
+    if init is None or not any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == method
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "self"
+        for node in ast.walk(init)
+    ):
+        return ""
+    constructor = copy.copy(init)
+    constructor.name = owner  # called by the class's name, with ``__init__``'s parameters
+    entry = suggest_factory_entry(module, constructor, root, tree=tree, path=Path(path))
+    built = FactoryEntry(entry.entry + attribute, entry.missing, entry.call_site)
+    return f" ({built.hint(',')})"
 
 
 def _arguments(call: ast.Call) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_codegen._generator.scan.factory_entry import suggest_factory_entry
+from mcp_codegen._generator.scan.factory_entry import factory_hint, suggest_factory_entry
 from tests.helpers.client_config import framework_tools
 from tests.helpers.project import Project
 
@@ -228,3 +228,91 @@ def test_a_registration_the_entry_does_not_make_prints_the_entry_that_does(
     ours = _generate_with(project, "mcp", entry)
     assert sorted(ours) == ["other_get", "other_put"]
     assert ours == framework_tools(entry, "mcp", project.root)
+
+
+#: a server class whose ``__init__`` calls the method that registers closures, built in another
+#: module: as the class itself (a ``FastMCP`` subclass with ``self.tool(fn, name=...)``, as
+#: mcp-server-qdrant) and as a class holding the server (``@self.mcp.tool(...)``)
+SERVER_CLASSES = {
+    "fastmcp": (
+        """
+from fastmcp import FastMCP
+
+
+class NotesServer(FastMCP):
+    def __init__(self, name: str, read_only: bool = False) -> None:
+        super().__init__(name=name)
+        self.read_only = read_only
+        self.setup_tools()
+
+    def setup_tools(self) -> None:
+        async def find(query: str, limit: int = 3) -> list[str]:
+            return [query] * limit
+
+        self.tool(find, name="notes-find", description="Look notes up.")
+""",
+        "pkg.notes_server:NotesServer('notes')",
+    ),
+    "mcp": (
+        """
+from mcp.server.mcpserver import MCPServer
+
+
+class NotesServer:
+    def __init__(self, name: str, read_only: bool = False) -> None:
+        self.mcp = MCPServer(name)
+        self.setup_tools()
+
+    def setup_tools(self) -> None:
+        @self.mcp.tool(name="find", description="Look notes up.")
+        async def find(query: str, limit: int = 3) -> list[str]:
+            return [query] * limit
+""",
+        "pkg.notes_server:NotesServer('notes').mcp",
+    ),
+}
+
+
+@pytest.mark.process
+@pytest.mark.slow
+@pytest.mark.parametrize("flavor", sorted(SERVER_CLASSES))
+def test_a_server_class_built_in_another_module_prints_its_constructor(
+    project: Project, flavor: str
+) -> None:
+    """Tools defined in a method that the class's ``__init__`` calls, on a server another module
+    builds (``mcp = NotesServer("notes")``): the error prints the constructor's call, with the
+    server attribute when the class holds the server, and that entry, pasted, generates what
+    the framework lists for it (the message asked for `factories` without one)."""
+    source, expected = SERVER_CLASSES[flavor]
+    project.write("pkg/notes_server.py", source)
+    project.write(
+        "pkg/server.py", 'from pkg.notes_server import NotesServer\n\nmcp = NotesServer("notes")\n'
+    )
+    project.configure(f'sources = ["pkg"]\nflavor = "{flavor}"\n')
+    first = project.run("generate")
+    assert first.returncode == 2, first.stderr
+    assert _entry(first.stderr) == expected
+    assert "as pkg/server.py:3 calls it" in first.stderr
+    ours = _generate_with(project, flavor, expected)
+    assert sorted(ours) == ["find" if flavor == "mcp" else "notes-find"]
+    assert ours == framework_tools(expected, flavor, project.root)
+
+
+def test_a_method_the_constructor_does_not_call_gets_no_entry(tmp_path: Path) -> None:
+    """Building the class registers nothing when ``__init__`` does not call the method: no
+    entry is printed for it (pasted, it would generate nothing)."""
+    path = tmp_path / "notes_server.py"
+    path.write_text(
+        "class NotesServer:\n"
+        "    def __init__(self, name: str) -> None:\n"
+        "        self.name = name\n\n"
+        "    def setup_tools(self) -> None:\n"
+        "        def find() -> None: ...\n"
+    )
+    qualname = "NotesServer.setup_tools.<locals>.find"
+    assert factory_hint("pkg.notes_server", str(path), qualname, tmp_path, server="self") == ""
+    path.write_text(path.read_text().replace("self.name = name", "self.setup_tools()"))
+    assert factory_hint("pkg.notes_server", str(path), qualname, tmp_path, server="self") == (
+        ' (e.g. factories = ["pkg.notes_server:NotesServer(name=...)"], with literal arguments; '
+        "replace each ... with a literal value for name)"
+    )
