@@ -99,7 +99,11 @@ def omissions(
         ):
             continue  # the function cannot be told apart: its name is enough
         hint = _factory_hint(record, project, scanned)
-        message = _message(record, path, line, [tool.name for tool in same_function], hint)
+        # another name for a tool the scanner read is a name computed at run time only where
+        # the function's own module registers it; elsewhere it is a form the scanner did not read
+        own_module = module is not None and module.relative_path == path
+        names = [tool.name for tool in same_function] if own_module else []
+        message = _message(record, path, line, names, hint)
         found.setdefault((path, line, record.name), Diagnostic(path, line, column, message))
     return [*found.values(), *notes]
 
@@ -199,7 +203,7 @@ def _message(record: Registration, path: str, line: int, names: list[str], hint:
         )
     text = _source_line(record, path, line)
     defined = (record.function_qualname or "").rpartition(".")[2]
-    if defined and defined != record.name and "name=" not in text:
+    if defined and defined != record.name == record.function_name and "name=" not in text:
         return (
             f"tool {record.name!r} is registered here under a name computed at run time (its "
             f"function is {function}, whose __name__ was changed), so the generator cannot know "

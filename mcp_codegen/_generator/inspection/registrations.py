@@ -76,6 +76,9 @@ class Registration:
     #: generated tree has the tool from that call, and a registration an import makes at the
     #: same call site under the same name is the same tool (``omissions``)
     factory: str | None = None
+    #: the registered function's ``__name__`` (unwrapped) when it registered: the tool's name
+    #: when the registration took it from there (``fn.__name__ = ...`` is a name set at run time)
+    function_name: str | None = None
 
     def relocated(self, move: Callable[[str], str]) -> Registration:
         """This record with every file path passed through ``move`` (the build cache stores
@@ -225,10 +228,12 @@ def _record(tool: Any, framework: str, store: Any = None) -> None:
     if not isinstance(name, str):
         return
     function = getattr(tool, "fn", None)
-    file = line = qualname = copy_of = None
+    file = line = qualname = copy_of = function_name = None
     if function is not None:  # a copy is the same function, renamed, in another server's store
         first = _first_names.setdefault(id(function), (function, name, store))
-        if first[0] is function and first[1] != name and first[2] is not store:
+        # renamed as compositions name their copies (fastmcp's ``import_server``: prefix_name);
+        # the same function registered on another server under any other name is the user's
+        if first[0] is function and first[2] is not store and name.endswith(f"_{first[1]}"):
             copy_of = first[1]
     if callable(function):
         target = getattr(function, "__func__", function)  # a bound method
@@ -238,6 +243,7 @@ def _record(tool: Any, framework: str, store: Any = None) -> None:
         if code is not None:
             file, line = os.path.abspath(code.co_filename), code.co_firstlineno
         qualname = getattr(target, "__qualname__", None)
+        function_name = getattr(target, "__name__", None)
         if file is not None and isinstance(qualname, str):
             received = getattr(function, "__func__", function)
             _functions.setdefault((os.path.realpath(file), qualname), []).append(received)
@@ -256,7 +262,17 @@ def _record(tool: Any, framework: str, store: Any = None) -> None:
     server = created[1] if created is not None and created[0] is store else None
     _recorded.append(
         Registration(
-            name, framework, frames, file, line, qualname, copy_of, server, bodies, _source
+            name,
+            framework,
+            frames,
+            file,
+            line,
+            qualname,
+            copy_of,
+            server,
+            bodies,
+            _source,
+            function_name=function_name if isinstance(function_name, str) else None,
         )
     )
 

@@ -92,6 +92,52 @@ def test_a_name_the_server_does_not_use_is_an_error_not_a_wrong_entry(tmp_path: 
     assert not (tmp_path / "generated").exists()
 
 
+def test_a_generated_function_registered_on_another_server_by_an_unread_form_is_an_error(
+    tmp_path: Path,
+) -> None:
+    """``lookup`` is a generated tool of one server, and another module registers it again on a
+    second server with ``register = app.tool(name=...)`` then ``register(lookup)``, a form the
+    scanner does not read. That tool was taken for a composition's copy and dropped without a
+    word; it is the unread form's error at ``register(lookup)``, which is no name computed at
+    run time (``lookup.__name__`` is its own)."""
+    project = project_with(
+        tmp_path,
+        """
+        from fastmcp import FastMCP
+
+        mcp = FastMCP("x")
+
+
+        @mcp.tool(name="find")
+        def lookup(key: str) -> int:
+            return 0
+        """,
+        'sources = ["pkg"]\nflavor = "fastmcp"\n',
+    )
+    project.write(
+        "pkg/second.py",
+        """
+        from fastmcp import FastMCP
+
+        from pkg.server import lookup
+
+        app = FastMCP("y")
+        register = app.tool(name="by_key")
+        register(lookup)
+        """,
+    )
+    done = project.run("generate")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines()[0] == (
+        "pkg/second.py:7:1: tool 'by_key' (lookup) is registered here (`register(lookup)`) but "
+        "was not generated: mcp-codegen did not understand this form of registration, code the "
+        "generator does not read (a loop, a helper function, or a function built at run time); "
+        "register the tool with @<server>.tool(...) on its def, or <server>.add_tool(function) "
+        "at module level"
+    ), done.stderr
+    assert not (tmp_path / "generated").exists()
+
+
 def test_codegen_runtime_refuses_a_bound_method_with_the_run_pointer(tmp_path: Path) -> None:
     """Clean modules served by ``mcp_codegen.runtime``: an imported function is called as usual; a
     method registered bound to an object cannot be (the object is the user's)."""

@@ -54,3 +54,23 @@ def test_a_second_name_on_the_same_server_is_not_a_copy() -> None:
     first, second = _recorded_during(run)
     assert (second.name, second.copy_of) == ("find_things", None)
     assert first.copy_of is None
+
+
+def test_the_same_function_on_another_server_under_its_own_name_is_not_a_copy() -> None:
+    """Registered again on a second server under a name that is not a composition's
+    ``prefix_name``: the user's own registration, checked as any other (it was taken for a copy,
+    and a tool no form generated was dropped without a word)."""
+
+    def run() -> None:
+        one, two = FastMCP("one"), FastMCP("two")
+
+        def search(text: str) -> str:
+            """Search."""
+            return text
+
+        one.tool(name="search")(search)
+        two.tool(name="lookup")(search)
+
+    first, second = _recorded_during(run)
+    assert (first.name, first.copy_of, first.function_name) == ("search", None, "search")
+    assert (second.name, second.copy_of, second.function_name) == ("lookup", None, "search")
