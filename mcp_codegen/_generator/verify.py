@@ -27,6 +27,7 @@ from mcp_codegen._generator.workers.prestart import with_package_path, worker_en
 from mcp_codegen._registration.factory_calls import FactoryCallError, parse_factory_call
 from mcp_codegen._registration.served import HANDSHAKE_PROTOCOL_VERSION
 from mcp_codegen._shared.diagnostics import ExitCode
+from mcp_codegen._shared.format import PRIVATE_KEY, SERVER_KEY
 from mcp_codegen._shared.json_values import ABSENT, differences
 from mcp_codegen._shared.reader import GeneratedModuleError, read_tree, wire_tools
 
@@ -114,8 +115,17 @@ def load_target(target: str) -> Any:
     return obj
 
 
-def child_main(target: str) -> int:
-    """Print ``{"framework", "tools"}`` or ``{"error"}`` as JSON on the original stdout."""
+def _same_server(key: str, server: Any) -> bool:
+    """``key`` (a generated tool's ``module:attribute`` server) names ``server`` itself."""
+    try:
+        return load_target(key) is server
+    except BaseException:  # a key that no longer imports names no server of this run
+        return False
+
+
+def child_main(target: str, keys: list[str]) -> int:
+    """Print ``{"framework", "tools", "same"}`` or ``{"error"}`` as JSON on the original stdout;
+    ``same``: the ``keys`` that name the target's server object."""
     channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # whatever user code prints goes to stderr
     devnull = os.open(os.devnull, os.O_RDONLY)
@@ -129,7 +139,8 @@ def child_main(target: str) -> int:
         server = load_target(target)
         framework = framework_of(server)
         tools = list_served_tools(server)
-        payload: dict[str, Any] = {"framework": framework, "tools": tools}
+        same = [key for key in keys if _same_server(key, server)]
+        payload: dict[str, Any] = {"framework": framework, "tools": tools, "same": same}
     except (ValueError, UnsupportedServer) as exc:
         payload = {"error": str(exc)}
     except BaseException as exc:
@@ -152,12 +163,21 @@ def their_tools(
     target: str, root: Path, python_path: tuple[Path, ...] = (), timeout: float = 60.0
 ) -> tuple[str, list[dict[str, Any]]]:
     """Import ``target`` in a child process and return its framework and tools/list."""
+    payload = _served(target, root, python_path, timeout, [])
+    return payload["framework"], payload["tools"]
+
+
+def _served(
+    target: str, root: Path, python_path: tuple[Path, ...], timeout: float, keys: list[str]
+) -> dict[str, Any]:
+    """The child's answer for ``target``: its framework, tools/list, and which of ``keys``
+    name the same server object."""
     # The generator's worker conditions (hash seed, time zone, locale): a value the server builds
     # by iterating a set is then the one that was generated.
     env = with_package_path(worker_environment(), str(root), *map(str, python_path))
     try:
         completed = subprocess.run(
-            [sys.executable, "-m", "mcp_codegen._generator.verify", target],
+            [sys.executable, "-m", "mcp_codegen._generator.verify", target, *keys],
             cwd=root,
             env=env,
             capture_output=True,
@@ -178,7 +198,42 @@ def their_tools(
         ) from None
     if "error" in payload:
         raise VerifyError(payload["error"])
-    return payload["framework"], payload["tools"]
+    return payload
+
+
+def _servers(modules: list[dict[str, Any]]) -> list[str]:
+    """The servers the tree's tools are generated for (``x-codegen.server`` or the factory
+    call), in tree order."""
+    found = (_server_of(tool) for module in modules for tool in module.get("TOOLS", ()))
+    return list(dict.fromkeys(server for server in found if server is not None))
+
+
+def _target_modules(
+    modules: list[dict[str, Any]], servers: list[str], target: str, same: list[str]
+) -> list[dict[str, Any]]:
+    """The tree as far as it is ``target``'s: when the tree holds several servers and one of
+    them is the target (the same object, or the same factory call), that server's tools and
+    those whose server is not known before run time; else the whole tree."""
+    mine = {key for key in servers if key == target or key in same}
+    if len(servers) < 2 or not mine:
+        return modules
+    return [
+        {
+            **module,
+            "TOOLS": tuple(
+                tool
+                for tool in module.get("TOOLS", ())
+                if _server_of(tool) is None or _server_of(tool) in mine
+            ),
+        }
+        for module in modules
+    ]
+
+
+def _server_of(tool: dict[str, Any]) -> str | None:
+    private = tool.get(PRIVATE_KEY) or {}
+    server = private.get("factory") or private.get(SERVER_KEY)
+    return server if isinstance(server, str) else None
 
 
 def run(
@@ -187,18 +242,23 @@ def run(
     """The ``verify`` command: print mismatches, return the exit code (0 same, 1 differ, 2 error)."""
     try:
         manifest, modules = read_tree(output)
-        framework, theirs = their_tools(target, root, python_path, timeout)
+        servers = _servers(modules)
+        keys = [key for key in servers if "(" not in key] if len(servers) > 1 else []
+        served = _served(target, root, python_path, timeout, keys)
     except (GeneratedModuleError, VerifyError) as exc:
         print(f"mcp-codegen verify: {exc}", file=sys.stderr)
         return ExitCode.USAGE
+    framework, theirs = served["framework"], served["tools"]
     # Their listing comes from an ``initialize`` handshake: compare the variant it negotiated.
-    ours = wire_tools(modules, HANDSHAKE_PROTOCOL_VERSION)
+    mine = _target_modules(modules, servers, target, served["same"])
+    ours = wire_tools(mine, HANDSHAKE_PROTOCOL_VERSION)
     mismatches = compare_tools(theirs, ours)
     for mismatch in mismatches:
         print(mismatch)
     if not mismatches:
+        own = f" of its server (the tree holds {len(servers)})" if mine is not modules else ""
         print(
-            f"mcp-codegen verify: the {len(ours)} generated tools equal what {target} "
+            f"mcp-codegen verify: the {len(ours)} generated tools{own} equal what {target} "
             f"({FRAMEWORK_NAMES[framework]}) serves"
         )
         return ExitCode.OK
@@ -220,7 +280,10 @@ def run(
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        print("usage: python -m mcp_codegen._generator.verify module:object", file=sys.stderr)
+    if len(sys.argv) < 2:
+        print(
+            "usage: python -m mcp_codegen._generator.verify module:object [server key ...]",
+            file=sys.stderr,
+        )
         sys.exit(2)
-    child_main(sys.argv[1])
+    child_main(sys.argv[1], sys.argv[2:])

@@ -237,6 +237,31 @@ def test_export_shows_each_server_and_the_composed_list(fastmcp_project: Project
 
 
 @pytest.mark.slow
+def test_verify_against_one_server_of_the_tree_compares_that_servers_tools(
+    fastmcp_project: Project, sdk_project: Project
+) -> None:
+    """Each server's listing is compared with the tools generated for it, also through a name
+    that another module binds it to (it was compared with every server's tools, so verifying a
+    sub-server reported the others' tools, and two tools of one name clashed)."""
+    for project, target, count in [
+        (fastmcp_project, "pkg.jira:jira", "2 generated tools of its server (the tree holds 3)"),
+        (fastmcp_project, "pkg.wiki:wiki", "1 generated tools of its server (the tree holds 3)"),
+        (sdk_project, "pkg.alpha:alpha", "1 generated tools of its server (the tree holds 2)"),
+        (sdk_project, "pkg.app:beta", "1 generated tools of its server (the tree holds 2)"),
+    ]:
+        done = project.run("verify", "--against", target)
+        assert done.returncode == 0, (target, done.stdout, done.stderr)
+        assert f"the {count} equal what {target}" in done.stdout
+    # the composing server: its own tool equals; what it mounts it lists renamed
+    main = fastmcp_project.run("verify", "--against", "pkg.main:main")
+    assert main.returncode == 1
+    assert main.stdout.splitlines() == [
+        f'{name} -> (whole tool) -> theirs: "listed" / ours: (absent)'
+        for name in ("jira_search", "jira_comment", "wiki_wiki_lookup")
+    ]
+
+
+@pytest.mark.slow
 def test_export_composed_finds_a_src_layout(fastmcp_project: Project, tmp_path: Path) -> None:
     """The composed list is read with the project's import roots (``src/``), as ``run`` does."""
     project = Project(tmp_path)
