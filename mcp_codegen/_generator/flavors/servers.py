@@ -129,9 +129,9 @@ def _target_server(
             ) from None
         server = next(iter(candidates.values()))
         functions.add(target)
-    for _, source, line, known in found:
-        if known is server:
-            return [(target, source, line, server)]
+    for name, source, line, known in found:
+        if known is server:  # recorded already under the target's own name: once is enough
+            return [] if name == target else [(target, source, line, server)]
     # Bound in a module outside the project and `sources` (an installed package whose tools
     # directory is the source): the run target names that module itself.
     module = sys.modules[module_name]
@@ -259,9 +259,15 @@ def import_the_sdk() -> None:
         importlib.import_module("mcp")
 
 
+def _raised(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
 def main() -> None:
-    """The probe: settings (JSON) on stdin; ``{"servers": [...], "problems": [...], "imported":
-    [[module, file], ...]}`` on stdout."""
+    """The probe: settings (JSON) on stdin; ``{"servers": [...], "problems": [...],
+    "target_problems": {target: problem}, "imported": [[module, file], ...]}`` on stdout
+    (``problems``: no record can be trusted; ``target_problems``: only that run target's or
+    factory call's)."""
     # No bytecode written into the user's tree (the probes' own business); the modules run the
     # code their bytecode holds, .pyc or not, as in the workers.
     sys.dont_write_bytecode = True
@@ -285,11 +291,12 @@ def main() -> None:
             importlib.import_module(module)
         except BaseException as exc:  # user code may raise anything
             problems.append(f"importing {module} raised {type(exc).__name__}: {exc}")
+    failed: dict[str, str] = {}  # run target or factory call -> why it has no record
     for target in [*settings.get("targets", ()), *settings.get("factories", ())]:
         try:
             importlib.import_module(target.partition(":")[0])
         except BaseException as exc:  # user code may raise anything
-            problems.append(f"importing run target {target} raised {type(exc).__name__}: {exc}")
+            failed[target] = f"importing {target.partition(':')[0]} raised {_raised(exc)}"
     source_dirs = tuple(Path(d).resolve() for d in settings.get("source_dirs", ()))
     found = find_servers(root, output, source_dirs)
 
@@ -299,12 +306,12 @@ def main() -> None:
     calls = [t for t in settings.get("targets", ()) if is_factory_call(t)]
     functions: set[str] = set()
     for target in settings.get("targets", ()):
-        if is_factory_call(target):
+        if is_factory_call(target) or target in failed:
             continue
         try:
             found.extend(_target_server(target, found, root, functions))
         except BaseException as exc:  # user code may raise anything
-            problems.append(f"run target {target}: {type(exc).__name__}: {exc}")
+            failed[target] = _raised(exc)
     # the module-level servers as importing their modules leaves them, before any factory
     # runs (a registration function the factory calls must not show in their records)
     servers = _records(found, imports)
@@ -312,11 +319,13 @@ def main() -> None:
         server["function"] = server["object"] in functions
     built: dict[str, tuple[str, str, int, Any]] = {}
     for text in dict.fromkeys([*settings.get("factories", ()), *calls]):
+        if text in failed:
+            continue
         try:
             entry = _factory_server(text, root)
             built.setdefault(entry[0], entry)
         except BaseException as exc:  # user code may raise anything
-            problems.append(f"factory call {text}: {type(exc).__name__}: {exc}")
+            failed[text] = _raised(exc)
     # each call's own server, keyed by the call (also when it returns a module-level server)
     servers.extend(_records([built[key] for key in sorted(built)], imports))
     # what the records depend on, for the build cache (a run target's module, its imports)
@@ -325,7 +334,8 @@ def main() -> None:
         for name, module in list(sys.modules.items())
         if isinstance(path := getattr(module, "__file__", None), str)
     )
-    json.dump({"servers": servers, "problems": problems, "imported": imported}, results)
+    answer = {"servers": servers, "problems": problems, "target_problems": failed}
+    json.dump({**answer, "imported": imported}, results)
     results.close()
     sys.stdout.flush()
     sys.stderr.flush()

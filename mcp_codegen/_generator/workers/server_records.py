@@ -188,15 +188,26 @@ def record_servers(
             origins.setdefault(tool.name, []).append((definition.source.module, where))
     other = {server["object"]: server for server in theirs["servers"]}
     configured = _configured_targets(config)
-    records, diagnostics = [], []
+    # one run target or factory call that fails costs its own record, not the others'
+    failed = {**theirs.get("target_problems", {}), **ours.get("target_problems", {})}
+    diagnostics = [
+        _warning(
+            config.relative(config.config_file),
+            0,
+            f"run target {target}: cannot record what it answers at initialize ({problem}); "
+            f"`mcp-codegen run` serves it without the fast path",
+        )
+        for target, problem in sorted(failed.items())
+    ]
+    records = []
     for server in ours["servers"]:
         record, problems = _record(config, server, other.get(server["object"]), generated)
         if record["tools"] is not None:
             problems.extend(_unimported(record, origins, configured))
         records.append(record)
-        diagnostics.extend(problems)
+        diagnostics.extend(problems if server["object"] not in failed else ())
     imported = [(name, path) for name, path in ours.get("imported", ())]
-    return records, diagnostics, imported
+    return records, diagnostics, imported if not failed else None  # failed: not stored
 
 
 def _record(

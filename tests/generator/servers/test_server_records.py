@@ -67,3 +67,46 @@ def test_a_value_from_the_environment_is_not_recorded(tmp_path: Path) -> None:
     again = project.run("generate", "--no-cache", env=codegen_env(DEMO_VERSION="1.2.3"))
     assert again.returncode == 0, again.stderr
     assert project.snapshot() == before
+
+
+@pytest.mark.slow
+def test_a_run_target_that_cannot_be_imported_costs_only_its_own_record(tmp_path: Path) -> None:
+    """A run target whose module needs a variable the reduced environment drops fails in one
+    probe: it gets one warning and a record without ``initialize``, and the other servers keep
+    theirs (every record was dropped, so no server had the fast path), each server recorded
+    once (a target that names a server the modules bind was recorded twice)."""
+    project = Project(tmp_path)
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/server.py", SERVER)
+    project.write(
+        "pkg/other.py",
+        """
+        import os
+
+        from mcp.server.mcpserver import MCPServer
+
+        TOKEN = os.environ["OTHER_TOKEN"]
+        app = MCPServer("other")
+        """,
+    )
+    project.configure(
+        'sources = ["pkg"]\nflavor = "mcp"\nrun_targets = ["pkg.server:steady", "pkg.other:app"]\n'
+    )
+    done = project.run("generate", env=codegen_env(OTHER_TOKEN="t"))
+    assert done.returncode == 0, done.stderr
+    warnings = [line for line in done.stderr.splitlines() if ": warning: " in line]
+    assert warnings == [
+        "pyproject.toml: warning: run target pkg.other:app: cannot record what it answers at "
+        "initialize (importing pkg.other raised KeyError: 'OTHER_TOKEN'); `mcp-codegen run` "
+        "serves it without the fast path"
+    ]
+    path = tmp_path / "generated" / SERVERS_FILE
+    objects = [
+        record["object"]
+        for record in check_servers(parse_literal_module(path.read_text(), str(path)), str(path))
+    ]
+    assert sorted(objects) == ["pkg.other:app", "pkg.server:mcp", "pkg.server:steady"]
+    records = _records(tmp_path)
+    assert records["pkg.other:app"]["initialize"] is None
+    assert records["pkg.server:steady"]["tools"] == ("echo",)
+    assert isinstance(records["pkg.server:steady"]["initialize"], dict)
