@@ -119,6 +119,7 @@ def dropin_sdk1(session: nox.Session) -> None:
         "pytest",
         "tests/e2e/dropin/test_dropin_sdk1.py",
         "tests/runtime/hook/sdk1_same_answers.py",
+        "tests/shared/test_distributions.py",
         *session.posargs,
     )
     # The call forms, factory chains and forms of the SDK fixtures (their fastmcp halves need

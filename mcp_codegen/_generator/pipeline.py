@@ -50,6 +50,7 @@ from mcp_codegen._generator.progress import Progress
 from mcp_codegen._generator.workers.prestart import WORKER_HASH_SEED, WarmWorkers, worker_count
 from mcp_codegen._generator.write.output import apply, compare, target_problems, unsafe
 from mcp_codegen._shared.diagnostics import Diagnostic
+from mcp_codegen._shared.distributions import installed_sdk1
 
 if TYPE_CHECKING:
     from mcp_codegen._generator.workers.pool import InspectSession
@@ -327,7 +328,7 @@ class _Build:
         long at the end."""
         misses.sort(key=lambda source: -len(source.data))
         workers = self.start_workers(misses) if misses else None
-        if misses and self.config.flavor != "clean" and len(misses) < worker_count():
+        if misses and self.records_servers() and len(misses) < worker_count():
             # Imported here: only the framework flavors record servers (a clean build never does).
             from mcp_codegen._generator.workers.server_records import ServerProbes
 
@@ -550,9 +551,28 @@ class _Build:
         definitions = tuple(m.definition for m in done if m.definition is not None)
         return definitions if len(definitions) == len(done) else ()
 
+    def records_servers(self) -> bool:
+        """Whether the build records its servers' openings: a framework flavor's, with the MCP
+        SDK 2.x (a 1.x SDK cannot open a server the way the fast path answers)."""
+        return self.config.flavor != "clean" and installed_sdk1() is None
+
     def server_records(self, done: list[ModuleBuild]) -> list[RenderedFile]:
         """The framework flavors' server records: the fast path of ``mcp-codegen run``."""
         if self.config.flavor == "clean":
+            return []
+        if (version := installed_sdk1()) is not None:
+            where = self.config.relative(self.config.config_file)
+            self.diagnostics.append(
+                Diagnostic(
+                    where,
+                    0,
+                    0,
+                    f"no server records are written: the stdio fast path of `mcp-codegen run` "
+                    f"answers as the MCP SDK 2.x does, and mcp {version} is installed (`run` "
+                    "serves through the framework)",
+                    severity="warning" if self.config.run_targets else "info",
+                )
+            )
             return []
         # Imported here: only the framework flavors record servers (a clean build never does).
         from mcp_codegen._generator.render.modules import render_servers
@@ -573,7 +593,7 @@ class _Build:
         workers inspect (``record_servers`` probes again when the assembled modules differ). A
         probe takes about as long as a worker: each imports the framework and the tool
         modules."""
-        if self.config.flavor == "clean" or self.awaiting_scans:
+        if not self.records_servers() or self.awaiting_scans:
             return
         if self.probes is not None and self.probes.settings is not None:
             return

@@ -17,7 +17,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from mcp_codegen._shared.distributions import installed_version
+from mcp_codegen._shared.distributions import installed_sdk1
 
 #: The newest revision reachable through the ``initialize`` handshake in SDK 2.x; the 1.x SDK
 #: answers with its own latest when it does not know this one.
@@ -248,8 +248,7 @@ def mcp_types() -> Any:
     (SDK 1.x). An installed SDK 1.x decides, even beside an ``mcp-types`` distribution: pip
     leaves that one installed when ``mcp`` is downgraded, and 2.x types make 1.x servers refuse
     every tool with annotations."""
-    version = installed_version("mcp")
-    if version is None or not version.startswith("1."):
+    if installed_sdk1() is None:
         try:
             import mcp_types  # the SDK's types (2.x), only where a server is built
 

@@ -33,3 +33,11 @@ def installed_version(distribution: str) -> str | None:
                 if entry.endswith(suffix) and entry.lower().startswith(wanted):
                     return entry[len(wanted) : -len(suffix)].split("-py")[0]
     return None
+
+
+def installed_sdk1() -> str | None:
+    """The installed MCP SDK's version when it is a 1.x release, else None: a 1.x SDK has no
+    ``mcp_types`` of its own (its types are ``mcp.types``) and no dual-era server loop, so it
+    decides the protocol types and that no server's opening is recorded."""
+    version = installed_version("mcp")
+    return version if version is not None and version.startswith("1.") else None

@@ -450,21 +450,35 @@ def answer_opening(
 
 def sdk_matches() -> bool:
     """Whether the installed ``mcp_types`` is the release ``wire_shapes`` was extracted from,
-    found without importing it: the dist-info directory beside the package, in the first
-    ``sys.path`` entry that holds the package (where ``import`` finds it).
+    beside the SDK 2.x (its ``mcp.server.runner``), found without importing either: the
+    dist-info directory beside the package, in the first ``sys.path`` entry that holds the
+    package (where ``import`` finds it).
 
-    Two ``stat`` calls per path entry: ``importlib.util.find_spec`` listed every entry's
+    A ``stat`` call per path entry and package: ``importlib.util.find_spec`` listed every entry's
     directory and took ~3 ms before the first answer. An ``mcp_types`` this does not find as a
     plain package directory (a zip, an import hook) gives ``False``: the SDK door serves.
     """
     version = wire_shapes.MCP_TYPES_VERSION
+    types = _package_site("mcp_types")
+    # and the SDK 2.x beside it: pip leaves mcp_types installed when mcp is downgraded to 1.x
+    sdk = _package_site("mcp")
+    return (
+        types is not None
+        and os.path.isdir(os.path.join(types, f"mcp_types-{version}.dist-info"))
+        and sdk is not None
+        and os.path.isfile(os.path.join(sdk, "mcp", "server", "runner.py"))
+    )
+
+
+def _package_site(package: str) -> str | None:
+    """The first ``sys.path`` entry holding ``package`` as a plain package directory."""
     for entry in sys.path:
         if not isinstance(entry, str):
             continue
         site = entry or os.curdir
-        if os.path.isfile(os.path.join(site, "mcp_types", "__init__.py")):
-            return os.path.isdir(os.path.join(site, f"mcp_types-{version}.dist-info"))
-    return False
+        if os.path.isfile(os.path.join(site, package, "__init__.py")):
+            return site
+    return None
 
 
 def _parse(line: bytes) -> dict[str, Any] | None:

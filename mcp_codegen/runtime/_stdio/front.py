@@ -105,9 +105,31 @@ def checked_record(directory: str, target: str, *, strict: bool) -> dict[str, An
     return record
 
 
+def _types_mismatch() -> str:
+    """Why the installed protocol types cannot carry the fast path's answers."""
+    # the distributions' listing: only when the fast path is already off
+    from mcp_codegen._shared.distributions import installed_sdk1, installed_version
+
+    wanted = wire_shapes.MCP_TYPES_VERSION
+    sdk1 = installed_sdk1()
+    if sdk1 is not None:
+        return (
+            f"it answers as the MCP SDK 2.x does (mcp_types {wanted}), and mcp {sdk1} is installed"
+        )
+    found = installed_version("mcp_types")
+    if found is None:
+        return f"no mcp_types is installed (it answers with the wire shapes of mcp_types {wanted})"
+    return (
+        f"the installed mcp_types is release {found}, not {wanted}, whose wire shapes the fast "
+        "path answers with"
+    )
+
+
 def _record_or_why(directory: str, target: str) -> tuple[dict[str, Any] | None, str | None]:
     """``(record, None)``, or ``(None, why the fast path is off)`` (raises
     ``GeneratedModuleError`` for a malformed records file)."""
+    if not sdk_matches():  # first: with other protocol types no record is written at all
+        return None, _types_mismatch()
     path = os.path.join(directory, SERVERS_FILE)
     if not is_generated_file(path):
         if os.path.exists(path):
@@ -115,11 +137,6 @@ def _record_or_why(directory: str, target: str) -> tuple[dict[str, Any] | None, 
         return None, (
             f"{path} does not exist (it is written by `mcp-codegen generate` with flavor "
             '"mcp" or "fastmcp")'
-        )
-    if not sdk_matches():
-        return None, (
-            "the installed mcp_types is not release "
-            f"{wire_shapes.MCP_TYPES_VERSION}, whose wire shapes the fast path answers with"
         )
     records = check_servers(exec_generated(path), path)
     record = _find(records, target)

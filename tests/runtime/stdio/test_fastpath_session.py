@@ -64,6 +64,81 @@ def test_the_fast_path_runs_only_with_the_sdk_its_shapes_came_from(
     assert not sdk_matches()  # another SDK: the SDK door answers everything
 
 
+def _site(root: Path, types: str | None, sdk: str | None) -> Path:
+    """A site-packages directory as pip lays it out: ``mcp_types`` of release ``types`` and
+    the SDK ``mcp`` of release ``sdk`` (2.x with its ``server/runner.py``, 1.x without)."""
+    if types is not None:
+        (root / "mcp_types").mkdir(parents=True)
+        (root / "mcp_types" / "__init__.py").write_text("")
+        (root / f"mcp_types-{types}.dist-info").mkdir()
+    if sdk is not None:
+        (root / "mcp" / "server").mkdir(parents=True)
+        (root / "mcp" / "__init__.py").write_text("")
+        if not sdk.startswith("1."):
+            (root / "mcp" / "server" / "runner.py").write_text("")
+        (root / f"mcp-{sdk}.dist-info").mkdir()
+    return root
+
+
+@pytest.mark.parametrize(
+    ("types", "sdk", "matches", "why"),
+    [
+        ("2.3.0", "2.3.0", True, None),
+        # pip leaves SDK 2.x's types installed when mcp is downgraded to 1.x
+        (
+            "2.3.0",
+            "1.30.0",
+            False,
+            "it answers as the MCP SDK 2.x does (mcp_types 2.3.0), and mcp 1.30.0 is installed",
+        ),
+        (
+            None,
+            "1.30.0",
+            False,
+            "it answers as the MCP SDK 2.x does (mcp_types 2.3.0), and mcp 1.30.0 is installed",
+        ),
+        (
+            "2.2.0",
+            "2.2.0",
+            False,
+            "the installed mcp_types is release 2.2.0, not 2.3.0, whose "
+            "wire shapes the fast path answers with",
+        ),
+        (
+            None,
+            None,
+            False,
+            "no mcp_types is installed (it answers with the wire shapes of mcp_types 2.3.0)",
+        ),
+    ],
+)
+def test_the_fast_path_says_which_sdk_keeps_it_off(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    types: str | None,
+    sdk: str | None,
+    matches: bool,
+    why: str | None,
+) -> None:
+    """Read from the site directories on ``sys.path``, as ``import`` finds the packages; each
+    reason names what is installed (it said "is not release 2.3.0" of an mcp_types that was
+    not installed at all, and a leftover 2.x mcp_types beside SDK 1.x passed)."""
+    from mcp_codegen._shared import distributions
+    from mcp_codegen.runtime._stdio.front import _types_mismatch
+
+    monkeypatch.setattr(committed, "MCP_TYPES_VERSION", "2.3.0")
+    monkeypatch.setattr(sys, "path", [str(_site(tmp_path, types, sdk))])
+    distributions.installed_version.cache_clear()
+    distributions._listing.cache_clear()
+    try:
+        assert sdk_matches() is matches
+        if why is not None:
+            assert _types_mismatch() == why
+    finally:
+        distributions.installed_version.cache_clear()
+        distributions._listing.cache_clear()
+
+
 @pytest.mark.parametrize("output", OUTPUTS, ids=lambda path: path.parent.parent.name)
 def test_tools_list_is_shaped_exactly_as_the_sdk_shapes_it(output: Path) -> None:
     registry = load_tools(output)
