@@ -76,7 +76,7 @@ class Registration:
     #: generated tree has the tool from that call, and a registration an import makes at the
     #: same call site under the same name is the same tool (``omissions``)
     factory: str | None = None
-    #: the registered function's ``__name__`` (unwrapped) when it registered: the tool's name
+    #: the registered function's ``__name__`` (as registered, wrappers kept): the tool's name
     #: when the registration took it from there (``fn.__name__ = ...`` is a name set at run time)
     function_name: str | None = None
 
@@ -243,7 +243,8 @@ def _record(tool: Any, framework: str, store: Any = None) -> None:
         if code is not None:
             file, line = os.path.abspath(code.co_filename), code.co_firstlineno
         qualname = getattr(target, "__qualname__", None)
-        function_name = getattr(target, "__name__", None)
+        # the registered object's own (the framework reads it there, not behind its wrappers)
+        function_name = getattr(getattr(function, "__func__", function), "__name__", None)
         if file is not None and isinstance(qualname, str):
             received = getattr(function, "__func__", function)
             _functions.setdefault((os.path.realpath(file), qualname), []).append(received)

@@ -138,6 +138,67 @@ def test_a_generated_function_registered_on_another_server_by_an_unread_form_is_
     assert not (tmp_path / "generated").exists()
 
 
+def test_a_wrapped_function_renamed_by_its_factory_is_a_name_computed_at_run_time(
+    tmp_path: Path,
+) -> None:
+    """workspace-mcp: ``create_comment_tools("document")``, in a module outside `sources`
+    called by a source, sets ``list_comments.__name__`` on a ``functools.wraps`` wrapper
+    before ``server.tool(...)(list_comments)``. The server names the tool after the wrapper,
+    so the error says the name is computed at run time, not that the form was not understood
+    (the inner function's own ``__name__`` was compared)."""
+    project = project_with(
+        tmp_path,
+        """
+        from pkg.app import server
+        from pkg.comments import create_comment_tools
+
+
+        @server.tool()
+        def ping() -> str:
+            return "pong"
+
+
+        _tools = create_comment_tools("document")
+        """,
+        'sources = ["pkg/server.py"]\nflavor = "fastmcp"\n',
+    )
+    project.write("pkg/app.py", 'from fastmcp import FastMCP\n\nserver = FastMCP("x")\n')
+    project.write(
+        "pkg/comments.py",
+        """
+        import functools
+
+        from pkg.app import server
+
+
+        def logged(fn):
+            @functools.wraps(fn)
+            async def inner(*args, **kwargs):
+                return await fn(*args, **kwargs)
+
+            return inner
+
+
+        def create_comment_tools(kind: str):
+            @logged
+            async def list_comments(item_id: str) -> str:
+                return item_id
+
+            list_comments.__name__ = f"list_{kind}_comments"
+            server.tool(title="List comments")(list_comments)
+            return {"list_comments": list_comments}
+        """,
+    )
+    done = project.run("generate")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines()[0].startswith(
+        "pkg/server.py:10:10: tool 'list_document_comments' is registered here under a name "
+        "computed at run time (its function is create_comment_tools.<locals>.list_comments, "
+        "whose __name__ was changed)"
+    ), done.stderr
+    assert not (tmp_path / "generated").exists()
+
+
 def test_codegen_runtime_refuses_a_bound_method_with_the_run_pointer(tmp_path: Path) -> None:
     """Clean modules served by ``mcp_codegen.runtime``: an imported function is called as usual; a
     method registered bound to an object cannot be (the object is the user's)."""
