@@ -273,10 +273,14 @@ def _innermost(node: cst.BaseExpression) -> str | None:
     return _dotted(node)
 
 
+#: names libcst reads as ``Name`` that ``ast`` reads as constants: never a function
+_CONSTANTS = frozenset({"None", "True", "False"})
+
+
 def _dotted(node: cst.BaseExpression) -> str | None:
     """``fn``, ``module.fn`` or ``self.method`` as text; None for any other expression."""
     if isinstance(node, cst.Name):
-        return node.value
+        return node.value if node.value not in _CONSTANTS else None
     if isinstance(node, cst.Attribute):
         head = _dotted(node.value)
         return f"{head}.{node.attr.value}" if head is not None else None
