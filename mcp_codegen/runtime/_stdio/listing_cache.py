@@ -63,16 +63,22 @@ _SMALL = 1 << 19
 def sha256(size: int) -> object:
     """A SHA-256 object, from the implementation that is faster for ``size`` bytes."""
     if size < _SMALL:
-        from _sha256 import sha256 as builtin_sha256  # type: ignore[import-not-found]
-
-        return builtin_sha256()
+        return _builtin_sha256()
     try:  # hashlib's OpenSSL SHA-256 without hashlib's other imports
         # ~6 ms to import: only for listings over 512 KiB
         from _hashlib import openssl_sha256
     except ImportError:  # an interpreter built without OpenSSL
-        from _sha256 import sha256 as openssl_sha256  # type: ignore[import-not-found]
-
+        return _builtin_sha256()
     return openssl_sha256()
+
+
+def _builtin_sha256() -> object:
+    """CPython's own SHA-256: ``_sha2`` since 3.12, ``_sha256`` before."""
+    try:
+        from _sha2 import sha256 as builtin  # type: ignore[import-not-found]
+    except ImportError:  # Python 3.11
+        from _sha256 import sha256 as builtin  # type: ignore[import-not-found]
+    return builtin()
 
 
 def cache_directory(directory: str) -> str | None:
