@@ -128,6 +128,8 @@ class ToolVisitor:
             )
             if added.wrapped:  # the server receives the wrapper, not the ``def``
                 found = None
+            if found is None and functions and self._passed_in(added, functions[-1]):
+                continue
             if found is None:  # imported, ``module.fn``, a bound method: as the server has it
                 saved, self.functions = self.functions, list(functions)
                 if added.direct and self._is_text(added.function_node):
@@ -213,6 +215,24 @@ class ToolVisitor:
             self._evaluator = Evaluator(scope, self.relative, partial(relative_to_root, root=root))
         enclosing = tuple(self._enclosing(function) for function in self.functions)
         return self._evaluator.evaluate(node, enclosing)
+
+    def _passed_in(
+        self, added: AddedTool, function: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> bool:
+        """An error when the registered function is a parameter of the function around the
+        call (a helper ``add_read_only_tool(mcp, tool)`` that every caller passes another
+        function): which tools it makes is known only at its calls."""
+        if added.function not in self._enclosing(function).parameters:
+            return False
+        self._error(
+            added.function_node,
+            f"`{added.function}` is a parameter of {function.name}(), so the function "
+            "registered here is whichever each call passes and the generator cannot tell which "
+            "tools it makes; register each tool function by its name where the server is "
+            "(<server>.add_tool(function) at module level), or decorate it with "
+            "@<server>.tool(...) where it is defined",
+        )
+        return True
 
     def _is_text(self, node: ast.expr) -> bool:
         """``node`` is a string known from source (a tool's name, not its function)."""

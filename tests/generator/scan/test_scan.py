@@ -199,3 +199,45 @@ def test_the_decorator_called_with_the_function_reads_as_the_decorator(tmp_path:
         True,
     )
     assert len(called) == 3
+
+
+HELPERS = """
+from mcp.server.mcpserver import MCPServer
+
+from pkg.tools import alpha, beta
+
+
+def add_read_only_tool(mcp_instance: MCPServer, tool) -> None:
+    mcp_instance.add_tool(tool, annotations={"readOnlyHint": True})
+
+
+def add_write_tool(mcp_instance: MCPServer, tool) -> None:
+    mcp_instance.tool(name=None)(tool)
+
+
+mcp = MCPServer("demo")
+for _tool in [alpha]:
+    add_read_only_tool(mcp, _tool)
+add_write_tool(mcp, beta)
+"""
+
+
+def test_a_helper_registering_its_parameter_is_one_error_at_that_parameter(
+    tmp_path: Path,
+) -> None:
+    """pagerduty-mcp's ``add_read_only_tool(mcp, tool)``: each call registers another
+    function, so no tool can be read there. One error per helper at its parameter (it was
+    read as a tool named ``tool``: a false duplicate between the two helpers, and advice to
+    pass ``name=``)."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mcp-codegen]\nsources = ["helpers.py"]\nflavor = "mcp"\n'
+    )
+    source = tmp_path / "helpers.py"
+    source.write_text(HELPERS.lstrip("\n"))
+    module = scan_file(source, load_config(tmp_path / "pyproject.toml"))
+    assert module is not None and module.tools == ()
+    found = [(d.line, d.column, d.message.split(",")[0]) for d in module.diagnostics]
+    assert found == [
+        (7, 27, "`tool` is a parameter of add_read_only_tool()"),
+        (11, 34, "`tool` is a parameter of add_write_tool()"),
+    ]
