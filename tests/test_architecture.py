@@ -90,6 +90,11 @@ def _contract(contract_id: str) -> dict[str, object]:
     return found
 
 
+#: the standard library of every supported Python: this interpreter's, and the modules newer
+#: releases renamed (``_sha2``, 3.12's name for ``_sha256``)
+STDLIB = sys.stdlib_module_names | {"_sha2"}
+
+
 def third_party_imports(imports: dict[str, list[str]]) -> dict[str, set[str]]:
     """Top-level package -> the modules importing it, for every import (``module -> imported
     names``) that is neither the standard library nor codegen itself."""
@@ -97,7 +102,7 @@ def third_party_imports(imports: dict[str, list[str]]) -> dict[str, set[str]]:
     for module, names in imports.items():
         for name in names:
             top = name.split(".")[0]
-            if top and top != "mcp_codegen" and top not in sys.stdlib_module_names:
+            if top and top != "mcp_codegen" and top not in STDLIB:
                 found[top].add(module)
     return dict(found)
 
