@@ -18,10 +18,10 @@ from mcp_codegen._shared.diagnostics import CodegenError, Diagnostic
 from mcp_codegen._shared.format import (
     MANIFEST,
     PRIVATE_KEY,
-    SERVER_KEY,
     GeneratedModuleError,
     field_location,
     is_generated,
+    tool_server,
 )
 from mcp_codegen._shared.json_pointer import unescape
 from mcp_codegen._shared.protocols import FORMAT1_PROTOCOLS
@@ -160,9 +160,7 @@ def _tools_of(
 
 
 def _server_of(entry: ToolEntry) -> str | None:
-    meta = entry.tool.get(PRIVATE_KEY)
-    server = (meta.get(SERVER_KEY) or meta.get("factory")) if isinstance(meta, dict) else None
-    return server if isinstance(server, str) else None
+    return tool_server(entry.tool.get(PRIVATE_KEY))
 
 
 def shared_key(entry: ToolEntry) -> str:

@@ -18,7 +18,7 @@ from mcp_codegen._generator.discover import module_name_for
 from mcp_codegen._generator.model import ModuleDefinition, ScannedModule, SourceFile, ToolDefinition
 from mcp_codegen._registration.factory_calls import parse_factory_call
 from mcp_codegen._shared.diagnostics import Diagnostic
-from mcp_codegen._shared.format import SERVER_KEY
+from mcp_codegen._shared.format import tool_server
 
 
 def registrations_by_source(
@@ -135,8 +135,7 @@ def name_clashes(definitions: list[ModuleDefinition], *, per_server: bool) -> li
 
 
 def _server_of(tool: ToolDefinition) -> str | None:
-    key = tool.extra.get("factory") or tool.extra.get(SERVER_KEY)
-    return key if isinstance(key, str) else None
+    return tool_server(tool.extra)
 
 
 def _clash(tool: ToolDefinition, other: ToolDefinition, per_server: bool) -> bool:

@@ -27,7 +27,7 @@ from mcp_codegen._generator.workers.prestart import with_package_path, worker_en
 from mcp_codegen._registration.factory_calls import FactoryCallError, parse_factory_call
 from mcp_codegen._registration.served import HANDSHAKE_PROTOCOL_VERSION
 from mcp_codegen._shared.diagnostics import ExitCode
-from mcp_codegen._shared.format import PRIVATE_KEY, SERVER_KEY
+from mcp_codegen._shared.format import PRIVATE_KEY, tool_server
 from mcp_codegen._shared.json_values import ABSENT, differences
 from mcp_codegen._shared.reader import GeneratedModuleError, read_tree, wire_tools
 
@@ -204,7 +204,9 @@ def _served(
 def _servers(modules: list[dict[str, Any]]) -> list[str]:
     """The servers the tree's tools are generated for (``x-codegen.server`` or the factory
     call), in tree order."""
-    found = (_server_of(tool) for module in modules for tool in module.get("TOOLS", ()))
+    found = (
+        tool_server(tool.get(PRIVATE_KEY)) for module in modules for tool in module.get("TOOLS", ())
+    )
     return list(dict.fromkeys(server for server in found if server is not None))
 
 
@@ -223,17 +225,11 @@ def _target_modules(
             "TOOLS": tuple(
                 tool
                 for tool in module.get("TOOLS", ())
-                if _server_of(tool) is None or _server_of(tool) in mine
+                if (server := tool_server(tool.get(PRIVATE_KEY))) is None or server in mine
             ),
         }
         for module in modules
     ]
-
-
-def _server_of(tool: dict[str, Any]) -> str | None:
-    private = tool.get(PRIVATE_KEY) or {}
-    server = private.get("factory") or private.get(SERVER_KEY)
-    return server if isinstance(server, str) else None
 
 
 def run(

@@ -53,6 +53,7 @@ PRIVATE_KEY = "x-codegen"
 #: (``"module:attribute"``): tool names are unique per server, so a composed package may hold
 #: two tools of one name on different servers (``mcp_codegen._generator.flavors.server_keys``).
 SERVER_KEY = "server"
+
 #: The ``x-codegen`` key (value ``True``) of a tool its server registers but does not list
 #: (removed at import: fastmcp ``disable``, ``remove_tool``): the hook finds its entry, every
 #: listing skips it. Absent in trees generated before it: those list every tool.
@@ -60,6 +61,15 @@ UNLISTED_KEY = "unlisted"
 
 # ``re`` and ``hashlib`` are imported where used: the runtime's stdio fast path imports this
 # module and must not pay for them (bench/startup.py).
+
+
+def tool_server(private: object) -> str | None:
+    """The server a generated tool is registered on, from its ``x-codegen`` dict: the factory
+    call that builds it, or ``SERVER_KEY``; None when it is known only at run time."""
+    if not isinstance(private, dict):
+        return None
+    server = private.get("factory") or private.get(SERVER_KEY)
+    return server if isinstance(server, str) else None
 
 
 class GeneratedModuleError(ValueError):

@@ -14,12 +14,12 @@ import os
 from mcp_codegen._shared.format import (
     FORMAT,
     PRIVATE_KEY,
-    SERVER_KEY,
     UNLISTED_KEY,
     GeneratedModuleError,
     check_manifest,
     check_module,
     check_tool,
+    tool_server,
 )
 from mcp_codegen._shared.protocols import (
     FORMAT1_PROTOCOLS,
@@ -273,15 +273,10 @@ class ToolRegistry:
     def servers(self) -> list[str | None]:
         """The server each tool is registered on (``x-codegen.server``, or its factory call;
         None when unknown), in manifest order, aligned with ``wire_tools``."""
-        return [_server_of(private) for private in self._private]
+        return [tool_server(private) for private in self._private]
 
     def __repr__(self) -> str:
         return f"<ToolRegistry {len(self)} tools from {self._origin}>"
-
-
-def _server_of(private: dict[str, Any]) -> str | None:
-    server = private.get("factory") or private.get(SERVER_KEY)
-    return server if isinstance(server, str) else None
 
 
 def _composed_hint(server: str | None, other: str | None) -> str:
@@ -400,7 +395,7 @@ def _build(
         flavor = check_module(namespace, manifest, relative)
         for tool in namespace["TOOLS"]:
             name = check_tool(tool, relative)
-            server = _server_of(tool[PRIVATE_KEY])
+            server = tool_server(tool[PRIVATE_KEY])
             if name in seen:
                 other, other_server = seen[name]
                 if not (composed and server and other_server and server != other_server):
