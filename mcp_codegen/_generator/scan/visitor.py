@@ -128,7 +128,7 @@ class ToolVisitor:
             )
             if added.wrapped:  # the server receives the wrapper, not the ``def``
                 found = None
-            if found is None and functions and self._passed_in(added, functions[-1]):
+            if found is None and functions and self._passed_in(added, functions):
                 continue
             if found is None:  # imported, ``module.fn``, a bound method: as the server has it
                 saved, self.functions = self.functions, list(functions)
@@ -217,12 +217,19 @@ class ToolVisitor:
         return self._evaluator.evaluate(node, enclosing)
 
     def _passed_in(
-        self, added: AddedTool, function: ast.FunctionDef | ast.AsyncFunctionDef
+        self, added: AddedTool, functions: tuple[ast.FunctionDef | ast.AsyncFunctionDef, ...]
     ) -> bool:
         """An error when the registered function is a parameter of the function around the
         call (a helper ``add_read_only_tool(mcp, tool)`` that every caller passes another
-        function): which tools it makes is known only at its calls."""
+        function): which tools it makes is known only at its calls. Options that read the
+        enclosing functions' other parameters (``title=title``) get their own errors instead."""
+        function = functions[-1]
         if added.function not in self._enclosing(function).parameters:
+            return False
+        parameters = set().union(*(self._enclosing(f).parameters for f in functions))
+        options = [*added.located_decorator.args, *added.located_decorator.keywords]
+        read = {n.id for o in options for n in ast.walk(o) if isinstance(n, ast.Name)}
+        if read & (parameters - {added.function}):
             return False
         self._error(
             added.function_node,

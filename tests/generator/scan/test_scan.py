@@ -241,3 +241,39 @@ def test_a_helper_registering_its_parameter_is_one_error_at_that_parameter(
         (7, 27, "`tool` is a parameter of add_read_only_tool()"),
         (11, 34, "`tool` is a parameter of add_write_tool()"),
     ]
+
+
+REGISTRY = """
+from mcp.server.mcpserver import MCPServer
+
+
+class ToolRegistry:
+    def __init__(self, server: MCPServer) -> None:
+        self.server = server
+
+    def register(self, name: str, title: str):
+        def decorate(function):
+            self.server.tool(name=name, title=title)(function)
+            return function
+
+        return decorate
+"""
+
+
+def test_a_helper_whose_options_read_other_parameters_names_those_options(
+    tmp_path: Path,
+) -> None:
+    """excel-mcp-server's ``ToolRegistry``: the registered function is ``decorate``'s
+    parameter, and the options are ``register``'s. Each option is the error (what the message
+    can name precisely), not the function parameter."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mcp-codegen]\nsources = ["registry.py"]\nflavor = "mcp"\n'
+    )
+    source = tmp_path / "registry.py"
+    source.write_text(REGISTRY.lstrip("\n"))
+    module = scan_file(source, load_config(tmp_path / "pyproject.toml"))
+    assert module is not None
+    messages = [(d.line, d.message) for d in module.diagnostics]
+    assert [line for line, _ in messages] == [10, 10]
+    assert all("cannot be known at build time" in message for _, message in messages), messages
+    assert not any("is a parameter of decorate()" in message for _, message in messages)
