@@ -236,7 +236,7 @@ def _record(tool: Any, framework: str, store: Any = None) -> None:
         if first[0] is function and first[2] is not store and name.endswith(f"_{first[1]}"):
             copy_of = first[1]
     if callable(function):
-        target = getattr(function, "__func__", function)  # a bound method
+        received = target = getattr(function, "__func__", function)  # a bound method
         with suppress(ValueError):
             target = inspect.unwrap(target)
         code = getattr(getattr(target, "__func__", target), "__code__", None)
@@ -244,9 +244,8 @@ def _record(tool: Any, framework: str, store: Any = None) -> None:
             file, line = os.path.abspath(code.co_filename), code.co_firstlineno
         qualname = getattr(target, "__qualname__", None)
         # the registered object's own (the framework reads it there, not behind its wrappers)
-        function_name = getattr(getattr(function, "__func__", function), "__name__", None)
+        function_name = getattr(received, "__name__", None)
         if file is not None and isinstance(qualname, str):
-            received = getattr(function, "__func__", function)
             _functions.setdefault((os.path.realpath(file), qualname), []).append(received)
     frames = _user_frames(sys._getframe(2))
     bodies = _running_modules(sys._getframe(2))
