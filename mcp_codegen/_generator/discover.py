@@ -8,6 +8,7 @@ Runs in: parent, worker. (The scanner reuses ``load_source`` and ``may_define_to
 from __future__ import annotations
 
 import os
+import re
 import site
 import sysconfig
 from collections.abc import Sequence
@@ -194,11 +195,24 @@ def decorator_words(patterns: Sequence[str]) -> tuple[str, ...]:
     return tuple(words)
 
 
+#: words of the calls that attach tools no registration makes (``_registration.providers``)
+_ATTACHES_PROVIDER = re.compile(
+    rb"\bproviders\s*=|\b(?:add_provider|from_openapi|from_fastapi|as_proxy|create_proxy"
+    rb"|FastMCPOpenAPI|FastMCPProxy)\b"
+)
+
+
+def may_attach_providers(data: bytes) -> bool:
+    """Whether the file may attach a provider whose tools no registration makes
+    (``FastMCP.from_openapi(...)``, ``add_provider``): the build imports it to check them."""
+    return _ATTACHES_PROVIDER.search(data) is not None
+
+
 def may_define_tools(source: SourceFile, patterns: Sequence[str]) -> bool:
     """False only when the file cannot contain a matching decorator or ``add_tool`` call (no
-    ``@``, ``.add_tool`` or ``.tool(``, or no name)."""
+    ``@``, ``.add_tool`` or ``.tool(``, or no name) nor attach a provider."""
     words = decorator_words(patterns)
-    if not words:
+    if not words or may_attach_providers(source.data):
         return True
     try:
         text = source.data.decode("utf-8")

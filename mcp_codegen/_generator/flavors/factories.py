@@ -57,6 +57,7 @@ def _call_once(text: str, source: str) -> Any:
         _SITES[text] = [
             (os.path.realpath(file), line, column, record.name)
             for record in recorded()[mark:]
+            if record.provider is None
             for file, line, column in record.frames
         ]
         made_by_factory(mark, text, source)

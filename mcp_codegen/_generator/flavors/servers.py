@@ -25,6 +25,7 @@ from mcp_codegen._generator.constants.bytecode_semantics import compile_as_bytec
 from mcp_codegen._generator.flavors.import_graph import ImportGraph
 from mcp_codegen._generator.inspection.output_guard import guard_output_package
 from mcp_codegen._registration.factory_calls import is_factory_call, parse_factory_call
+from mcp_codegen._registration.providers import server_tool_providers
 from mcp_codegen._registration.served import UnsupportedServer, framework_of, opening_answers
 from mcp_codegen._shared.format import source_digest
 
@@ -190,9 +191,10 @@ def top_level_assignments(path: Path) -> dict[str, int]:
 
 
 async def server_record(server: Any) -> dict[str, Any]:
-    """``{"framework", "initialize": {revision: result}, "tools": [tool dicts] | None}`` for
-    one server, from its own JSON-RPC stream; ``tools`` is None when the listing has more than
-    one page (the fast path answers a single page)."""
+    """``{"framework", "initialize": {revision: result}, "tools": [tool dicts] | None,
+    "providers"}`` for one server, from its own JSON-RPC stream; ``tools`` is None when the
+    listing has more than one page (the fast path answers a single page); ``providers``: the
+    kinds of its providers that build tools no registration makes."""
     framework = framework_of(server)
     initialize: dict[str, Any] = {}
     tools: list[dict[str, Any]] | None = None
@@ -211,7 +213,14 @@ async def server_record(server: Any) -> dict[str, Any]:
         initialize[revision] = result
         if pages is not None:
             tools = pages[0]["tools"] if len(pages) == 1 else None
-    return {"framework": framework, "initialize": initialize, "tools": tools}
+    # tools no registration makes: the build reports where they are attached (omissions)
+    providers = server_tool_providers(server)
+    return {
+        "framework": framework,
+        "initialize": initialize,
+        "tools": tools,
+        "providers": providers,
+    }
 
 
 def _records(

@@ -14,6 +14,7 @@ module body, imported by a project module, is ignored, with an ``info`` note (sh
 
 from __future__ import annotations
 
+import ast
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -22,6 +23,7 @@ from mcp_codegen._generator.inspection.registrations import Registration
 from mcp_codegen._generator.model import ScannedModule
 from mcp_codegen._generator.scan.factory_entry import factory_hint_at
 from mcp_codegen._registration.own_servers import ProjectCode
+from mcp_codegen._registration.providers import built_from
 from mcp_codegen._shared.diagnostics import Diagnostic
 from mcp_codegen._shared.format import FRAMEWORK_MARKER
 
@@ -44,6 +46,10 @@ def omissions(
     project = dict(project_files)
     owned = ProjectCode(project, project_dirs, named_modules)
     registrations = list(registrations)
+    attached = _providers(
+        [r for r in registrations if r.provider is not None and _counts(owned, r)], project
+    )
+    registrations = [record for record in registrations if record.provider is None]
     # A configured factory's own call made these: generated from that call, as is the same
     # tool an import registers at the same site (``mcp = create_server(False)`` at the bottom
     # of the module the factory is in)
@@ -60,11 +66,7 @@ def omissions(
     reported = {d.path for d in diagnostics if d.severity == "error"}
     # Tools marked to stay with the framework were skipped on purpose, each with a note at its
     # decorator: registering them is expected.
-    kept = {
-        (d.path, d.line)
-        for d in diagnostics
-        if d.severity == "note" and FRAMEWORK_MARKER in d.message
-    }
+    kept = _kept_places(diagnostics)
     # Tools taken from the registration at their call (``ScannedTool.registered_at``)
     by_call = {
         (m.relative_path, tool.registered_at.line, tool.name)
@@ -105,7 +107,69 @@ def omissions(
         names = [tool.name for tool in same_function] if own_module else []
         message = _message(record, path, line, names, hint)
         found.setdefault((path, line, record.name), Diagnostic(path, line, column, message))
-    return [*found.values(), *notes]
+    return [*attached, *found.values(), *notes]
+
+
+def _kept_places(diagnostics: Iterable[Diagnostic]) -> set[tuple[str, int]]:
+    """Where the scanner kept a tool with the framework (its notes' positions)."""
+    return {
+        (d.path, d.line)
+        for d in diagnostics
+        if d.severity == "note" and FRAMEWORK_MARKER in d.message
+    }
+
+
+def _providers(records: list[Registration], project: dict[str, str]) -> list[Diagnostic]:
+    """One error per project line that attaches a tool-building provider to a project server
+    (``_registration.providers``), or one note where that line keeps them with the framework
+    (``FRAMEWORK_MARKER`` on the lines of its statement)."""
+    found: dict[tuple[str, int, str], Diagnostic] = {}
+    for record in records:
+        place = _place(record, project)
+        kind = record.provider or ""
+        if place is None or (place[0], place[1], kind) in found:
+            continue
+        path, line, column = place
+        source = f"tools that {kind} builds at run time from {built_from(kind)}"
+        absolute = next((f for f, at, _ in record.frames if at == line), None)
+        if absolute is not None and _statement_marked(absolute, line):
+            message = (
+                f"{source} are kept with the framework ({FRAMEWORK_MARKER}): not generated; "
+                "the framework builds their schemas at start-up and answers tools/list for "
+                "their server"
+            )
+            found[(path, line, kind)] = Diagnostic(path, line, column, message, "note")
+            continue
+        message = (
+            f"{source} cannot be generated: no registration names them, and mcp-codegen reads "
+            "a schema from a registered Python function; to serve them with the schemas the "
+            f'framework builds at start-up, end this line with "{FRAMEWORK_MARKER}" (the '
+            "server's registered tools are still generated)"
+        )
+        found[(path, line, kind)] = Diagnostic(path, line, column, message)
+    return list(found.values())
+
+
+def _statement_marked(file: str, line: int) -> bool:
+    """Whether ``FRAMEWORK_MARKER`` is on a line of the innermost statement holding ``line``
+    (a call spread over several lines may carry it on any of them; of a compound statement,
+    only its header counts)."""
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+        tree = ast.parse(text)
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return False
+    first, last = line, line
+    spans = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and node.end_lineno is not None:
+            body = getattr(node, "body", None)
+            end = max(node.lineno, body[0].lineno - 1) if body else node.end_lineno
+            if node.lineno <= line <= end:
+                spans.append((end - node.lineno, node.lineno, end))
+    if spans:
+        _, first, last = min(spans)
+    return any(FRAMEWORK_MARKER in each for each in text.splitlines()[first - 1 : last])
 
 
 def _counts(owned: ProjectCode, record: Registration) -> bool:

@@ -15,6 +15,11 @@ creation is watched too (its ``__init__``): a record says which code created the
 lands on, so the generator counts only the project's own servers, not those of another
 installed package that a project module imports (``Registration.server``).
 
+Tools that no registration makes are watched where their source is attached: a provider added
+to a fastmcp 3.x/4.x server (``AggregateProvider.add_provider``, which ``FastMCP(providers=...)``
+and ``from_openapi`` call), and a fastmcp 2.x ``FastMCPOpenAPI`` / ``FastMCPProxy`` created. Each
+is one record with ``provider`` set (``mcp_codegen._registration.providers`` says which count).
+
 Each record also says which module bodies were running and which source the worker was
 processing: the build cache stores each record with a source, so that a build answered from
 the cache checks the same registrations as a build that imports everything (``attributed``).
@@ -34,8 +39,10 @@ from pathlib import Path
 from types import FrameType, ModuleType
 from typing import Any
 
+from mcp_codegen._generator.discover import may_attach_providers
 from mcp_codegen._registration.import_patch import patch_now_or_on_import
 from mcp_codegen._registration.own_servers import FRAMES_KEPT, creation, user_frames
+from mcp_codegen._registration.providers import tool_providers
 from mcp_codegen._shared.format import source_digest
 from mcp_codegen._shared.frames import frame_position
 
@@ -79,6 +86,10 @@ class Registration:
     #: the registered function's ``__name__`` (as registered, wrappers kept): the tool's name
     #: when the registration took it from there (``fn.__name__ = ...`` is a name set at run time)
     function_name: str | None = None
+    #: set when this record is no tool but a provider attached to a server, whose tools no
+    #: registration makes (``_registration.providers``): the provider's class name (``name`` is
+    #: then empty and ``frames`` are where it was attached)
+    provider: str | None = None
 
     def relocated(self, move: Callable[[str], str]) -> Registration:
         """This record with every file path passed through ``move`` (the build cache stores
@@ -220,7 +231,61 @@ def _watch_creation(owner: Any) -> None:
     owner.__init__ = __init__
 
 
-_WATCHED = dict.fromkeys(_STORES, _patch)
+#: module -> class whose ``add_provider`` (fastmcp 3.x and later) or ``__init__`` (the fastmcp
+#: 2.x server classes of ``providers.SERVER_CLASSES``) is watched for tools no registration makes
+_PROVIDER_HOSTS: dict[str, str] = {
+    "fastmcp.server.providers.aggregate": "AggregateProvider",
+    "fastmcp.server.openapi": "FastMCPOpenAPI",
+    "fastmcp.server.openapi.server": "FastMCPOpenAPI",
+    "fastmcp.server.proxy": "FastMCPProxy",
+}
+
+
+def _patch_provider_host(name: str, module: ModuleType) -> None:
+    owner = getattr(module, _PROVIDER_HOSTS[name], None)
+    method = "add_provider" if name.endswith(".aggregate") else "__init__"
+    original = vars(owner).get(method) if isinstance(owner, type) else None
+    if original is None or getattr(original, _MARK, False):
+        return
+
+    def add_provider(self: Any, *args: Any, **kwargs: Any) -> Any:
+        result = original(self, *args, **kwargs)
+        # the server's own store was created first: its creation says whose server this is
+        local = getattr(self, "_local_provider", None)
+        if _active and local is not None:
+            provider = args[0] if args else kwargs.get("provider")
+            for kind in tool_providers(provider, into_servers=False):
+                _record_provider(kind, local)
+        return result
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        if _active and not hasattr(self, "_local_provider"):  # 3.x: seen at add_provider
+            _record_provider(type(self).__name__, getattr(self, "_tool_manager", None))
+
+    patched = add_provider if method == "add_provider" else __init__
+    setattr(patched, _MARK, True)
+    patched.__wrapped__ = original  # type: ignore[attr-defined]
+    setattr(owner, method, patched)
+
+
+def _record_provider(kind: str, store: Any) -> None:
+    """One record of a tool-building provider ``kind`` attached to the server of ``store``."""
+    created = _created.get(id(store))
+    server = created[1] if created is not None and created[0] is store else None
+    frames = _user_frames(sys._getframe(2))
+    bodies = _running_modules(sys._getframe(2))
+    _recorded.append(
+        Registration(
+            "", "fastmcp", frames, None, None, None, None, server, bodies, _source, provider=kind
+        )
+    )
+
+
+_WATCHED = {
+    **dict.fromkeys(_STORES, _patch),
+    **dict.fromkeys(_PROVIDER_HOSTS, _patch_provider_host),
+}
 
 
 def _record(tool: Any, framework: str, store: Any = None) -> None:
@@ -292,9 +357,10 @@ _REGISTERS = re.compile(rb"\.(?:add_)?tool\b")
 
 def registers_at_import(data: bytes) -> bool:
     """A module without tools the scanner could read, that may still register some at import
-    (``register = mcp.tool()``, ``adder = mcp.add_tool``): it is imported so the tools its
-    servers register are checked (``mcp_codegen._generator.inspection.omissions``)."""
-    return _REGISTERS.search(data) is not None
+    (``register = mcp.tool()``, ``adder = mcp.add_tool``) or attach a provider whose tools no
+    registration makes (``FastMCP.from_openapi(...)``): it is imported so the tools its servers
+    register are checked (``mcp_codegen._generator.inspection.omissions``)."""
+    return _REGISTERS.search(data) is not None or may_attach_providers(data)
 
 
 def attributed(

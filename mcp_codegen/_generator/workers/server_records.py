@@ -258,6 +258,10 @@ def _record(
     if tools is None or tools != twin_tools:
         return record, []
     unknown = [t.get("name") for t in tools if not _generated_for(name, t, generated)]
+    if unknown and server.get("providers"):
+        # a provider's tools: the build reports the line attaching it (an error or a note),
+        # and the framework answers tools/list
+        return record, []
     if unknown:
         # fastmcp mount/import_server: a composed server lists its mounted servers' tools
         # renamed (``jira_search``); the framework applies that, so it answers the listing

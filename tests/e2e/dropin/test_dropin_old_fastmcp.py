@@ -45,3 +45,39 @@ def test_an_old_fastmcp_server_generates_what_it_serves(project: Project) -> Non
     done = project.run("verify", "--against", "pkg.server:mcp")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the 1 generated tools equal what pkg.server:mcp" in done.stdout + done.stderr
+
+
+OPENAPI = """
+import httpx
+from fastmcp import FastMCP
+
+SPEC = {
+    "openapi": "3.0.0",
+    "info": {"title": "demo", "version": "1"},
+    "servers": [{"url": "http://127.0.0.1:9"}],
+    "paths": {
+        "/items": {"get": {"operationId": "list_items", "responses": {"200": {"description": "ok"}}}}
+    },
+}
+
+api = FastMCP.from_openapi(SPEC, httpx.AsyncClient(base_url="http://127.0.0.1:9"))  #@
+
+
+@api.tool()
+def ping(host: str) -> str:
+    return host
+"""
+
+
+def test_an_old_fastmcp_openapi_server_is_reported_at_its_line(project: Project) -> None:
+    """fastmcp 2.x builds ``FastMCPOpenAPI``'s tools into its store directly, with no
+    registration: an error at the line creating it, a note once the marker keeps them."""
+    project.configure('sources = ["pkg"]\nflavor = "fastmcp"\n')
+    project.write("pkg/__init__.py", "")
+    for marker, code, severity in (("", 2, ""), ("  # mcp-codegen: framework", 0, "note: ")):
+        project.write("pkg/server.py", OPENAPI.replace("  #@", marker))
+        done = project.run("generate")
+        assert done.returncode == code, done.stderr
+        lines = [line for line in done.stderr.splitlines() if "FastMCPOpenAPI" in line]
+        assert len(lines) == 1, done.stderr
+        assert lines[0].startswith(f"pkg/server.py:13:7: {severity}tools that FastMCPOpenAPI ")
