@@ -224,6 +224,8 @@ class _Build:
         self.scanned_by: dict[str, ScannedModule] = {}
         self.dependencies: dict[str, str | None] = {}
         self.registrations: list[Any] = []  # what real servers registered in the workers
+        #: the registered names of the tools kept with the framework (``FRAMEWORK_MARKER``)
+        self.kept_names: frozenset[str] = frozenset()
         self.checked: set[str] = set()  # files rendered and checked to be literal-only here
         #: modules assembled before their dependencies were known: stored once they are
         self.awaiting_inputs: set[str] = set()
@@ -506,7 +508,7 @@ class _Build:
         was found at all."""
         # Imported here, not at the top: a whole build taken from the cache needs neither.
         from mcp_codegen._generator.assemble.finalize import duplicate_names
-        from mcp_codegen._generator.inspection.omissions import omissions
+        from mcp_codegen._generator.inspection.omissions import kept_names, omissions
 
         config, cache, diagnostics = self.config, self.cache, self.diagnostics
         if cache is not None:
@@ -529,6 +531,7 @@ class _Build:
                 named_modules(config),
             )
         )
+        self.kept_names = kept_names(self.registrations, diagnostics, project_files)
         diagnostics.extend(unused_factories(config, scanned, self.contents))
         if not scanned and not _has_errors(diagnostics):
             diagnostics.append(
@@ -579,7 +582,9 @@ class _Build:
         from mcp_codegen._generator.workers.server_records import record_servers
 
         started, self.probes = self.probes, None
-        servers, notes, probed = record_servers(self.config, [m.assembled() for m in done], started)
+        servers, notes, probed = record_servers(
+            self.config, [m.assembled() for m in done], started, self.kept_names
+        )
         self.diagnostics.extend(notes)
         if probed is None:
             self.complete = False

@@ -110,6 +110,23 @@ def omissions(
     return [*attached, *found.values(), *notes]
 
 
+def kept_names(
+    registrations: Iterable[Registration],
+    diagnostics: Sequence[Diagnostic],
+    project_files: dict[str, str],
+) -> frozenset[str]:
+    """The names real servers registered the tools marked ``FRAMEWORK_MARKER`` under (at each
+    such note's decorator): the fast path cannot list them, as their notes say already."""
+    kept = _kept_places(diagnostics)
+    return frozenset(
+        record.name
+        for record in registrations
+        if record.provider is None
+        and (place := _place(record, project_files)) is not None
+        and place[:2] in kept
+    )
+
+
 def _kept_places(diagnostics: Iterable[Diagnostic]) -> set[tuple[str, int]]:
     """Where the scanner kept a tool with the framework (its notes' positions)."""
     return {

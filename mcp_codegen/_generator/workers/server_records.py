@@ -151,13 +151,17 @@ class ServerProbes:
 
 
 def record_servers(
-    config: Config, definitions: list[ModuleDefinition], started: ServerProbes | None = None
+    config: Config,
+    definitions: list[ModuleDefinition],
+    started: ServerProbes | None = None,
+    kept: frozenset[str] = frozenset(),
 ) -> tuple[list[dict[str, Any]] | None, list[Diagnostic], list[tuple[str, str]] | None]:
     """The server records of a framework-flavor build (None when none could be taken), the
     diagnostics, and the ``(module, file)`` pairs the probe imported: the records' inputs for
     the build cache (a run target's module is no tool module, yet its change changes them);
     None when they are not known (the build must not be stored). ``started``: probes the build
-    started early, used when their settings are still right."""
+    started early, used when their settings are still right; ``kept``: the names of the tools
+    kept with the framework (each has its note: listing them is no surprise)."""
     settings = probe_settings(
         config, [d.source for d in definitions], [d.source.module for d in definitions if d.tools]
     )
@@ -201,7 +205,7 @@ def record_servers(
     ]
     records = []
     for server in ours["servers"]:
-        record, problems = _record(config, server, other.get(server["object"]), generated)
+        record, problems = _record(config, server, other.get(server["object"]), generated, kept)
         if record["tools"] is not None:
             problems.extend(_unimported(record, origins, configured))
         records.append(record)
@@ -215,6 +219,7 @@ def _record(
     server: dict[str, Any],
     twin: dict[str, Any] | None,
     generated: dict[str, Any],
+    kept: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, Any], list[Diagnostic]]:
     path, line, name = (
         config.relative(config.root / server["source"]),
@@ -257,10 +262,11 @@ def _record(
     tools, twin_tools = server.get("tools"), twin.get("tools")
     if tools is None or tools != twin_tools:
         return record, []
-    unknown = [t.get("name") for t in tools if not _generated_for(name, t, generated)]
-    if unknown and server.get("providers"):
-        # a provider's tools: the build reports the line attaching it (an error or a note),
-        # and the framework answers tools/list
+    listed = [t.get("name") for t in tools if not _generated_for(name, t, generated)]
+    # tools kept with the framework, and a provider's (the build reports the line attaching
+    # it, an error or a note), are no surprise: the framework answers tools/list, no warning
+    unknown = [] if server.get("providers") else [n for n in listed if n not in kept]
+    if listed and not unknown:
         return record, []
     if unknown:
         # fastmcp mount/import_server: a composed server lists its mounted servers' tools
