@@ -155,6 +155,28 @@ def diff(session: nox.Session) -> None:
     session.run("mcp-codegen", "diff", *session.posargs)
 
 
+def _interpreter(session: nox.Session, version: str | None) -> str:
+    """The Python that creates an environment: the session's, or a working ``pythonX.Y`` on
+    ``PATH`` or under ``~/.pyenv/versions`` for a server that requires another (an error when
+    there is none; a pyenv shim for a version not selected does not run)."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    if version is None:
+        return "python"
+    candidates = [shutil.which(f"python{version}")]
+    candidates += [
+        str(p) for p in sorted(Path.home().glob(f".pyenv/versions/{version}.*/bin/python"))
+    ]
+    for candidate in filter(None, candidates):
+        check = f"import sys; assert sys.version.startswith('{version}.')"
+        if subprocess.run([candidate, "-c", check], capture_output=True).returncode == 0:
+            return candidate
+    session.error(f"Python {version} is needed: none runs on PATH or under ~/.pyenv/versions")
+    return ""
+
+
 @nox.session
 def realworld(session: nox.Session) -> None:
     """Drop-in on real MCP servers published on PyPI (not in the default run; needs the network).
@@ -170,9 +192,12 @@ def realworld(session: nox.Session) -> None:
     with open("tests/e2e/realworld/servers.toml", "rb") as file:
         servers = tomllib.load(file)["servers"]
     requirements: dict[str, set[str]] = {}
+    pythons: dict[str, str] = {}
     for server in servers.values():
         pinned = {f"{server['package']}=={server['version']}", *server["pins"]}
         requirements.setdefault(server["env"], set()).update(pinned)
+        if "python" in server:
+            pythons[server["env"]] = server["python"]
     unknown = sorted(set(session.posargs) - set(requirements))
     if unknown:
         session.error(f"unknown environment(s) {unknown}; choose from {sorted(requirements)}")
@@ -185,7 +210,9 @@ def realworld(session: nox.Session) -> None:
         venv = Path(".nox", f"realworld-{env}").resolve()
         python = str(venv / "bin" / "python")
         if not venv.exists():
-            session.run("python", "-m", "venv", str(venv))
+            session.run(
+                _interpreter(session, pythons.get(env)), "-m", "venv", str(venv), external=True
+            )
         session.run(
             python,
             "-m",
