@@ -132,15 +132,24 @@ def unresolved_message(
     registrars: set[str],
     enclosing: Sequence[Enclosing],
     suggest: Callable[[str], FactoryEntry | None] | None = None,
+    server: str = "",
 ) -> str:
     """The message for a decorator argument that depends on run-time values.
 
     ``registrars`` are the enclosing functions that take the tool's server as a parameter,
-    ``enclosing`` the functions around the tool, outermost first; ``suggest`` gives the
-    ``factories`` entry for an enclosing function by its name (None: a placeholder call).
+    ``server`` that parameter's name, ``enclosing`` the functions around the tool, outermost
+    first; ``suggest`` gives the ``factories`` entry for an enclosing function by its name
+    (None: a placeholder call).
     """
     if problem.instead:
         instead = problem.instead
+    elif problem.run_time_input in registrars and problem.part == server:
+        # ``self.tool_settings.description`` in a method of a server class: an attribute of
+        # the server itself, not a stand-in's for another parameter
+        instead = (
+            f"write the value literally or as a module-level constant (`{server}` is the "
+            "server itself: its attributes are set only when it is built)"
+        )
     elif problem.run_time_input and problem.run_time_input in registrars:
         instead = (
             "write the value literally or as a module-level constant (the generator calls "

@@ -67,6 +67,7 @@ class ToolVisitor:
         self._enclosing_cache: dict[int, Enclosing] = {}
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         self.registrars: set[str] = set()  # enclosing functions taking the tool's server
+        self.server_name = ""  # the name the registration reaches the server by (``self``)
         self.aliases = aliases
         self.positions = positions
         # In a framework flavor a module's own collecting ``def tool`` is no tool decorator; in
@@ -342,6 +343,7 @@ class ToolVisitor:
             problem,
             module=self.source.module,
             registrars=self.registrars,
+            server=self.server_name,
             enclosing=[self._enclosing(f) for f in self.functions],
             suggest=self._suggest_by_name,
         )
@@ -394,6 +396,7 @@ class ToolVisitor:
             "."
         )[0]
         self.registrars = {f.name for f in self.functions if head in self._enclosing(f).parameters}
+        self.server_name = head
         for index, arg in enumerate(call.args if call else ()):
             located_arg = ast_args[index] if index < len(ast_args) else located_decorator
             located_value = (

@@ -201,6 +201,53 @@ def test_the_decorator_called_with_the_function_reads_as_the_decorator(tmp_path:
     assert len(called) == 3
 
 
+SERVER_CLASS = """
+from fastmcp import FastMCP
+
+
+class NotesServer(FastMCP):
+    def __init__(self, name: str, settings) -> None:
+        super().__init__(name)
+        self.settings = settings
+        self.setup_tools()
+
+    def setup_tools(self) -> None:
+        def find(key: str) -> str:
+            return key
+
+        self.tool(find, name="find", description=self.settings.find_description)
+
+    def register_more(self, client) -> None:
+        @self.tool(description=client.base_url)
+        def count() -> int:
+            return 0
+"""
+
+
+def test_an_attribute_of_the_server_itself_is_named_as_such(tmp_path: Path) -> None:
+    """``description=self.settings...`` in a method of a server class is the server's own
+    attribute (mcp-server-qdrant): the message said the generator passes "stand-ins for its
+    other parameters", which describes ``client`` of a registration function, not ``self``."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mcp-codegen]\nsources = ["server.py"]\nflavor = "fastmcp"\n'
+    )
+    source = tmp_path / "server.py"
+    source.write_text(SERVER_CLASS.lstrip("\n"))
+    module = scan_file(source, load_config(tmp_path / "pyproject.toml"))
+    assert module is not None
+    messages = {d.line: d.message for d in module.diagnostics}
+    assert messages[14].endswith(
+        "`self` is a parameter of setup_tools(), known only when it is called; write the value "
+        "literally or as a module-level constant (`self` is the server itself: its attributes "
+        "are set only when it is built)"
+    )
+    assert messages[17].endswith(
+        "`client` is a parameter of register_more(), known only when it is called; write the "
+        "value literally or as a module-level constant (the generator calls register_more() "
+        "with the server and stand-ins for its other parameters, so their values are unknown)"
+    )
+
+
 HELPERS = """
 from mcp.server.mcpserver import MCPServer
 
