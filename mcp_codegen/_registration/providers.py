@@ -27,6 +27,7 @@ _BUILT_FROM = {
     "FastMCPOpenAPI": "an OpenAPI document",
     "ProxyProvider": "the server it proxies",
     "FastMCPProxy": "the server it proxies",
+    "SessionProvider": "fastmcp's own session functions (create_session, end_session)",
 }
 #: fastmcp 2.x server classes whose tools no registration makes
 SERVER_CLASSES = ("FastMCPOpenAPI", "FastMCPProxy")

@@ -15,6 +15,7 @@ from fastmcp import FastMCP  # noqa: E402
 from fastmcp.server import create_proxy  # noqa: E402
 from fastmcp.server.providers import Provider  # noqa: E402
 from fastmcp.server.providers.openapi import OpenAPIProvider  # noqa: E402
+from fastmcp.server.sessions import SessionProvider  # noqa: E402
 from fastmcp.tools import Tool  # noqa: E402
 from mcp.server.mcpserver import MCPServer  # noqa: E402
 
@@ -74,6 +75,11 @@ def test_providers_attached_each_documented_way() -> None:
     assert built_from("Listed") == "its own code"
     proxy = create_proxy("http://127.0.0.1:9/mcp")
     assert server_tool_providers(proxy) == ["ProxyProvider"]
+    sessions = FastMCP("sessions")
+    sessions.add_provider(SessionProvider())
+    assert _listed(sessions) == {"create_session", "end_session"}
+    assert server_tool_providers(sessions) == ["SessionProvider"]
+    assert built_from("SessionProvider").startswith("fastmcp's own")
 
 
 def test_servers_whose_every_tool_is_registered_have_none() -> None:
