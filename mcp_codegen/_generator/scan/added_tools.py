@@ -22,6 +22,8 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from mcp_codegen._shared.format import FRAMEWORK_MARKER
+
 METHOD = "add_tool"
 FROM_FUNCTION = "from_function"
 
@@ -183,7 +185,8 @@ def as_decorator(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
                 f"{server}.add_tool({dotted or '...'}(...)) builds the tool with a call the "
                 "generator cannot read; pass the function itself "
                 f"({server}.add_tool(function, name=...)), Tool.from_function(function, ...), "
-                f"or decorate the function with @{server}.tool(...)",
+                f"or decorate the function with @{server}.tool(...), or end this line with "
+                f'"{FRAMEWORK_MARKER}" to keep the tool with the framework',
             )
         if call.args[1:]:
             raise NotStatic(
@@ -294,3 +297,100 @@ def _in_order(call: ast.Call) -> list[ast.AST]:
 
 def _value(node: ast.AST) -> ast.expr:
     return node.value if isinstance(node, ast.keyword) else node  # type: ignore[return-value]
+
+
+def through_variable(
+    call: cst.Call, located: ast.Call, body: Sequence[ast.stmt], server: str, in_function: bool
+) -> tuple[cst.Call, ast.Call]:
+    """``<server>.add_tool(name)`` where ``name`` is a variable of the same scope (``body``):
+    the call with the value inlined when it is one ``Tool.from_function(...)`` assigned before
+    the call (``read_tool = Tool.from_function(fn, name=...)``). Inside a function
+    (``in_function``), ``NotStatic`` when it is set from anything else: a tool object only the
+    running code builds, which calling the function with stand-ins cannot name. Else the call
+    unchanged (at module level the worker takes what the import registered there)."""
+    func = call.func
+    first = call.args[0] if call.args else None
+    if not (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == METHOD
+        and first is not None
+        and first.keyword is None
+        and isinstance(first.value, cst.Name)
+    ):
+        return call, located
+    name = first.value.value
+    values = [
+        value
+        for value in _assigned(body, name)
+        if (getattr(value, "end_lineno", None) or value.lineno) < located.lineno
+    ]
+    if not values or any(value is _LOOP_TARGET for value in values):
+        return call, located
+    value = values[-1]
+    if len(values) == 1 and isinstance(value, ast.Call) and _is_from_function(value):
+        inlined = cst.parse_expression(ast.unparse(value))
+        rewritten = call.with_changes(args=[first.with_changes(value=inlined), *call.args[1:]])
+        args = [value, *located.args[1:]]
+        copied = ast.Call(func=located.func, args=args, keywords=located.keywords)
+        return rewritten, ast.copy_location(copied, located)
+    if not in_function:
+        return call, located
+    raise NotStatic(
+        _value(_in_order(located)[0]),
+        f"`{name}` is a variable set from `{ast.unparse(value)[:60]}` when the code runs, not a "
+        "function the generator can read a schema from; register the function by its name "
+        f"({server}.add_tool(function) or Tool.from_function(function, ...)), or end this line "
+        f'with "{FRAMEWORK_MARKER}" to keep the tool with the framework',
+    )
+
+
+def _is_from_function(node: ast.Call) -> bool:
+    func = node.func
+    return isinstance(func, ast.Attribute) and func.attr == FROM_FUNCTION and bool(node.args)
+
+
+#: what ``_assigned`` gives for a loop or ``with`` target: no single value
+_LOOP_TARGET = ast.Constant(value=None, lineno=0)
+
+
+def _assigned(body: Sequence[ast.stmt], name: str) -> list[ast.expr]:
+    """The values assigned to ``name`` by the statements of one scope (nested blocks
+    included, nested functions and classes not), in source order."""
+    found: list[ast.expr] = []
+    for statement in body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if (
+            isinstance(statement, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == name for t in statement.targets)
+        ) or (
+            isinstance(statement, ast.AnnAssign)
+            and statement.value is not None
+            and isinstance(statement.target, ast.Name)
+            and statement.target.id == name
+        ):
+            found.append(statement.value)
+        targets = [getattr(statement, "target", None)]
+        targets += [item.optional_vars for item in getattr(statement, "items", ())]
+        if not isinstance(statement, ast.AnnAssign) and any(
+            isinstance(n, ast.Name) and n.id == name
+            for target in targets
+            if target is not None
+            for n in ast.walk(target)
+        ):
+            found.append(_LOOP_TARGET)
+        for block in _blocks(statement):
+            found += _assigned(block, name)
+    return found
+
+
+def _blocks(statement: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement blocks nested in ``statement`` (its bodies, handlers and cases)."""
+    blocks = [
+        value
+        for field in ("body", "orelse", "finalbody")
+        if isinstance(value := getattr(statement, field, None), list)
+    ]
+    blocks += [handler.body for handler in getattr(statement, "handlers", ())]
+    blocks += [case.body for case in getattr(statement, "cases", ())]
+    return blocks

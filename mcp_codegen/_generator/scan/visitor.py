@@ -24,6 +24,7 @@ from mcp_codegen._generator.scan.added_tools import (
     as_decorator,
     located_calls,
     server_decorator,
+    through_variable,
 )
 from mcp_codegen._generator.scan.factory_entry import FactoryEntry, suggest_factory_entry
 from mcp_codegen._generator.scan.options import (
@@ -118,7 +119,11 @@ class ToolVisitor:
         for call, located, scope, functions in self.added:
             func = call.func.func if isinstance(call.func, cst.Call) else call.func
             server = self._code(func).rpartition(".")[0]
+            if self._kept_call(located):
+                continue
+            body = functions[-1].body if functions else self.positions.tree.body
             try:
+                call, located = through_variable(call, located, body, server, bool(functions))
                 added = as_decorator(call, located, server)
             except NotStatic as problem:
                 self._error(problem.node, problem.args[0])
@@ -162,15 +167,37 @@ class ToolVisitor:
         del self.scope[-2:]
 
     # -- helpers ----------------------------------------------------------------------------
+    def _marked(self, node: ast.expr) -> bool:
+        """``FRAMEWORK_MARKER`` is on one of ``node``'s lines."""
+        if self._lines is None:
+            self._lines = self.source.data.decode("utf-8", "replace").splitlines()
+        first, last = node.lineno, getattr(node, "end_lineno", None) or node.lineno
+        return any(FRAMEWORK_MARKER in text for text in self._lines[first - 1 : last])
+
+    def _kept_call(self, call: ast.Call) -> bool:
+        """A registration call (``mcp.add_tool(tool)``) marked ``# mcp-codegen: framework``
+        stays with the framework, as a marked decorator does: skipped, one note."""
+        if not self._marked(call):
+            return False
+        self.diagnostics.append(
+            Diagnostic(
+                self.relative,
+                call.lineno,
+                call.col_offset + 1,
+                f"the tool registered here is kept with the framework ({FRAMEWORK_MARKER}): not "
+                "generated; the framework infers it at start-up and answers tools/list for its "
+                "server",
+                severity="note",
+            )
+        )
+        return True
+
     def _kept_with_framework(
         self, decorator: ast.expr, function: ast.FunctionDef | ast.AsyncFunctionDef
     ) -> bool:
         """A tool marked ``# mcp-codegen: framework`` on its decorator's lines stays with the
         framework (its name or description is known only at run time): skipped, one note."""
-        if self._lines is None:
-            self._lines = self.source.data.decode("utf-8", "replace").splitlines()
-        first, last = decorator.lineno, getattr(decorator, "end_lineno", None) or decorator.lineno
-        if not any(FRAMEWORK_MARKER in text for text in self._lines[first - 1 : last]):
+        if not self._marked(decorator):
             return False
         self.diagnostics.append(
             Diagnostic(
