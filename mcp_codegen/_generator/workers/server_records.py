@@ -68,8 +68,15 @@ def probe_settings(
         "targets": list(config.run_targets),
         # a server a factory builds is recorded under the call's text, a run target too
         "factories": list(config.factories),
-        # the directories of the sources: a server object bound beside them is the project's
-        "source_dirs": sorted({str(Path(m.path).parent) for m in built}),
+        # the configured sources (a directory, or a file's) and the tool modules' directories:
+        # a server object bound there is the project's, also in a module without tools
+        # (``pkg/common/server.py`` of an installed ``sources = [".../pkg"]``)
+        "source_dirs": sorted(
+            {
+                *(str(Path(m.path).parent) for m in built),
+                *(str(s if s.is_dir() else s.parent) for s in config.sources),
+            }
+        ),
     }
 
 
@@ -331,8 +338,8 @@ def _unimported(
                 f"tool {name!r} is generated from {module}, but the run target {target} never "
                 f"registers it: importing {module_name} does not import {module}, so "
                 f"`mcp-codegen run {target}` would not serve it (clients would get "
-                f'"Unknown tool"); import {module} in {module_name}, or remove {path} from '
-                "`sources`",
+                f'"Unknown tool"); import {module} in {module_name}, name as the run target '
+                f"a module that imports both (module:object), or remove {path} from `sources`",
             )
         )
     record["tools"] = tuple(kept)

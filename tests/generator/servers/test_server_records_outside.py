@@ -60,3 +60,65 @@ def test_run_target_outside_the_project(tmp_path: Path) -> None:
     assert record["tools"] == ("add",)
     assert record["initialize"]["2025-11-25"]["instructions"] == "Installed elsewhere."
     assert str(tmp_path) not in path.read_text(encoding="utf-8")  # no absolute path
+
+
+COMMON = """
+    from mcp.server.mcpserver import MCPServer
+
+    mcp = MCPServer("common")
+    """
+CACHE = '''
+    from lib_pkg.common.server import mcp
+
+
+    @mcp.tool()
+    def ping(host: str) -> str:
+        """Ping a host."""
+        return host
+    '''
+MAIN = """
+    from lib_pkg.common.server import mcp
+    from lib_pkg.tools import cache  # noqa: F401 - registers the tools
+
+
+    def main() -> None:
+        mcp.run()
+    """
+
+
+def test_a_server_bound_in_a_source_module_without_tools_is_the_projects(
+    tmp_path: Path,
+) -> None:
+    """An installed package configured whole (``sources = [".../lib_pkg"]``) binds its server in
+    a module with no tools (awslabs-memcached-mcp-server's ``common/server.py``): the run target
+    ``lib_pkg.main:mcp`` imports it from there. It was "not bound at the top level of a project
+    module", so no record: only the tool modules' directories counted as the project's."""
+    library = Project(tmp_path / "lib")
+    for name, text in [
+        ("__init__.py", ""),
+        ("common/__init__.py", ""),
+        ("common/server.py", COMMON),
+        ("tools/__init__.py", ""),
+        ("tools/cache.py", CACHE),
+        ("main.py", MAIN),
+    ]:
+        library.write(f"lib_pkg/{name}", text)
+    project = Project(tmp_path / "project")
+    project.configure(
+        f"sources = {json.dumps([str(tmp_path / 'lib' / 'lib_pkg')])}\n"
+        'flavor = "mcp"\n'
+        'run_targets = ["lib_pkg.main:mcp"]\n'
+    )
+    done = project.run("generate", env=codegen_env(PYTHONPATH=str(tmp_path / "lib")))
+    assert done.returncode == 0, done.stderr
+    assert ": warning: " not in done.stderr, done.stderr
+    path = project.root / "generated" / SERVERS_FILE
+    records = {
+        record["object"]: record
+        for record in check_servers(
+            parse_literal_module(path.read_text(encoding="utf-8"), str(path)), str(path)
+        )
+    }
+    record = records["lib_pkg.main:mcp"]
+    assert (record["source"], record["line"]) == ("lib_pkg/common/server.py", 3)
+    assert record["tools"] == ("ping",) and record["initialize"] is not None

@@ -212,9 +212,10 @@ def test_check_fails_on_a_run_target_that_never_registers_a_tool(tmp_path: Path)
             "pkg/shout.py:5:1: tool 'shout' is generated from pkg.shout, but the run target "
             "pkg.server:mcp never registers it: importing pkg.server does not import pkg.shout"
         ) in done.stderr
-        assert "import pkg.shout in pkg.server, or remove pkg/shout.py from `sources`" in (
-            done.stderr
-        )
+        assert (
+            "import pkg.shout in pkg.server, name as the run target a module that imports both "
+            "(module:object), or remove pkg/shout.py from `sources`"
+        ) in (done.stderr)
     assert not (tmp_path / "generated").exists()
     server = tmp_path / "pkg" / "server.py"
     server.write_text(server.read_text() + "\nimport pkg.shout  # noqa: E402\n")
