@@ -282,4 +282,6 @@ if __name__ == "__main__":
             file=sys.stderr,
         )
         sys.exit(2)
-    child_main(sys.argv[1], sys.argv[2:])
+    target, keys = sys.argv[1], sys.argv[2:]
+    del sys.argv[1:]  # user code sees no arguments, as a server started without any
+    child_main(target, keys)

@@ -67,8 +67,29 @@ async def _lifespan(server: Any, framework: str) -> AsyncIterator[None]:
         yield
 
 
-async def served_tools(server: Any) -> list[dict[str, Any]]:
-    """The ``tools`` of every ``tools/list`` page the server sends, as raw JSON objects."""
+@contextlib.asynccontextmanager
+async def _lifespan_skipped(lowlevel: Any) -> AsyncIterator[None]:
+    """The low-level server runs without its lifespan (every SDK release enters
+    ``lowlevel.lifespan`` in ``run``; fastmcp's wraps the user's in it)."""
+
+    @contextlib.asynccontextmanager
+    async def empty(_: Any) -> AsyncIterator[dict[str, Any]]:
+        yield {}
+
+    saved = lowlevel.__dict__.get("lifespan")
+    lowlevel.lifespan = empty
+    try:
+        yield
+    finally:
+        if saved is None:
+            del lowlevel.lifespan
+        else:
+            lowlevel.lifespan = saved
+
+
+async def served_tools(server: Any, lifespan: bool = True) -> list[dict[str, Any]]:
+    """The ``tools`` of every ``tools/list`` page the server sends, as raw JSON objects;
+    without ``lifespan``, fastmcp's lifespan is not entered (as the SDK's is not)."""
     # the SDK: only where a server is listed (a worker, verify, export-servers)
     import anyio
     from mcp.shared.memory import create_client_server_memory_streams
@@ -77,7 +98,7 @@ async def served_tools(server: Any) -> list[dict[str, Any]]:
     lowlevel = _lowlevel(server, framework)
     envelope = _Envelope()
     async with (
-        _lifespan(server, framework),
+        _lifespan(server, framework) if lifespan else _lifespan_skipped(lowlevel),
         create_client_server_memory_streams() as (client, server_streams),
         anyio.create_task_group() as group,
     ):
@@ -235,11 +256,11 @@ def _plain(payload: Any) -> Any:
     return json.loads(json.dumps(payload))
 
 
-def list_served_tools(server: Any) -> list[dict[str, Any]]:
+def list_served_tools(server: Any, lifespan: bool = True) -> list[dict[str, Any]]:
     """``served_tools`` from synchronous code (starts and ends its own event loop)."""
     import anyio  # with the SDK, as above
 
-    return anyio.run(served_tools, server)
+    return anyio.run(served_tools, server, lifespan)
 
 
 @functools.cache

@@ -67,6 +67,15 @@ def _call_once(text: str, source: str) -> Any:
     return found
 
 
+def _listing(server: Any) -> list[dict[str, Any]]:
+    """What the factory's server lists, without entering its lifespan (a build must not start
+    what a running server starts: a browser, a pool, a sign-in), unless listing needs it."""
+    try:
+        return list_served_tools(server, lifespan=False)
+    except Exception:  # a listing that reads the lifespan's state, as the records probe allows
+        return list_served_tools(server)
+
+
 class _Raised:
     def __init__(self, exc: BaseException) -> None:
         self.exc = exc
@@ -162,7 +171,7 @@ def _one_factory(
                 f'not reproduce; set flavor = "{_FLAVOR_OF.get(framework, "mcp")}"',
             )
         ]
-    served = {entry["name"]: entry for entry in list_served_tools(server)}
+    served = {entry["name"]: entry for entry in _listing(server)}
     by_qualname: dict[str, list[str]] = {}
     registered = registered_functions(server, framework)
     for name, function in registered.items():

@@ -34,13 +34,13 @@ from mcp_codegen._generator.compiled_methods import install
 from mcp_codegen._generator.project import NO_CACHE
 
 
-def main(role: str = "both") -> None:
+def main(role: str = "both", no_cache: bool = False) -> None:
     """``role``: ``both`` scans and inspects each source; ``scan`` only scans (libcst, no user
     code: ``scan_main``); ``inspect`` is sent each source with its scan made by a ``scan``
     worker, and never imports libcst (``mcp_codegen._generator.workers.pool``, split sessions)."""
     collect_rarely()  # before the libraries' imports: a scan worker's libcst too
     # Before any import that makes a dataclass: the generator's, the libraries', the user's.
-    methods = None if NO_CACHE in sys.argv else install()
+    methods = None if no_cache else install()
     # Imported once the compiled methods are installed: their modules make dataclasses.
     from mcp_codegen._generator.constants.bytecode_semantics import compile_as_bytecode
     from mcp_codegen._generator.workers.messages import take_channels
@@ -94,7 +94,11 @@ def run() -> None:
     --cwd DIR`` (``mcp_codegen._generator.workers.prestart.spawn_worker``)."""
     if (directory := _argument("--cwd")) is not None:
         enter(directory)
-    main(_argument("--role") or "both")
+    role, no_cache = _argument("--role") or "both", NO_CACHE in sys.argv
+    # User code sees no arguments, as a server started without any: one that parses the
+    # command line at import or in a factory (argparse) must not read the worker's options.
+    del sys.argv[1:]
+    main(role, no_cache)
 
 
 if __name__ == "__main__":  # ``python -m mcp_codegen._generator.workers.child``, by hand
