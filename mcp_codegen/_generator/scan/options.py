@@ -13,6 +13,7 @@ from mcp_codegen._generator.constants.module_scope import Enclosing
 from mcp_codegen._generator.model import JSON, Position
 from mcp_codegen._generator.scan.factory_entry import FactoryEntry
 from mcp_codegen._shared.diagnostics import Diagnostic
+from mcp_codegen._shared.format import FRAMEWORK_MARKER
 
 #: ``ToolAnnotations(...)`` keyword names (snake_case) and the seed-001 shorthands, to MCP wire names.
 ANNOTATION_KEYS = {
@@ -133,13 +134,15 @@ def unresolved_message(
     enclosing: Sequence[Enclosing],
     suggest: Callable[[str], FactoryEntry | None] | None = None,
     server: str = "",
+    by_call: bool = False,
 ) -> str:
     """The message for a decorator argument that depends on run-time values.
 
     ``registrars`` are the enclosing functions that take the tool's server as a parameter,
     ``server`` that parameter's name, ``enclosing`` the functions around the tool, outermost
     first; ``suggest`` gives the ``factories`` entry for an enclosing function by its name
-    (None: a placeholder call).
+    (None: a placeholder call); ``by_call``: the tool is registered by a call (``add_tool``),
+    not a decorator.
     """
     if problem.instead:
         instead = problem.instead
@@ -186,8 +189,14 @@ def unresolved_message(
                 f"functions), list the call in `factories` ({entry.hint('')}) so the generator "
                 "calls it and generates each tool it registers"
             )
+        if function:  # a loop's variable: the marker keeps every tool it registers
+            instead += (
+                f', or end the registration\'s line with "{FRAMEWORK_MARKER}" to keep the tools '
+                "it registers with the framework"
+            )
+    where = "registration" if by_call else "decorator"
     return (
-        f"decorator argument {key}= cannot be known at build time: `{problem.part}` "
+        f"{where} argument {key}= cannot be known at build time: `{problem.part}` "
         f"{problem.why}; {instead}"
     )
 

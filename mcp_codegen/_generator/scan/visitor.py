@@ -69,6 +69,7 @@ class ToolVisitor:
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         self.registrars: set[str] = set()  # enclosing functions taking the tool's server
         self.server_name = ""  # the name the registration reaches the server by (``self``)
+        self.by_call = False  # the tool being recorded is registered by a call, not a decorator
         self.aliases = aliases
         self.positions = positions
         # In a framework flavor a module's own collecting ``def tool`` is no tool decorator; in
@@ -141,13 +142,17 @@ class ToolVisitor:
                 if added.direct and self._is_text(added.function_node):
                     self.functions = saved  # ``mcp.tool(NAME)``: a decorator, not a tool
                     continue
+                self.by_call = True
                 self._record_registered(added, scope)
+                self.by_call = False
                 self.functions = saved
                 continue
             node, located_def = found
             qualname = next(q for q in [*candidates, added.function] if q in self.defs)
             saved, self.functions = self.functions, list(functions)
+            self.by_call = True
             self._record(node, located_def, added.located_decorator, added.decorator, qualname)
+            self.by_call = False
             self.functions = saved
 
     def _function(self, node: cst.FunctionDef) -> None:
@@ -371,6 +376,7 @@ class ToolVisitor:
             module=self.source.module,
             registrars=self.registrars,
             server=self.server_name,
+            by_call=self.by_call,
             enclosing=[self._enclosing(f) for f in self.functions],
             suggest=self._suggest_by_name,
         )

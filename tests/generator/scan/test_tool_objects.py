@@ -162,3 +162,31 @@ def test_a_marked_registration_at_import_is_kept_and_served(tmp_path: Path) -> N
         assert "warning:" not in done.stderr and "error" not in done.stderr
     _, modules = read_tree(tmp_path / "generated")
     assert [t["name"] for m in modules for t in m["TOOLS"]] == ["ping"]
+
+
+LOOP = """
+from mcp.server.mcpserver import MCPServer
+
+
+def register_tools(server: MCPServer, definitions: list) -> None:
+    for definition in definitions:
+        server.add_tool(definition.fn, name=definition.name){marker}
+"""
+
+
+def test_a_registration_loop_names_the_call_and_offers_the_marker(tmp_path: Path) -> None:
+    """dbt-mcp registers 39 tools in one loop: the error called the add_tool argument a
+    "decorator argument" and offered only literals; the marker now keeps the loop's tools."""
+    module = _scan(tmp_path, LOOP.format(marker=""))
+    [error] = [(d.line, d.column, d.message) for d in module.diagnostics]
+    assert error[:2] == (6, 45)
+    assert error[2].startswith(
+        "registration argument name= cannot be known at build time: `definition` is a local "
+        "variable of register_tools(), set only when it runs;"
+    )
+    assert error[2].endswith(
+        f'or end the registration\'s line with "{FRAMEWORK_MARKER}" to keep the tools it '
+        "registers with the framework"
+    )
+    kept = _scan(tmp_path, LOOP.format(marker=f"  {FRAMEWORK_MARKER}"))
+    assert kept.tools == () and [d.severity for d in kept.diagnostics] == ["note"]
