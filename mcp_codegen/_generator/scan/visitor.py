@@ -43,7 +43,10 @@ def search_roots() -> tuple[Path, ...]:
     return tuple(Path(entry) for entry in sys.path if entry and Path(entry).is_dir())
 
 
-#: The inline comment that keeps a tool with the framework (docs/fastpath-run.md).
+#: Registration options that only limit a call (fastmcp's ``timeout=``): no listing shows them,
+#: so a value known only at run time costs nothing in a framework flavor (linkedin's
+#: ``timeout=tool_timeout``, a registration function's parameter).
+EXECUTION_ONLY = frozenset({"timeout"})
 
 
 class ToolVisitor:
@@ -75,6 +78,7 @@ class ToolVisitor:
         # In a framework flavor a module's own collecting ``def tool`` is no tool decorator; in
         # the clean flavor the configured names are the markers, wherever they are defined.
         self.own_decorators = _collecting_decorators(positions.tree) if framework else frozenset()
+        self.framework = framework
         self.scope: list[str] = []
         self.tools: list[ScannedTool] = []
         self.diagnostics: list[Diagnostic] = []
@@ -453,6 +457,8 @@ class ToolVisitor:
             try:
                 value, written = as_option(key, self._evaluate(located_value))
             except Unresolved as problem:
+                if self.framework and key in EXECUTION_ONLY:
+                    continue  # never listed: the framework gets the running code's value
                 if factory is None:  # inside a listed factory, the factory's server decides
                     self._error(problem.node or located_value, self._unresolved(key, problem))
                 continue

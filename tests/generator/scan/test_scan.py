@@ -6,7 +6,8 @@ import textwrap
 from pathlib import Path
 
 from mcp_codegen._generator.config import load_config
-from mcp_codegen._generator.scan.files import scan_file
+from mcp_codegen._generator.discover import load_source
+from mcp_codegen._generator.scan.files import scan_file, scan_source
 
 BLOCKS = """
 from mcp_codegen.decorators import tool
@@ -246,6 +247,45 @@ def test_an_attribute_of_the_server_itself_is_named_as_such(tmp_path: Path) -> N
         "value literally or as a module-level constant (the generator calls register_more() "
         "with the server and stand-ins for its other parameters, so their values are unknown)"
     )
+
+
+EXECUTION_LIMIT = """
+from fastmcp import FastMCP
+
+DEFAULT_TIMEOUT = 90.0
+
+
+def register_tools(mcp: FastMCP, *, tool_timeout: float = DEFAULT_TIMEOUT) -> None:
+    @mcp.tool(timeout=tool_timeout, title="Ping")
+    def ping(host: str) -> str:
+        return host
+
+    @mcp.tool(timeout=5.0, title=tool_timeout)
+    def pong(host: str) -> str:
+        return host
+"""
+
+
+def test_an_execution_limit_known_at_run_time_is_not_needed(tmp_path: Path) -> None:
+    """fastmcp's ``timeout=`` limits a call and is never listed: a registration function's
+    parameter there (mcp-server-linkedin's ``timeout=tool_timeout``) was an error stopping all
+    its tools. A listed option read from the same parameter is still one."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mcp-codegen]\nsources = ["tools.py"]\nflavor = "fastmcp"\n'
+    )
+    source = tmp_path / "tools.py"
+    source.write_text(EXECUTION_LIMIT.lstrip("\n"))
+    config = load_config(tmp_path / "pyproject.toml")
+    # the framework flavors' scan, as the workers run it (flavor "fastmcp")
+    module = scan_source(load_source(source, config), config.decorators, framework=True)
+    assert module is not None
+    assert [(t.name, t.options) for t in module.tools] == [
+        ("ping", {"title": "Ping"}),
+        ("pong", {"timeout": 5.0}),
+    ]
+    [error] = module.diagnostics
+    assert (error.line, error.column) == (11, 34)
+    assert error.message.startswith("decorator argument title= cannot be known at build time")
 
 
 HELPERS = """
