@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from mcp_codegen._generator.constants.outcomes import short_source
 from mcp_codegen._shared.format import FRAMEWORK_MARKER
 
 METHOD = "add_tool"
@@ -337,7 +338,7 @@ def through_variable(
         return call, located
     raise NotStatic(
         _value(_in_order(located)[0]),
-        f"`{name}` is a variable set from `{ast.unparse(value)[:60]}` when the code runs, not a "
+        f"`{name}` is a variable set from `{short_source(value)}` when the code runs, not a "
         "function the generator can read a schema from; register the function by its name "
         f"({server}.add_tool(function) or Tool.from_function(function, ...)), or end this line "
         f'with "{FRAMEWORK_MARKER}" to keep the tool with the framework',
