@@ -123,6 +123,8 @@ def _target_server(
             for name, v in vars(module).items()
             if (own is None or name in own) and _is_server(v)
         }
+        if not candidates:  # binds none itself: the one server it imports is what it runs
+            candidates = {id(v): v for v in vars(module).values() if _is_server(v)}
         if len(candidates) != 1:
             raise ValueError(
                 f"{module_name} binds {len(candidates)} server objects at top level; name one as "

@@ -107,7 +107,7 @@ def test_a_server_bound_in_a_source_module_without_tools_is_the_projects(
     project.configure(
         f"sources = {json.dumps([str(tmp_path / 'lib' / 'lib_pkg')])}\n"
         'flavor = "mcp"\n'
-        'run_targets = ["lib_pkg.main:mcp"]\n'
+        'run_targets = ["lib_pkg.main:mcp", "lib_pkg.main:main"]\n'
     )
     done = project.run("generate", env=codegen_env(PYTHONPATH=str(tmp_path / "lib")))
     assert done.returncode == 0, done.stderr
@@ -122,3 +122,7 @@ def test_a_server_bound_in_a_source_module_without_tools_is_the_projects(
     record = records["lib_pkg.main:mcp"]
     assert (record["source"], record["line"]) == ("lib_pkg/common/server.py", 3)
     assert record["tools"] == ("ping",) and record["initialize"] is not None
+    # ``main`` runs the one server its module imports (it binds none itself): "binds 0 server
+    # objects at top level" before
+    started = records["lib_pkg.main:main"]
+    assert started["initialize"] == record["initialize"]
