@@ -180,7 +180,8 @@ def as_decorator(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
     target, located_target = first.value, _value(_in_order(located)[0])
     if isinstance(target, cst.Call) and isinstance(located_target, ast.Call):
         dotted = get_full_name_for_node(target.func) or ""
-        if dotted.rsplit(".", 1)[-1] != FROM_FUNCTION or not target.args:
+        at = _function_argument(target)
+        if dotted.rsplit(".", 1)[-1] != FROM_FUNCTION or at is None:
             raise NotStatic(
                 located_target,
                 f"{server}.add_tool({dotted or '...'}(...)) builds the tool with a call the "
@@ -195,9 +196,10 @@ def as_decorator(call: cst.Call, located: ast.Call, server: str) -> AddedTool:
                 f"{server}.add_tool(Tool.from_function(...), ...) takes no further arguments "
                 "here; pass the options to Tool.from_function",
             )
-        options = target.args[1:]
-        located_options = _in_order(located_target)[1:]
-        target, located_target = target.args[0].value, _value(_in_order(located_target)[0])
+        options = [arg for index, arg in enumerate(target.args) if index != at]
+        in_order = _in_order(located_target)
+        located_options = [node for index, node in enumerate(in_order) if index != at]
+        target, located_target = target.args[at].value, _value(in_order[at])
     if _dotted(target) is None:
         raise NotStatic(
             located_target,
@@ -347,7 +349,19 @@ def through_variable(
 
 def _is_from_function(node: ast.Call) -> bool:
     func = node.func
-    return isinstance(func, ast.Attribute) and func.attr == FROM_FUNCTION and bool(node.args)
+    has_function = bool(node.args) or any(k.arg == "fn" for k in node.keywords)
+    return isinstance(func, ast.Attribute) and func.attr == FROM_FUNCTION and has_function
+
+
+def _function_argument(call: cst.Call) -> int | None:
+    """The index of ``Tool.from_function``'s function among ``call``'s arguments: the first
+    positional one, else ``fn=`` (``Tool.from_function(name=..., fn=wrappers.bitbucket)``)."""
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        if arg.keyword is None or arg.keyword.value == "fn":
+            return index
+    return None
 
 
 #: what ``_assigned`` gives for a loop or ``with`` target: no single value

@@ -45,6 +45,15 @@ def register(app: FastMCP) -> None:
 
     counter: Tool = Tool.from_function(count, name="count_items", description="Count.")
     app.add_tool(counter)
+
+
+def ping(host: str) -> str:
+    return host
+
+
+pinger = Tool.from_function(name="ping_host", fn=ping)
+mcp.add_tool(pinger)
+mcp.add_tool(Tool.from_function(title="Ping", fn=ping, name="ping_again"))
 '''
 
 BUILT_WHEN_RUNNING = """
@@ -90,6 +99,10 @@ def test_a_variable_holding_one_from_function_reads_as_the_call_inline(tmp_path:
             "register.<locals>.count",
             {"name": "count_items", "description": "Count."},
         ),
+        # ``fn=`` by keyword (bb-mcp-server): taken for a tool object, or ``name=`` for the
+        # function, before
+        ("ping_host", "ping", {"name": "ping_host"}),
+        ("ping_again", "ping", {"title": "Ping", "name": "ping_again"}),
     ]
 
 
