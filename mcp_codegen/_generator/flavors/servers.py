@@ -83,7 +83,9 @@ def _factory_server(text: str, root: Path) -> tuple[str, str, int, Any]:
     call = parse_factory_call(text)
     server = call.call()
     if not _is_server(server):
-        raise ValueError(f"it returned {type(server).__name__}, not an MCPServer or FastMCP server")
+        raise Unrecordable(
+            f"it returned {type(server).__name__}, not an MCPServer or FastMCP server"
+        )
     function: Any = sys.modules[call.module]
     for part in call.qualname.split("."):
         function = getattr(function, part)
@@ -125,8 +127,13 @@ def _target_server(
         }
         if not candidates:  # binds none itself: the one server it imports is what it runs
             candidates = {id(v): v for v in vars(module).values() if _is_server(v)}
+        if not candidates:
+            raise Unrecordable(
+                f"{module_name} binds no server object at top level, so {attribute}() must "
+                f'build it when it runs: list the call, "{target}()", in run_targets instead'
+            ) from None
         if len(candidates) != 1:
-            raise ValueError(
+            raise Unrecordable(
                 f"{module_name} binds {len(candidates)} server objects at top level; name one as "
                 "module:object"
             ) from None
@@ -145,7 +152,7 @@ def _target_server(
         for name, value in sorted(vars(module).items()):
             if value is server and name in assigned:
                 return [(target, _source_path(root, resolved, module_name), assigned[name], server)]
-    raise ValueError("the server it starts is not bound at the top level of a project module")
+    raise Unrecordable("the server it starts is not bound at the top level of a project module")
 
 
 def _is_server(value: Any) -> bool:
@@ -270,8 +277,13 @@ def import_the_sdk() -> None:
         importlib.import_module("mcp")
 
 
+class Unrecordable(ValueError):
+    """Why a run target or factory call gets no record, in mcp-codegen's own words."""
+
+
 def _raised(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}"
+    """What went wrong: our own reason as it is, else the exception user code raised."""
+    return str(exc) if isinstance(exc, Unrecordable) else f"{type(exc).__name__}: {exc}"
 
 
 def main() -> None:

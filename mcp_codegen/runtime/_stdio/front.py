@@ -142,6 +142,12 @@ def _record_or_why(directory: str, target: str) -> tuple[dict[str, Any] | None, 
     record = _find(records, target)
     if record is None and not _parses(target):
         return None, _UNPARSABLE
+    if record is None and "(" not in target and _find(records, f"{target}()") is not None:
+        # ``main`` builds its server when it runs: its factory call is what is recorded
+        return None, (
+            f"{path} has no record of it, but of the call {target}(), which builds the server: "
+            f"run `mcp-codegen run {_shell_word(target + '()')}` for the fast path"
+        )
     if record is None:
         return None, (
             f"{path} has no record of it; add it to run_targets in [tool.mcp-codegen] "
@@ -153,6 +159,13 @@ def _record_or_why(directory: str, target: str) -> tuple[dict[str, Any] | None, 
             f"{record['source']}:{record['line']})"
         )
     return record, None
+
+
+def _shell_word(text: str) -> str:
+    """``text`` quoted for a POSIX shell when it needs it (a call's parentheses do)."""
+    return (
+        text if text.replace(".", "").replace(":", "").replace("_", "").isalnum() else f'"{text}"'
+    )
 
 
 #: ``_record_or_why``'s reason for a factory-call target that does not parse: no note, the

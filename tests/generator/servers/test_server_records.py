@@ -9,6 +9,7 @@ import pytest
 from mcp_codegen._shared.format import SERVERS_FILE, check_servers
 from mcp_codegen._shared.reader import parse_literal_module
 from tests.helpers.project import Project, codegen_env
+from tests.runtime.run.run_support import INITIALIZED, exchange, initialize, run_command
 
 pytestmark = pytest.mark.process
 
@@ -110,3 +111,51 @@ def test_a_run_target_that_cannot_be_imported_costs_only_its_own_record(tmp_path
     assert records["pkg.other:app"]["initialize"] is None
     assert records["pkg.server:steady"]["tools"] == ("echo",)
     assert isinstance(records["pkg.server:steady"]["initialize"], dict)
+
+
+BUILT_IN_MAIN = '''
+    from mcp.server.mcpserver import MCPServer
+
+
+    def main() -> None:
+        mcp = MCPServer("built")
+
+        @mcp.tool()
+        def add(a: int, b: int) -> int:
+            """Add two numbers."""
+            return a + b
+
+        mcp.run()
+    '''
+
+
+@pytest.mark.slow
+def test_a_main_that_builds_its_server_is_pointed_at_its_call(tmp_path: Path) -> None:
+    """``run_targets = ["pkg.server:main"]`` where ``main()`` builds the server: generate said
+    "binds 0 server objects at top level; name one as module:object", and ``run pkg.server:main``
+    asked to add the target already in run_targets. Both now point at the call ``main()``,
+    which ``factories`` records (awslabs-aws-dataprocessing-mcp-server)."""
+    project = Project(tmp_path)
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/server.py", BUILT_IN_MAIN)
+    project.configure(
+        'sources = ["pkg"]\nflavor = "mcp"\nfactories = ["pkg.server:main()"]\n'
+        'run_targets = ["pkg.server:main"]\n'
+    )
+    done = project.run("generate")
+    assert done.returncode == 0, done.stderr
+    assert (
+        "pyproject.toml: warning: run target pkg.server:main: cannot record what it answers at "
+        "initialize (pkg.server binds no server object at top level, so main() must build it "
+        'when it runs: list the call, "pkg.server:main()", in run_targets instead)'
+    ) in done.stderr
+    assert _records(tmp_path)["pkg.server:main()"]["initialize"] is not None
+    answers, _, stderr = exchange(
+        run_command("generated", "pkg.server:main"),
+        [initialize(), INITIALIZED],
+        {1},
+        cwd=tmp_path,
+        env=codegen_env(PYTHONPATH=str(tmp_path)),
+    )
+    assert set(answers) == {1}, stderr
+    assert 'run `mcp-codegen run "pkg.server:main()"` for the fast path' in stderr
