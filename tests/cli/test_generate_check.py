@@ -272,7 +272,8 @@ def test_a_build_s_processes_collect_rarely_and_main_leaves_its_caller_s_collect
 ) -> None:
     # A build's generator never collects, and every worker (a split session's scanner too) runs
     # with the young generation's threshold raised (mcp_codegen._generator.collector); every process
-    # ends with os._exit, which the sitecustomize wraps to record how it collected.
+    # ends with os._exit, which the sitecustomize wraps to record how it collected (under the
+    # command line it was started with: a worker hands user code an empty one).
     import gc
 
     from mcp_codegen._cli import main
@@ -282,9 +283,10 @@ def test_a_build_s_processes_collect_rarely_and_main_leaves_its_caller_s_collect
         project,
         "import gc, os, sys\n"
         "real_exit = os._exit\n"
+        "started = ' '.join(sys.argv[1:])\n"
         "def recorded_exit(code):\n"
         "    with open(os.environ['MARK'], 'a') as mark:\n"
-        "        mark.write(f'{\" \".join(sys.argv[1:])}: {gc.isenabled()} {gc.get_threshold()[0]}\\n')\n"
+        "        mark.write(f'{started}: {gc.isenabled()} {gc.get_threshold()[0]}\\n')\n"
         "    real_exit(code)\n"
         "os._exit = recorded_exit\n",
     )
