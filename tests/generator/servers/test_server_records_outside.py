@@ -33,28 +33,31 @@ TOOLS = '''
     '''
 
 
+def _generate(
+    tmp_path: Path, source: str, targets: list[str]
+) -> tuple[Path, dict[str, dict[str, object]]]:
+    """Generate a project beside ``tmp_path/lib`` whose source is ``lib/<source>``; the records
+    file and its records by object, after a build with no warning."""
+    project = Project(tmp_path / "project")
+    project.configure(
+        f"sources = {json.dumps([str(tmp_path / 'lib' / source)])}\n"
+        f'flavor = "mcp"\nrun_targets = {json.dumps(targets)}\n'
+    )
+    done = project.run("generate", env=codegen_env(PYTHONPATH=str(tmp_path / "lib")))
+    assert done.returncode == 0, done.stderr
+    assert ": warning: " not in done.stderr, done.stderr
+    path = project.root / "generated" / SERVERS_FILE
+    values = parse_literal_module(path.read_text(encoding="utf-8"), str(path))
+    return path, {record["object"]: record for record in check_servers(values, str(path))}
+
+
 def test_run_target_outside_the_project(tmp_path: Path) -> None:
     library = Project(tmp_path / "lib")
     library.write("lib_pkg/__init__.py", "")
     library.write("lib_pkg/server.py", SERVER)
     library.write("lib_pkg/tools/__init__.py", "")
     library.write("lib_pkg/tools/maths.py", TOOLS)
-    project = Project(tmp_path / "project")
-    project.configure(
-        f"sources = {json.dumps([str(tmp_path / 'lib' / 'lib_pkg' / 'tools')])}\n"
-        'flavor = "mcp"\n'
-        'run_targets = ["lib_pkg.server:mcp"]\n'
-    )
-    done = project.run("generate", env=codegen_env(PYTHONPATH=str(tmp_path / "lib")))
-    assert done.returncode == 0, done.stderr
-    assert ": warning: " not in done.stderr, done.stderr
-    path = project.root / "generated" / SERVERS_FILE
-    records = {
-        record["object"]: record
-        for record in check_servers(
-            parse_literal_module(path.read_text(encoding="utf-8"), str(path)), str(path)
-        )
-    }
+    path, records = _generate(tmp_path, "lib_pkg/tools", ["lib_pkg.server:mcp"])
     record = records["lib_pkg.server:mcp"]
     assert (record["source"], record["line"]) == ("lib_pkg/server.py", 4)
     assert record["tools"] == ("add",)
@@ -103,22 +106,7 @@ def test_a_server_bound_in_a_source_module_without_tools_is_the_projects(
         ("main.py", MAIN),
     ]:
         library.write(f"lib_pkg/{name}", text)
-    project = Project(tmp_path / "project")
-    project.configure(
-        f"sources = {json.dumps([str(tmp_path / 'lib' / 'lib_pkg')])}\n"
-        'flavor = "mcp"\n'
-        'run_targets = ["lib_pkg.main:mcp", "lib_pkg.main:main"]\n'
-    )
-    done = project.run("generate", env=codegen_env(PYTHONPATH=str(tmp_path / "lib")))
-    assert done.returncode == 0, done.stderr
-    assert ": warning: " not in done.stderr, done.stderr
-    path = project.root / "generated" / SERVERS_FILE
-    records = {
-        record["object"]: record
-        for record in check_servers(
-            parse_literal_module(path.read_text(encoding="utf-8"), str(path)), str(path)
-        )
-    }
+    _, records = _generate(tmp_path, "lib_pkg", ["lib_pkg.main:mcp", "lib_pkg.main:main"])
     record = records["lib_pkg.main:mcp"]
     assert (record["source"], record["line"]) == ("lib_pkg/common/server.py", 3)
     assert record["tools"] == ("ping",) and record["initialize"] is not None
