@@ -38,6 +38,10 @@ HANDSHAKE_REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 RECORDED_FRAMEWORKS = ("mcp", "fastmcp")
 
 
+class Unrecordable(ValueError):
+    """Why a run target or factory call gets no record, in mcp-codegen's own words."""
+
+
 def find_servers(
     root: Path, output: Path, source_dirs: tuple[Path, ...] = ()
 ) -> list[tuple[str, str, int, Any]]:
@@ -275,10 +279,6 @@ def import_the_sdk() -> None:
         return
     with contextlib.suppress(Exception):  # not installed, or broken: the user's import says so
         importlib.import_module("mcp")
-
-
-class Unrecordable(ValueError):
-    """Why a run target or factory call gets no record, in mcp-codegen's own words."""
 
 
 def _raised(exc: BaseException) -> str:

@@ -269,10 +269,15 @@ def _patch_provider_host(name: str, module: ModuleType) -> None:
     setattr(owner, method, patched)
 
 
+def _creation_of(store: Any) -> tuple[tuple[str, bool, str], ...] | None:
+    """The creation chain of ``store`` (``Registration.server``), when its creation was seen."""
+    created = _created.get(id(store))
+    return created[1] if created is not None and created[0] is store else None
+
+
 def _record_provider(kind: str, store: Any) -> None:
     """One record of a tool-building provider ``kind`` attached to the server of ``store``."""
-    created = _created.get(id(store))
-    server = created[1] if created is not None and created[0] is store else None
+    server = _creation_of(store)
     frames = _user_frames(sys._getframe(2))
     bodies = _running_modules(sys._getframe(2))
     _recorded.append(
@@ -323,8 +328,7 @@ def _record(tool: Any, framework: str, store: Any = None) -> None:
             site = (os.path.realpath(frame_file), frame_line, frame_column)
             if site[0] in running:
                 _by_site.setdefault(site, []).append((name, function))
-    created = _created.get(id(store))
-    server = created[1] if created is not None and created[0] is store else None
+    server = _creation_of(store)
     _recorded.append(
         Registration(
             name,
